@@ -1,0 +1,1 @@
+//! Windowed LT codec (Strokkur). Built out in its own issue.

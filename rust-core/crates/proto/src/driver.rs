@@ -1,0 +1,114 @@
+//! Drives a protocol from the outside world: a real network (the light node, the relay)
+//! hands in messages and the current time, and takes out the messages to send. Timers are
+//! kept here, so the host only asks for the next deadline and calls back then.
+
+use crate::{Action, Ctx, Input, NodeSetup, PeerIdx, Protocol, Rng, Time, Tx};
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+/// An action the host must carry out (timers are handled by the driver itself).
+pub enum Output<M> {
+    Send { to: PeerIdx, msg: M },
+    Deliver(Tx),
+    Disconnect(PeerIdx),
+    Count(&'static str, u64),
+}
+
+struct Pending<T> {
+    at: Time,
+    seq: u64,
+    timer: T,
+}
+
+impl<T> PartialEq for Pending<T> {
+    fn eq(&self, o: &Self) -> bool {
+        (self.at, self.seq) == (o.at, o.seq)
+    }
+}
+impl<T> Eq for Pending<T> {}
+impl<T> PartialOrd for Pending<T> {
+    fn partial_cmp(&self, o: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(o))
+    }
+}
+impl<T> Ord for Pending<T> {
+    fn cmp(&self, o: &Self) -> std::cmp::Ordering {
+        (self.at, self.seq).cmp(&(o.at, o.seq))
+    }
+}
+
+pub struct Driver<P: Protocol> {
+    protocol: P,
+    rng: Rng,
+    timers: BinaryHeap<Reverse<Pending<P::Timer>>>,
+    next_seq: u64,
+    actions: Vec<Action<P::Msg, P::Timer>>,
+    outputs: Vec<Output<P::Msg>>,
+    /// The latest time seen; time handed in never goes backwards.
+    now: Time,
+}
+
+impl<P: Protocol> Driver<P> {
+    pub fn new(config: &P::Config, setup: &NodeSetup, rng: Rng) -> Self {
+        Driver {
+            protocol: P::new(config, setup),
+            rng,
+            timers: BinaryHeap::new(),
+            next_seq: 0,
+            actions: Vec::new(),
+            outputs: Vec::new(),
+            now: Time::ZERO,
+        }
+    }
+
+    pub fn protocol(&self) -> &P {
+        &self.protocol
+    }
+
+    /// Hand one input to the protocol at time `now` (clamped to be monotonic).
+    pub fn handle_input(&mut self, now: Time, input: Input<P::Msg, P::Timer>) {
+        self.now = self.now.max(now);
+        let mut cx = Ctx::new(self.now, &mut self.rng, &mut self.actions);
+        self.protocol.handle(input, &mut cx);
+        self.collect();
+    }
+
+    /// Fire every timer due at or before `now`.
+    pub fn poll_timers(&mut self, now: Time) {
+        self.now = self.now.max(now);
+        while let Some(Reverse(top)) = self.timers.peek() {
+            if top.at > self.now {
+                break;
+            }
+            let Some(Reverse(due)) = self.timers.pop() else { break };
+            let mut cx = Ctx::new(self.now, &mut self.rng, &mut self.actions);
+            self.protocol.handle(Input::Timer(due.timer), &mut cx);
+            self.collect();
+        }
+    }
+
+    /// When the host should call `poll_timers` next.
+    pub fn next_deadline(&self) -> Option<Time> {
+        self.timers.peek().map(|Reverse(p)| p.at)
+    }
+
+    /// Take the actions produced so far, in the order the protocol made them.
+    pub fn drain(&mut self) -> std::vec::Drain<'_, Output<P::Msg>> {
+        self.outputs.drain(..)
+    }
+
+    fn collect(&mut self) {
+        for action in self.actions.drain(..) {
+            match action {
+                Action::SetTimer { at, timer } => {
+                    self.timers.push(Reverse(Pending { at, seq: self.next_seq, timer }));
+                    self.next_seq += 1;
+                }
+                Action::Send { to, msg } => self.outputs.push(Output::Send { to, msg }),
+                Action::Deliver(tx) => self.outputs.push(Output::Deliver(tx)),
+                Action::Disconnect(p) => self.outputs.push(Output::Disconnect(p)),
+                Action::Count(c, n) => self.outputs.push(Output::Count(c, n)),
+            }
+        }
+    }
+}

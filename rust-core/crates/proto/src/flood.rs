@@ -1,0 +1,123 @@
+//! Flooding: forward every new transaction to every peer but the one it came from.
+//! With `fanout` set it becomes random-subset push: forward to that many random peers.
+
+use crate::wire::framed_len;
+use crate::{Behaviour, Ctx, IdSet, Input, NodeSetup, PeerIdx, Protocol, Tx, TxId, WireMsg};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct FloodConfig {
+    /// Forward to this many random peers instead of all (random-subset push); none = all.
+    #[serde(default)]
+    pub fanout: Option<u32>,
+}
+
+/// The only message: a full transaction. On the wire: frame length, tag, body.
+#[derive(Clone, Debug)]
+pub struct FloodMsg(pub Tx);
+
+/// Bytes of the message tag in front of the body.
+const TAG_LEN: usize = 1;
+
+impl WireMsg for FloodMsg {
+    fn wire_len(&self) -> usize {
+        framed_len(TAG_LEN + self.0.len as usize)
+    }
+    fn payload_len(&self) -> usize {
+        self.0.len as usize
+    }
+    fn full_tx(&self) -> Option<TxId> {
+        Some(self.0.id)
+    }
+    fn kind(&self) -> &'static str {
+        "tx"
+    }
+}
+
+pub struct Flood {
+    fanout: Option<u32>,
+    silent: bool,
+    peers: Vec<bool>,
+    seen: IdSet<TxId>,
+    scratch: Vec<usize>,
+}
+
+impl Flood {
+    fn forward(&mut self, tx: Tx, except: Option<PeerIdx>, cx: &mut Ctx<'_, Self>) {
+        if self.silent {
+            return;
+        }
+        let up = self.peers.iter().enumerate().filter(|(_, &u)| u).map(|(i, _)| i);
+        match self.fanout {
+            None => {
+                for p in up {
+                    if Some(PeerIdx(p as u32)) != except {
+                        cx.send(PeerIdx(p as u32), FloodMsg(tx));
+                    }
+                }
+            }
+            Some(k) => {
+                let candidates: Vec<usize> =
+                    up.filter(|&p| Some(PeerIdx(p as u32)) != except).collect();
+                cx.rng.sample_distinct(candidates.len(), k as usize, &mut self.scratch);
+                for &i in &self.scratch {
+                    cx.send(PeerIdx(candidates[i] as u32), FloodMsg(tx));
+                }
+            }
+        }
+    }
+}
+
+impl Protocol for Flood {
+    type Msg = FloodMsg;
+    type Timer = ();
+    type Config = FloodConfig;
+
+    fn new(config: &FloodConfig, setup: &NodeSetup) -> Self {
+        Flood {
+            fanout: config.fanout,
+            silent: setup.behaviour == Behaviour::Silent,
+            peers: Vec::new(),
+            seen: IdSet::default(),
+            scratch: Vec::new(),
+        }
+    }
+
+    fn handle(&mut self, input: Input<FloodMsg, ()>, cx: &mut Ctx<'_, Self>) {
+        match input {
+            Input::PeerUp(p) => {
+                if self.peers.len() <= p.idx() {
+                    self.peers.resize(p.idx() + 1, false);
+                }
+                self.peers[p.idx()] = true;
+            }
+            Input::PeerDown(p) => {
+                if let Some(slot) = self.peers.get_mut(p.idx()) {
+                    *slot = false;
+                }
+            }
+            Input::Submit(tx) => {
+                if self.seen.insert(tx.id) {
+                    cx.deliver(tx);
+                    self.forward(tx, None, cx);
+                }
+            }
+            Input::Message(from, FloodMsg(tx)) => {
+                if self.seen.insert(tx.id) {
+                    cx.deliver(tx);
+                    self.forward(tx, Some(from), cx);
+                }
+            }
+            Input::Timer(()) => {}
+        }
+    }
+
+    fn inspect(&self) -> Vec<(&'static str, String)> {
+        vec![
+            ("seen txs", self.seen.len().to_string()),
+            ("peers up", self.peers.iter().filter(|&&u| u).count().to_string()),
+        ]
+    }
+}

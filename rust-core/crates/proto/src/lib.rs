@@ -1,0 +1,19 @@
+//! txcast's protocols as pure state machines (sans-IO), and what they share.
+//! See ../../../../shared/DESIGN.md, "The core contract".
+
+mod behaviour;
+mod driver;
+mod ids;
+mod protocol;
+mod rng;
+mod time;
+
+pub mod flood;
+pub mod wire;
+
+pub use behaviour::Behaviour;
+pub use driver::{Driver, Output};
+pub use ids::{IdBuild, IdHasher, IdMap, IdSet, PeerIdx, Tx, TxId};
+pub use protocol::{Action, Ctx, Input, NodeSetup, Protocol, WireMsg};
+pub use rng::{stream, Rng};
+pub use time::{Dur, Time};
