@@ -1,1 +1,63 @@
-//! Windowed LT codec (Strokkur). Built out in its own issue.
+//! Windowed LT codes for transaction broadcast, as in Strokkur (seed `004`, §3-§4).
+//! Pure and deterministic: no clock (times are `u64` microseconds passed in), no global RNG
+//! (randomness comes through [`CodecRng`]), no I/O; builds for `wasm32-unknown-unknown`.
+//!
+//! # Model
+//! Everything is a *symbol* of exactly `Params::symbol_len` (l) bytes: a fixed-size
+//! transaction, or a fragment of a variable-size one ([`fragment`]).
+//!
+//! # Sending side (one node, many links)
+//! - [`CodingWindow`]: the node's FIFO of its k most recent symbols (received or created).
+//!   One per node; push every new symbol into it.
+//! - [`LinkEncoder`]: one per link direction, holding the key the *receiver* sent
+//!   ([`LinkKey`]); caches the short IDs of window members under that key.
+//! - [`Encoder`]: degree sampling ([`RobustSoliton`]) and scratch, shared by all links.
+//!   `encoder.encode(&window, &mut link, &mut rng, &mut codeword)` writes one [`Codeword`]
+//!   (short IDs + XOR payload), reusing the codeword's buffers.
+//!
+//! # Receiving side (one decoder per node)
+//! - [`Decoder::new`]`(&params, rng)`; for each peer, draw a key with [`LinkKey::random`],
+//!   send it to the peer ([`wire::encode_key`]) and call `add_sender(&key)` → [`SenderId`].
+//!   `remove_sender` when the peer goes.
+//! - `receive(sender, now_us, &ids, &payload, &mut events)` takes one codeword. It peels
+//!   symbols already known, decodes degree-1 codewords only when the payload hashes to the
+//!   remaining ID under that sender's key, re-keys every decoded symbol for all senders and
+//!   peels their waiting codewords. Malformed codewords are refused with a [`Reject`].
+//! - `insert_known(&symbol, &mut events)`: a symbol the node has from elsewhere (its own).
+//! - `poll(now_us, &mut events)` / `next_deadline()`: codewords undecoded for tau become
+//!   [`Event::Loss`] for their sender (the rate controller's signal; `max_pending` bounds
+//!   memory the same way). [`Event::Decoded`]`{ seq, from }` names a new symbol, read it with
+//!   `symbol(seq)` while it is among the last m; [`Event::Corrupt`] counts failed checks.
+//!   Per-sender counters: `stats(sender)`.
+//!
+//! # Wire
+//! [`wire`]: versioned codeword and key-exchange messages, `wire_len()`, and a decoder for
+//! untrusted bytes with typed errors and [`wire::Limits`] on every length.
+//!
+//! # Variable-size transactions
+//! [`fragment::fragment`] splits a transaction into l-byte fragments chained by BLAKE2b-256
+//! hashes; [`fragment::Reassembler`] turns decoded fragments back into transactions.
+//!
+//! # Measurements
+//! [`bench::headline`] (the figures of `txsim bench codec`) and [`bench::block_overhead`].
+
+pub mod bench;
+pub mod decoder;
+pub mod encoder;
+pub mod fragment;
+mod idmap;
+pub mod params;
+pub mod rng;
+pub mod shortid;
+pub mod soliton;
+pub mod window;
+pub mod wire;
+mod xor;
+
+pub use decoder::{Decoder, Event, Reject, SenderId, SenderStats};
+pub use encoder::{Codeword, Encoder, LinkEncoder};
+pub use params::{ParamError, Params};
+pub use rng::{CodecRng, SplitMix64};
+pub use shortid::{short_id, LinkKey, ShortId, ShortIdHasher};
+pub use soliton::RobustSoliton;
+pub use window::{CodingWindow, WrongLength};

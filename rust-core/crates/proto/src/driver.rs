@@ -80,7 +80,9 @@ impl<P: Protocol> Driver<P> {
             if top.at > self.now {
                 break;
             }
-            let Some(Reverse(due)) = self.timers.pop() else { break };
+            let Some(Reverse(due)) = self.timers.pop() else {
+                break;
+            };
             let mut cx = Ctx::new(self.now, &mut self.rng, &mut self.actions);
             self.protocol.handle(Input::Timer(due.timer), &mut cx);
             self.collect();
@@ -101,7 +103,11 @@ impl<P: Protocol> Driver<P> {
         for action in self.actions.drain(..) {
             match action {
                 Action::SetTimer { at, timer } => {
-                    self.timers.push(Reverse(Pending { at, seq: self.next_seq, timer }));
+                    self.timers.push(Reverse(Pending {
+                        at,
+                        seq: self.next_seq,
+                        timer,
+                    }));
                     self.next_seq += 1;
                 }
                 Action::Send { to, msg } => self.outputs.push(Output::Send { to, msg }),

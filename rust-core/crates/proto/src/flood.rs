@@ -49,7 +49,12 @@ impl Flood {
         if self.silent {
             return;
         }
-        let up = self.peers.iter().enumerate().filter(|(_, &u)| u).map(|(i, _)| i);
+        let up = self
+            .peers
+            .iter()
+            .enumerate()
+            .filter(|(_, &u)| u)
+            .map(|(i, _)| i);
         match self.fanout {
             None => {
                 for p in up {
@@ -61,7 +66,8 @@ impl Flood {
             Some(k) => {
                 let candidates: Vec<usize> =
                     up.filter(|&p| Some(PeerIdx(p as u32)) != except).collect();
-                cx.rng.sample_distinct(candidates.len(), k as usize, &mut self.scratch);
+                cx.rng
+                    .sample_distinct(candidates.len(), k as usize, &mut self.scratch);
                 for &i in &self.scratch {
                     cx.send(PeerIdx(candidates[i] as u32), FloodMsg(tx));
                 }
@@ -117,7 +123,10 @@ impl Protocol for Flood {
     fn inspect(&self) -> Vec<(&'static str, String)> {
         vec![
             ("seen txs", self.seen.len().to_string()),
-            ("peers up", self.peers.iter().filter(|&&u| u).count().to_string()),
+            (
+                "peers up",
+                self.peers.iter().filter(|&&u| u).count().to_string(),
+            ),
         ]
     }
 }

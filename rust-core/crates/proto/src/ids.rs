@@ -30,19 +30,17 @@ impl Tx {
     /// Deterministic pseudo-random body bytes for this tx, for protocols that code over
     /// real content (Strokkur). The first 8 bytes carry the id so distinct txs differ.
     pub fn fill_body(&self, out: &mut Vec<u8>) {
+        let len = self.len as usize;
         out.clear();
-        out.reserve(self.len as usize);
+        out.reserve(len);
+        out.extend_from_slice(&self.id.0.to_le_bytes()[..len.min(8)]);
         let mut z = self.id.0 ^ 0x5851_f42d_4c95_7f2d;
-        let id = self.id.0.to_le_bytes();
-        for i in 0..self.len as usize {
-            if i < 8 {
-                out.push(id[i]);
-                continue;
-            }
-            if i % 8 == 0 {
-                z = z.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            }
-            out.push((z >> ((i % 8) * 8)) as u8);
+        while out.len() < len {
+            z = z
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let take = (len - out.len()).min(8);
+            out.extend_from_slice(&z.to_le_bytes()[..take]);
         }
     }
 }
@@ -85,9 +83,21 @@ mod tests {
     #[test]
     fn bodies_are_deterministic_and_distinct() {
         let (mut a, mut b, mut c) = (Vec::new(), Vec::new(), Vec::new());
-        Tx { id: TxId(1), len: 128 }.fill_body(&mut a);
-        Tx { id: TxId(1), len: 128 }.fill_body(&mut b);
-        Tx { id: TxId(2), len: 128 }.fill_body(&mut c);
+        Tx {
+            id: TxId(1),
+            len: 128,
+        }
+        .fill_body(&mut a);
+        Tx {
+            id: TxId(1),
+            len: 128,
+        }
+        .fill_body(&mut b);
+        Tx {
+            id: TxId(2),
+            len: 128,
+        }
+        .fill_body(&mut c);
         assert_eq!(a.len(), 128);
         assert_eq!(a, b);
         assert_ne!(a, c);

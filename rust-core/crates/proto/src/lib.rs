@@ -8,7 +8,14 @@ mod protocol;
 mod rng;
 mod time;
 
+pub mod cat;
 pub mod flood;
+pub mod gossipsub;
+pub mod inv;
+pub mod pull;
+pub mod shrec;
+#[cfg(test)]
+mod testnet;
 pub mod wire;
 
 pub use behaviour::Behaviour;

@@ -36,8 +36,14 @@ pub enum Input<M, T> {
 }
 
 pub enum Action<M, T> {
-    Send { to: PeerIdx, msg: M },
-    SetTimer { at: Time, timer: T },
+    Send {
+        to: PeerIdx,
+        msg: M,
+    },
+    SetTimer {
+        at: Time,
+        timer: T,
+    },
     /// The node accepted this transaction for the first time.
     Deliver(Tx),
     Disconnect(PeerIdx),

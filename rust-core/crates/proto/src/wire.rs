@@ -10,13 +10,20 @@ pub enum WireError {
     /// A varint ran past 10 bytes or past 64 bits.
     VarintOverflow,
     /// A length or count above the limit for that field.
-    TooLong { field: &'static str, len: u64, max: u64 },
+    TooLong {
+        field: &'static str,
+        len: u64,
+        max: u64,
+    },
     /// An unknown message tag or version.
     UnknownTag(u8),
     /// Bytes left over after a complete message.
     Trailing(usize),
     /// A field whose value is not allowed.
-    Invalid { field: &'static str, why: &'static str },
+    Invalid {
+        field: &'static str,
+        why: &'static str,
+    },
 }
 
 impl fmt::Display for WireError {
@@ -64,7 +71,10 @@ impl<'a> Reader<'a> {
         self.bytes.len() - self.pos
     }
     pub fn u8(&mut self, field: &'static str) -> Result<u8, WireError> {
-        let b = *self.bytes.get(self.pos).ok_or(WireError::Truncated { field })?;
+        let b = *self
+            .bytes
+            .get(self.pos)
+            .ok_or(WireError::Truncated { field })?;
         self.pos += 1;
         Ok(b)
     }
@@ -140,8 +150,14 @@ mod tests {
     #[test]
     fn overlong_varint_is_rejected() {
         let bytes = [0xff; 11];
-        assert_eq!(Reader::new(&bytes).varint("x"), Err(WireError::VarintOverflow));
+        assert_eq!(
+            Reader::new(&bytes).varint("x"),
+            Err(WireError::VarintOverflow)
+        );
         let bytes = [0x80, 0x80];
-        assert_eq!(Reader::new(&bytes).varint("x"), Err(WireError::Truncated { field: "x" }));
+        assert_eq!(
+            Reader::new(&bytes).varint("x"),
+            Err(WireError::Truncated { field: "x" })
+        );
     }
 }

@@ -1,1 +1,377 @@
-fn main() {}
+//! txsim: run scenarios, benchmarks and the demo natively, from the command line.
+
+use sim::engine::{EngineOptions, TraceEvent};
+use sim::registry::{start_run, PROTOCOLS};
+use sim::run::{Prepared, Report};
+use std::io::Write;
+use std::process::ExitCode;
+
+const HELP: &str = "\
+txsim - simulate transaction broadcast protocols
+
+USAGE:
+    txsim run SCENARIO.json [--seed N] [--protocol LABEL] [--out REPORT.json] [--trace TRACE.jsonl] [--quiet]
+    txsim validate SCENARIO.json      check a scenario file and say what is wrong
+    txsim schema [--out FILE]         print the scenario JSON Schema
+    txsim protocols                   list the protocols a scenario can name
+    txsim demo [--seed N] [--nodes N] [--degree D]
+                                      flood one tx; print arrivals and digest as JSON
+    txsim bench NAME                  run a headline benchmark, print one JSON object
+    txsim --help | --version
+
+run: runs every protocol of the scenario (or only --protocol LABEL) on the same network, load
+and seed; prints a table, writes the JSON report to --out, and the per-event trace (JSON lines)
+to --trace. Progress goes to stderr.
+";
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match dispatch(&args) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(msg) => {
+            eprintln!("txsim: {msg}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn dispatch(args: &[String]) -> Result<(), String> {
+    let Some(cmd) = args.first() else {
+        print!("{HELP}");
+        return Ok(());
+    };
+    let rest = &args[1..];
+    match cmd.as_str() {
+        "-h" | "--help" | "help" => {
+            print!("{HELP}");
+            Ok(())
+        }
+        "-V" | "--version" => {
+            println!("txsim {}", env!("CARGO_PKG_VERSION"));
+            Ok(())
+        }
+        "run" => cmd_run(rest),
+        "validate" => cmd_validate(rest),
+        "schema" => cmd_schema(rest),
+        "protocols" => {
+            for (name, about) in PROTOCOLS {
+                println!("{name:<12} {about}");
+            }
+            Ok(())
+        }
+        "demo" => cmd_demo(rest),
+        "bench" => cmd_bench(rest),
+        other => Err(format!("unknown command `{other}`; see `txsim --help`")),
+    }
+}
+
+/// Flags of the form `--name value` plus positional arguments.
+struct Flags {
+    positional: Vec<String>,
+    named: Vec<(String, Option<String>)>,
+}
+
+fn parse_flags(args: &[String], with_value: &[&str], switches: &[&str]) -> Result<Flags, String> {
+    let mut flags = Flags {
+        positional: Vec::new(),
+        named: Vec::new(),
+    };
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        if let Some(name) = a.strip_prefix("--") {
+            if with_value.contains(&name) {
+                let v = it.next().ok_or(format!("--{name} needs a value"))?;
+                flags.named.push((name.to_string(), Some(v.clone())));
+            } else if switches.contains(&name) {
+                flags.named.push((name.to_string(), None));
+            } else {
+                return Err(format!("unknown option --{name}; see `txsim --help`"));
+            }
+        } else {
+            flags.positional.push(a.clone());
+        }
+    }
+    Ok(flags)
+}
+
+impl Flags {
+    fn get(&self, name: &str) -> Option<&str> {
+        self.named
+            .iter()
+            .rev()
+            .find(|(n, _)| n == name)
+            .and_then(|(_, v)| v.as_deref())
+    }
+    fn has(&self, name: &str) -> bool {
+        self.named.iter().any(|(n, _)| n == name)
+    }
+    fn number<T: std::str::FromStr>(&self, name: &str, default: T) -> Result<T, String> {
+        match self.get(name) {
+            None => Ok(default),
+            Some(v) => v
+                .parse()
+                .map_err(|_| format!("--{name} wants a number, got `{v}`")),
+        }
+    }
+}
+
+fn read_scenario(path: &str) -> Result<sim::Scenario, String> {
+    let meta = std::fs::metadata(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+    if meta.len() > sim::load::MAX_FILE_BYTES as u64 {
+        return Err(format!(
+            "{path}: {} bytes; scenario files are limited to {} bytes",
+            meta.len(),
+            sim::load::MAX_FILE_BYTES
+        ));
+    }
+    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+    sim::parse_scenario(&text).map_err(|e| format!("{path}: {e}"))
+}
+
+/// Wall-clock seconds since the first call: only the CLI reads a clock.
+#[allow(clippy::disallowed_methods)]
+fn wall_s() -> f64 {
+    use std::sync::OnceLock;
+    static START: OnceLock<std::time::Instant> = OnceLock::new();
+    START
+        .get_or_init(std::time::Instant::now)
+        .elapsed()
+        .as_secs_f64()
+}
+
+fn cmd_run(args: &[String]) -> Result<(), String> {
+    let f = parse_flags(args, &["seed", "protocol", "out", "trace"], &["quiet"])?;
+    let [path] = f.positional.as_slice() else {
+        return Err("run wants one scenario file; see `txsim --help`".into());
+    };
+    let scenario = read_scenario(path)?;
+    let seed = f
+        .get("seed")
+        .map(|s| s.parse::<u64>())
+        .transpose()
+        .map_err(|_| "--seed wants a number")?;
+    let prep = Prepared::with_seed(scenario, seed).map_err(|e| format!("{path}: {e}"))?;
+    let wanted = f.get("protocol");
+    let indices: Vec<usize> = (0..prep.scenario.protocols.len())
+        .filter(|&i| wanted.is_none_or(|w| prep.scenario.protocols[i].label() == w))
+        .collect();
+    if indices.is_empty() {
+        let labels: Vec<&str> = prep.scenario.protocols.iter().map(|p| p.label()).collect();
+        return Err(format!(
+            "no run labelled `{}`; this scenario has: {}",
+            wanted.unwrap_or(""),
+            labels.join(", ")
+        ));
+    }
+    let mut trace_file = match f.get("trace") {
+        Some(p) => Some(std::io::BufWriter::new(
+            std::fs::File::create(p).map_err(|e| format!("cannot write {p}: {e}"))?,
+        )),
+        None => None,
+    };
+    let quiet = f.has("quiet");
+    let mut runs = Vec::new();
+    for i in indices {
+        let mut started =
+            start_run(&prep, i, &EngineOptions::default()).map_err(|e| format!("{path}: {e}"))?;
+        let lines: std::rc::Rc<std::cell::RefCell<Vec<String>>> = Default::default();
+        if trace_file.is_some() {
+            let sink = std::rc::Rc::clone(&lines);
+            let label = started.label.clone();
+            started.run.set_trace(Box::new(move |ev| {
+                sink.borrow_mut().push(trace_line(&label, ev))
+            }));
+        }
+        let t0 = wall_s();
+        let end = started.run.end_us();
+        let step = (end / 100).max(1);
+        let mut last_print = t0;
+        let mut t: u64 = 0;
+        loop {
+            t = t.saturating_add(step);
+            let more = started.run.run_until(t);
+            if let Some(file) = trace_file.as_mut() {
+                for line in lines.borrow_mut().drain(..) {
+                    writeln!(file, "{line}").map_err(|e| format!("writing the trace: {e}"))?;
+                }
+            }
+            let shown = last_print > t0;
+            if !quiet && (wall_s() - last_print > 0.5 || (shown && !more)) {
+                last_print = wall_s();
+                let done = if more {
+                    started.run.now_us() as f64 / end.max(1) as f64
+                } else {
+                    1.0
+                };
+                eprint!(
+                    "\r{}: {:>3.0}% of {:.1} s simulated, {} events   ",
+                    started.label,
+                    100.0 * done,
+                    end as f64 / 1e6,
+                    started.run.events()
+                );
+            }
+            if !more {
+                break;
+            }
+        }
+        if !quiet && last_print > t0 {
+            eprintln!();
+        }
+        let wall_ms = (wall_s() - t0) * 1000.0;
+        runs.push(started.report(&prep, wall_ms));
+    }
+    if let Some(mut file) = trace_file {
+        file.flush()
+            .map_err(|e| format!("writing the trace: {e}"))?;
+    }
+    let report = Report {
+        scenario: prep.scenario.clone(),
+        runs,
+    };
+    print_table(&report);
+    if let Some(out) = f.get("out") {
+        let text = serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?;
+        std::fs::write(out, text + "\n").map_err(|e| format!("cannot write {out}: {e}"))?;
+        eprintln!("report written to {out}");
+    }
+    Ok(())
+}
+
+fn trace_line(label: &str, ev: &TraceEvent) -> String {
+    let v = match ev {
+        TraceEvent::Send {
+            t_us,
+            from,
+            to,
+            kind,
+            bytes,
+            payload,
+            arrive_us,
+            lost,
+        } => serde_json::json!({
+            "run": label, "ev": "send", "t_us": t_us, "from": from, "to": to, "kind": kind,
+            "bytes": bytes, "payload": payload, "arrive_us": arrive_us, "lost": lost
+        }),
+        TraceEvent::Deliver { t_us, node, tx } => {
+            serde_json::json!({"run": label, "ev": "deliver", "t_us": t_us, "node": node, "tx": tx})
+        }
+        TraceEvent::Duplicate { t_us, node, tx } => {
+            serde_json::json!({"run": label, "ev": "duplicate", "t_us": t_us, "node": node, "tx": tx})
+        }
+        TraceEvent::Count {
+            t_us,
+            node,
+            name,
+            n,
+        } => {
+            serde_json::json!({"run": label, "ev": "count", "t_us": t_us, "node": node, "name": name, "n": n})
+        }
+    };
+    v.to_string()
+}
+
+fn print_table(report: &Report) {
+    println!(
+        "{}  (seed {}, {} nodes)",
+        report.scenario.name, report.scenario.seed, report.scenario.nodes
+    );
+    println!(
+        "{:<16} {:>9} {:>11} {:>11} {:>9} {:>9} {:>10} {:>8}",
+        "run", "delivery", "latency ms", "p95 lat ms", "overhead", "dups/tx", "events", "wall ms"
+    );
+    for r in &report.runs {
+        let s = &r.summary;
+        println!(
+            "{:<16} {:>8.1}% {:>11.1} {:>11.1} {:>9.2} {:>9.2} {:>10} {:>8.0}",
+            r.label,
+            s.delivery.mean * 100.0,
+            s.latency_ms.mean,
+            s.latency_ms.p95,
+            s.overhead.mean,
+            s.duplicates.mean,
+            r.events,
+            r.wall_ms
+        );
+    }
+}
+
+fn cmd_validate(args: &[String]) -> Result<(), String> {
+    let f = parse_flags(args, &[], &[])?;
+    let [path] = f.positional.as_slice() else {
+        return Err("validate wants one scenario file".into());
+    };
+    let scenario = read_scenario(path)?;
+    let prep = Prepared::new(scenario).map_err(|e| format!("{path}: {e}"))?;
+    for i in 0..prep.scenario.protocols.len() {
+        start_run(&prep, i, &EngineOptions::default()).map_err(|e| format!("{path}: {e}"))?;
+    }
+    println!(
+        "{path}: ok ({} nodes, {} links, {} txs, {} runs)",
+        prep.net.nodes,
+        prep.net.links.len(),
+        prep.plan.count(),
+        prep.scenario.protocols.len()
+    );
+    Ok(())
+}
+
+fn cmd_schema(args: &[String]) -> Result<(), String> {
+    let f = parse_flags(args, &["out"], &[])?;
+    let text = sim::schema::scenario_schema_text();
+    match f.get("out") {
+        Some(path) => std::fs::write(path, text).map_err(|e| format!("cannot write {path}: {e}")),
+        None => {
+            print!("{text}");
+            Ok(())
+        }
+    }
+}
+
+fn cmd_demo(args: &[String]) -> Result<(), String> {
+    let f = parse_flags(args, &["seed", "nodes", "degree"], &[])?;
+    let run = sim::demo::demo_flood(
+        f.number("seed", 1)?,
+        f.number("nodes", 300)?,
+        f.number("degree", 8)?,
+    )
+    .map_err(|e| e.to_string())?;
+    let out = serde_json::json!({
+        "digest": run.digest, "events": run.events, "nodes": run.nodes,
+        "origin": run.origin, "arrival_us": run.arrival_us,
+    });
+    println!("{out}");
+    Ok(())
+}
+
+/// Peak resident memory of this process, from /proc (Linux).
+fn peak_rss_mb() -> f64 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<f64>().ok())
+        .map(|kb| kb / 1024.0)
+        .unwrap_or(f64::NAN)
+}
+
+fn cmd_bench(args: &[String]) -> Result<(), String> {
+    let f = parse_flags(args, &[], &[])?;
+    let [name] = f.positional.as_slice() else {
+        return Err(format!(
+            "bench wants a name: {}",
+            sim::bench::BENCHES.join(", ")
+        ));
+    };
+    let mut clock = wall_s;
+    let mut figures = sim::bench::run(name, &mut clock)?;
+    if name == "engine" {
+        figures.push(("peak_rss_mb", peak_rss_mb()));
+    }
+    let map: serde_json::Map<String, serde_json::Value> = figures
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), serde_json::json!(v)))
+        .collect();
+    println!("{}", serde_json::Value::Object(map));
+    Ok(())
+}

@@ -1,0 +1,620 @@
+//! The peeling decoder (§4.1, §4.3): one per node, fed codewords from many senders.
+//!
+//! Graph: pending codewords on one side, missing symbols on the other. A missing symbol is
+//! only known by its short ID under one sender's key, so the missing side is keyed by
+//! (sender, short ID). When a symbol is decoded it is re-keyed: hashed under every sender's
+//! key, and each sender's codewords waiting on that ID are peeled.
+//!
+//! Storage is flat: codewords and edges live in slabs with free lists, each codeword keeps
+//! the XOR of its remaining unknown IDs (so a degree-1 codeword names its last ID without a
+//! list), and edges form doubly linked lists per waiting ID plus a singly linked list per
+//! codeword (used to unlink them when the codeword retires).
+
+use std::collections::VecDeque;
+
+use crate::idmap::{IdMap, SecretMix};
+use crate::params::{ParamError, Params};
+use crate::rng::CodecRng;
+use crate::shortid::{LinkKey, ShortId, ShortIdHasher};
+use crate::window::WrongLength;
+use crate::xor::{is_zero, xor_into};
+
+/// A sender's handle in this decoder (a node maps its peers to these).
+pub type SenderId = u32;
+
+/// What the decoder reports. Drain after each call.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Event {
+    /// A new symbol, readable with [`Decoder::symbol`]`(seq)` while in the peeling window.
+    /// `from` is the sender whose codeword yielded it.
+    Decoded { seq: u64, from: SenderId },
+    /// A codeword from `sender` was not decoded within tau (or was dropped at `max_pending`).
+    Loss { sender: SenderId },
+    /// A codeword from `sender` failed its check: the payload left for its last ID does not
+    /// hash to it, or a fully peeled payload is not zero. Corrupt payload, forged header or
+    /// a short-ID collision; nothing was decoded from it.
+    Corrupt { sender: SenderId },
+}
+
+/// Why a codeword was refused before touching the graph (each is counted as `rejected`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reject {
+    UnknownSender,
+    DegreeZero,
+    DegreeTooLarge { degree: usize, max: usize },
+    PayloadLength { expected: usize, got: usize },
+    DuplicateId,
+}
+
+impl std::fmt::Display for Reject {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "codeword rejected: {self:?}")
+    }
+}
+
+impl std::error::Error for Reject {}
+
+/// Per-sender counters (codewords unless noted).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SenderStats {
+    pub received: u64,
+    pub rejected: u64,
+    /// Codewords that yielded a new symbol.
+    pub decoded: u64,
+    /// Codewords whose symbols were all known by the time they resolved.
+    pub redundant: u64,
+    pub corrupt: u64,
+    pub lost: u64,
+}
+
+const NIL: u32 = u32::MAX;
+/// Map entries: the top bit set means "known, in the peeling window at this ring position";
+/// clear means "missing, waiting codewords' edge list starts at this edge".
+const KNOWN: u32 = 1 << 31;
+
+#[derive(Clone, Debug)]
+struct Sender {
+    hasher: ShortIdHasher,
+    ids: IdMap<u32>,
+    /// Short ID under this sender's key of each peeling-window ring position.
+    ring_ids: Vec<ShortId>,
+    stats: SenderStats,
+    active: bool,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Edge {
+    cw: u32,
+    id: ShortId,
+    prev: u32,
+    next: u32,
+    next_in_cw: u32,
+    linked: bool,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Pending {
+    sender: SenderId,
+    generation: u32,
+    remaining: u32,
+    id_xor: ShortId,
+    first_edge: u32,
+    live: bool,
+    queued: bool,
+}
+
+pub struct Decoder {
+    symbol_len: usize,
+    peel_window: usize,
+    max_degree: usize,
+    timeout_us: u64,
+    max_pending: usize,
+    mix: SecretMix,
+    senders: Vec<Sender>,
+    /// Peeling window: ring of `peel_window` symbols, grown on demand.
+    ring: Vec<u8>,
+    learned: u64,
+    codewords: Vec<Pending>,
+    payloads: Vec<u8>,
+    free_codewords: Vec<u32>,
+    edges: Vec<Edge>,
+    free_edges: Vec<u32>,
+    /// Codewords waiting on missing symbols, in arrival order: (slot, generation, deadline).
+    expiry: VecDeque<(u32, u32, u64)>,
+    queued_live: usize,
+    work: Vec<(u32, u32)>,
+    unknown: Vec<ShortId>,
+    sorted: Vec<ShortId>,
+}
+
+impl Decoder {
+    /// `rng` seeds the secret that protects the decoder's hash tables.
+    pub fn new(params: &Params, rng: &mut (impl CodecRng + ?Sized)) -> Result<Decoder, ParamError> {
+        params.validate()?;
+        Ok(Decoder {
+            symbol_len: params.symbol_len,
+            peel_window: params.peel_window,
+            max_degree: params.window,
+            timeout_us: params.timeout_us,
+            max_pending: params.max_pending,
+            mix: SecretMix::new(rng.next_u64(), rng.next_u64()),
+            senders: Vec::new(),
+            ring: Vec::new(),
+            learned: 0,
+            codewords: Vec::new(),
+            payloads: Vec::new(),
+            free_codewords: Vec::new(),
+            edges: Vec::new(),
+            free_edges: Vec::new(),
+            expiry: VecDeque::new(),
+            queued_live: 0,
+            work: Vec::new(),
+            unknown: Vec::new(),
+            sorted: Vec::new(),
+        })
+    }
+
+    /// Registers a sender that names symbols with `key` (the key this node sent it). Symbols
+    /// already in the peeling window are hashed under the key so they peel its codewords.
+    pub fn add_sender(&mut self, key: &LinkKey) -> SenderId {
+        let mut sender = Sender {
+            hasher: ShortIdHasher::new(key),
+            ids: IdMap::with_hasher(self.mix),
+            ring_ids: Vec::new(),
+            stats: SenderStats::default(),
+            active: true,
+        };
+        let held = self.ring.len() / self.symbol_len;
+        sender.ring_ids.resize(held, 0);
+        for seq in self.learned.saturating_sub(self.peel_window as u64)..self.learned {
+            let pos = self.ring_pos(seq);
+            let id = sender.hasher.id(self.ring_symbol(pos));
+            sender.ring_ids[pos] = id;
+            sender.ids.insert(id, KNOWN | pos as u32);
+        }
+        match self.senders.iter().position(|s| !s.active) {
+            Some(slot) => {
+                self.senders[slot] = sender;
+                slot as SenderId
+            }
+            None => {
+                self.senders.push(sender);
+                (self.senders.len() - 1) as SenderId
+            }
+        }
+    }
+
+    /// Forgets a sender and drops its pending codewords without reporting them as losses.
+    /// Its id may be handed out again by a later `add_sender`.
+    pub fn remove_sender(&mut self, sender: SenderId) {
+        let Some(state) = self.senders.get(sender as usize) else {
+            return;
+        };
+        if !state.active {
+            return;
+        }
+        for slot in 0..self.codewords.len() {
+            let cw = self.codewords[slot];
+            if cw.live && cw.sender == sender {
+                self.retire(slot as u32);
+            }
+        }
+        let state = &mut self.senders[sender as usize];
+        state.active = false;
+        state.ids = IdMap::with_hasher(self.mix);
+        state.ring_ids = Vec::new();
+    }
+
+    /// Forgets every symbol and pending codeword (nothing is reported) but keeps the senders,
+    /// their keys and the allocations: a fresh decoder for the same peers.
+    pub fn clear(&mut self) {
+        self.learned = 0;
+        self.ring.clear();
+        for sender in self.senders.iter_mut().filter(|s| s.active) {
+            sender.ids.clear();
+            sender.ring_ids.clear();
+        }
+        self.codewords.clear();
+        self.payloads.clear();
+        self.free_codewords.clear();
+        self.edges.clear();
+        self.free_edges.clear();
+        self.expiry.clear();
+        self.queued_live = 0;
+        self.work.clear();
+    }
+
+    pub fn stats(&self, sender: SenderId) -> Option<&SenderStats> {
+        self.senders
+            .get(sender as usize)
+            .filter(|s| s.active)
+            .map(|s| &s.stats)
+    }
+
+    /// Symbols that entered the peeling window so far (decoded or inserted).
+    pub fn learned(&self) -> u64 {
+        self.learned
+    }
+
+    /// Codewords waiting on missing symbols.
+    pub fn pending(&self) -> usize {
+        self.queued_live
+    }
+
+    /// Symbol `seq` if it is still in the peeling window.
+    pub fn symbol(&self, seq: u64) -> Option<&[u8]> {
+        if seq >= self.learned || seq + (self.peel_window as u64) < self.learned {
+            return None;
+        }
+        Some(self.ring_symbol(self.ring_pos(seq)))
+    }
+
+    /// The earliest time `poll` has something to do (it may find nothing: never cancelled).
+    pub fn next_deadline(&self) -> Option<u64> {
+        self.expiry.front().map(|&(_, _, deadline)| deadline)
+    }
+
+    /// Reports codewords whose timeout passed as losses and frees them.
+    pub fn poll(&mut self, now_us: u64, out: &mut Vec<Event>) {
+        while let Some(&(slot, generation, deadline)) = self.expiry.front() {
+            let cw = self.codewords[slot as usize];
+            if !cw.live || cw.generation != generation {
+                self.expiry.pop_front();
+                continue;
+            }
+            if deadline > now_us {
+                break;
+            }
+            self.expiry.pop_front();
+            self.lose(slot, out);
+        }
+    }
+
+    /// Adds a symbol this node got elsewhere (its own transaction, or one decoded by another
+    /// path). It peels pending codewords, which may decode more (reported in `out`). The
+    /// caller must not insert a symbol twice; it returns the symbol's `seq`.
+    pub fn insert_known(
+        &mut self,
+        symbol: &[u8],
+        out: &mut Vec<Event>,
+    ) -> Result<u64, WrongLength> {
+        if symbol.len() != self.symbol_len {
+            return Err(WrongLength {
+                expected: self.symbol_len,
+                got: symbol.len(),
+            });
+        }
+        let (seq, pos) = self.make_room();
+        self.ring[pos * self.symbol_len..(pos + 1) * self.symbol_len].copy_from_slice(symbol);
+        self.announce(pos, None);
+        self.drain_work(out);
+        Ok(seq)
+    }
+
+    /// Takes one codeword from `sender`, arriving at `now_us`. Decoded symbols, corrupt
+    /// codewords and timeouts that passed are reported in `out`.
+    pub fn receive(
+        &mut self,
+        sender: SenderId,
+        now_us: u64,
+        ids: &[ShortId],
+        payload: &[u8],
+        out: &mut Vec<Event>,
+    ) -> Result<(), Reject> {
+        self.poll(now_us, out);
+        let verdict = self.check(sender, ids, payload);
+        let Some(state) = self.senders.get_mut(sender as usize).filter(|s| s.active) else {
+            return Err(Reject::UnknownSender);
+        };
+        if let Err(reject) = verdict {
+            state.stats.rejected += 1;
+            return Err(reject);
+        }
+        state.stats.received += 1;
+
+        let slot = self.alloc_codeword(sender);
+        let l = self.symbol_len;
+        let at = slot as usize * l;
+        self.payloads[at..at + l].copy_from_slice(payload);
+        // Peel what is known already; remember the rest.
+        self.unknown.clear();
+        let state = &self.senders[sender as usize];
+        for &id in ids {
+            match state.ids.get(&id) {
+                Some(&entry) if entry & KNOWN != 0 => {
+                    let pos = (entry & !KNOWN) as usize;
+                    xor_into(
+                        &mut self.payloads[at..at + l],
+                        &self.ring[pos * l..(pos + 1) * l],
+                    );
+                }
+                _ => self.unknown.push(id),
+            }
+        }
+        let cw = &mut self.codewords[slot as usize];
+        cw.remaining = self.unknown.len() as u32;
+        cw.id_xor = self.unknown.iter().fold(0, |acc, id| acc ^ id);
+        if self.unknown.len() <= 1 {
+            self.resolve(slot, out);
+        } else {
+            self.link_unknown(slot, sender);
+            let generation = self.codewords[slot as usize].generation;
+            self.codewords[slot as usize].queued = true;
+            self.queued_live += 1;
+            let deadline = now_us.saturating_add(self.timeout_us);
+            self.expiry.push_back((slot, generation, deadline));
+            self.bound_pending(out);
+        }
+        self.drain_work(out);
+        Ok(())
+    }
+
+    fn check(&mut self, sender: SenderId, ids: &[ShortId], payload: &[u8]) -> Result<(), Reject> {
+        if !self.senders.get(sender as usize).is_some_and(|s| s.active) {
+            return Err(Reject::UnknownSender);
+        }
+        if ids.is_empty() {
+            return Err(Reject::DegreeZero);
+        }
+        if ids.len() > self.max_degree {
+            return Err(Reject::DegreeTooLarge {
+                degree: ids.len(),
+                max: self.max_degree,
+            });
+        }
+        if payload.len() != self.symbol_len {
+            return Err(Reject::PayloadLength {
+                expected: self.symbol_len,
+                got: payload.len(),
+            });
+        }
+        // A repeated ID would cancel itself in the XOR of remaining IDs: refuse it.
+        let repeated = if ids.len() <= 16 {
+            (1..ids.len()).any(|i| ids[..i].contains(&ids[i]))
+        } else {
+            self.sorted.clear();
+            self.sorted.extend_from_slice(ids);
+            self.sorted.sort_unstable();
+            self.sorted.windows(2).any(|w| w[0] == w[1])
+        };
+        if repeated {
+            return Err(Reject::DuplicateId);
+        }
+        Ok(())
+    }
+
+    fn alloc_codeword(&mut self, sender: SenderId) -> u32 {
+        let slot = match self.free_codewords.pop() {
+            Some(slot) => slot,
+            None => {
+                self.codewords.push(Pending {
+                    sender,
+                    generation: 0,
+                    remaining: 0,
+                    id_xor: 0,
+                    first_edge: NIL,
+                    live: false,
+                    queued: false,
+                });
+                self.payloads
+                    .resize(self.payloads.len() + self.symbol_len, 0);
+                (self.codewords.len() - 1) as u32
+            }
+        };
+        let cw = &mut self.codewords[slot as usize];
+        cw.sender = sender;
+        cw.first_edge = NIL;
+        cw.live = true;
+        cw.queued = false;
+        slot
+    }
+
+    /// Adds an edge per unknown ID of codeword `slot` at the head of that ID's waiting list.
+    fn link_unknown(&mut self, slot: u32, sender: SenderId) {
+        let ids = &mut self.senders[sender as usize].ids;
+        let mut first = NIL;
+        for &id in &self.unknown {
+            let edge = Edge {
+                cw: slot,
+                id,
+                prev: NIL,
+                next: NIL,
+                next_in_cw: first,
+                linked: true,
+            };
+            let e = match self.free_edges.pop() {
+                Some(e) => {
+                    self.edges[e as usize] = edge;
+                    e
+                }
+                None => {
+                    self.edges.push(edge);
+                    (self.edges.len() - 1) as u32
+                }
+            };
+            // The ID is not known (checked by the caller), so any entry is a waiting list.
+            if let Some(head) = ids.insert(id, e) {
+                self.edges[e as usize].next = head;
+                self.edges[head as usize].prev = e;
+            }
+            first = e;
+        }
+        self.codewords[slot as usize].first_edge = first;
+    }
+
+    /// Drops the oldest pending codewords (as losses) while more than `max_pending` wait.
+    fn bound_pending(&mut self, out: &mut Vec<Event>) {
+        while self.queued_live > self.max_pending {
+            let Some((slot, generation, _)) = self.expiry.pop_front() else {
+                break;
+            };
+            let cw = self.codewords[slot as usize];
+            if cw.live && cw.generation == generation {
+                self.lose(slot, out);
+            }
+        }
+        // Resolved codewords leave stale queue entries behind a live head; compact rarely.
+        if self.expiry.len() > 2 * self.max_pending + 64 {
+            let codewords = &self.codewords;
+            self.expiry.retain(|&(slot, generation, _)| {
+                let cw = codewords[slot as usize];
+                cw.live && cw.generation == generation
+            });
+        }
+    }
+
+    fn lose(&mut self, slot: u32, out: &mut Vec<Event>) {
+        let sender = self.codewords[slot as usize].sender;
+        self.senders[sender as usize].stats.lost += 1;
+        out.push(Event::Loss { sender });
+        self.retire(slot);
+    }
+
+    /// Frees a codeword: unlinks its remaining edges and returns its slot.
+    fn retire(&mut self, slot: u32) {
+        let cw = self.codewords[slot as usize];
+        let ids = &mut self.senders[cw.sender as usize].ids;
+        let mut e = cw.first_edge;
+        while e != NIL {
+            let edge = self.edges[e as usize];
+            if edge.linked {
+                if edge.prev == NIL {
+                    if edge.next == NIL {
+                        ids.remove(&edge.id);
+                    } else {
+                        ids.insert(edge.id, edge.next);
+                    }
+                } else {
+                    self.edges[edge.prev as usize].next = edge.next;
+                }
+                if edge.next != NIL {
+                    self.edges[edge.next as usize].prev = edge.prev;
+                }
+            }
+            self.free_edges.push(e);
+            e = edge.next_in_cw;
+        }
+        let cw = &mut self.codewords[slot as usize];
+        if cw.queued {
+            self.queued_live -= 1;
+        }
+        cw.live = false;
+        cw.queued = false;
+        cw.first_edge = NIL;
+        cw.generation = cw.generation.wrapping_add(1);
+        self.free_codewords.push(slot);
+    }
+
+    /// Settles a codeword left with at most one unknown symbol.
+    fn resolve(&mut self, slot: u32, out: &mut Vec<Event>) {
+        let l = self.symbol_len;
+        let at = slot as usize * l;
+        let cw = self.codewords[slot as usize];
+        let sender = cw.sender;
+        // If the last ID had become known meanwhile, announcing it would have peeled this
+        // codeword through its edge, so remaining 1 means the ID is still missing.
+        let state = &mut self.senders[sender as usize];
+        if cw.remaining == 0 {
+            if is_zero(&self.payloads[at..at + l]) {
+                state.stats.redundant += 1;
+            } else {
+                state.stats.corrupt += 1;
+                out.push(Event::Corrupt { sender });
+            }
+            self.retire(slot);
+            return;
+        }
+        let id = cw.id_xor;
+        if state.hasher.id(&self.payloads[at..at + l]) != id {
+            state.stats.corrupt += 1;
+            out.push(Event::Corrupt { sender });
+            self.retire(slot);
+            return;
+        }
+        state.stats.decoded += 1;
+        let (seq, pos) = self.make_room();
+        self.ring[pos * l..(pos + 1) * l].copy_from_slice(&self.payloads[at..at + l]);
+        self.retire(slot);
+        out.push(Event::Decoded { seq, from: sender });
+        self.announce(pos, Some((sender, id)));
+    }
+
+    fn drain_work(&mut self, out: &mut Vec<Event>) {
+        while let Some((slot, generation)) = self.work.pop() {
+            let cw = self.codewords[slot as usize];
+            if cw.live && cw.generation == generation {
+                self.resolve(slot, out);
+            }
+        }
+    }
+
+    /// Claims the ring position for the next symbol, evicting the oldest once m are held.
+    fn make_room(&mut self) -> (u64, usize) {
+        let seq = self.learned;
+        self.learned += 1;
+        let pos = self.ring_pos(seq);
+        let l = self.symbol_len;
+        if self.ring.len() < (pos + 1) * l {
+            self.ring.resize((pos + 1) * l, 0);
+            for sender in self.senders.iter_mut().filter(|s| s.active) {
+                sender.ring_ids.resize(pos + 1, 0);
+            }
+        } else {
+            for sender in self.senders.iter_mut().filter(|s| s.active) {
+                let old = sender.ring_ids[pos];
+                if sender.ids.get(&old) == Some(&(KNOWN | pos as u32)) {
+                    sender.ids.remove(&old);
+                }
+            }
+        }
+        (seq, pos)
+    }
+
+    /// Re-keys the symbol at ring `pos` for every sender and peels the codewords waiting on it.
+    /// `origin` carries the ID already verified for the sender it was decoded from.
+    fn announce(&mut self, pos: usize, origin: Option<(SenderId, ShortId)>) {
+        let l = self.symbol_len;
+        let symbol = &self.ring[pos * l..(pos + 1) * l];
+        for (index, sender) in self.senders.iter_mut().enumerate() {
+            if !sender.active {
+                continue;
+            }
+            let id = match origin {
+                Some((from, id)) if from as usize == index => id,
+                _ => sender.hasher.id(symbol),
+            };
+            sender.ring_ids[pos] = id;
+            let Some(previous) = sender.ids.insert(id, KNOWN | pos as u32) else {
+                continue;
+            };
+            if previous & KNOWN != 0 {
+                // A short-ID collision inside the window: the newer symbol wins the ID.
+                continue;
+            }
+            let mut e = previous;
+            while e != NIL {
+                let edge = &mut self.edges[e as usize];
+                edge.linked = false;
+                let next = edge.next;
+                let slot = edge.cw;
+                let at = slot as usize * l;
+                xor_into(&mut self.payloads[at..at + l], symbol);
+                let cw = &mut self.codewords[slot as usize];
+                cw.remaining -= 1;
+                cw.id_xor ^= id;
+                if cw.remaining <= 1 {
+                    self.work.push((slot, cw.generation));
+                }
+                e = next;
+            }
+        }
+    }
+
+    fn ring_pos(&self, seq: u64) -> usize {
+        (seq % self.peel_window as u64) as usize
+    }
+
+    fn ring_symbol(&self, pos: usize) -> &[u8] {
+        &self.ring[pos * self.symbol_len..(pos + 1) * self.symbol_len]
+    }
+}

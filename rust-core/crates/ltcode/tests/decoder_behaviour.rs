@@ -1,0 +1,193 @@
+//! The decoder's bookkeeping: timeouts become losses, memory bounds, refusals, senders.
+
+mod common;
+
+use common::{random_symbols, small_params, Receiver, Sender};
+use ltcode::{Codeword, LinkKey, Reject, SplitMix64};
+
+fn pair_codeword(sender: &mut Sender) -> Codeword {
+    let mut cw = Codeword::default();
+    sender
+        .encoder
+        .encode_members(&sender.window, &mut sender.link, &[0, 1], &mut cw);
+    cw
+}
+
+#[test]
+fn undecoded_codewords_become_losses_after_tau() {
+    let mut params = small_params(4, 16);
+    params.timeout_us = 1_000;
+    let mut rng = SplitMix64::new(3);
+    let key = LinkKey::random(&mut rng);
+    let mut tx = Sender::new(&params, key);
+    for s in random_symbols(&mut rng, 4, 16) {
+        tx.window.push(&s).unwrap();
+    }
+    let mut rx = Receiver::new(&params, &mut rng);
+    let from = rx.decoder.add_sender(&key);
+    rx.take(from, 100, &pair_codeword(&mut tx)).unwrap();
+    assert_eq!(rx.decoder.pending(), 1);
+    assert_eq!(rx.decoder.next_deadline(), Some(1_100));
+    rx.poll(1_099);
+    assert!(rx.losses.is_empty());
+    rx.poll(1_100);
+    assert_eq!(rx.losses, vec![from]);
+    assert_eq!(rx.decoder.pending(), 0);
+    assert_eq!(rx.decoder.stats(from).unwrap().lost, 1);
+}
+
+#[test]
+fn codewords_decoded_in_time_are_not_losses() {
+    let mut params = small_params(4, 16);
+    params.timeout_us = 1_000;
+    let mut rng = SplitMix64::new(4);
+    let key = LinkKey::random(&mut rng);
+    let syms = random_symbols(&mut rng, 4, 16);
+    let mut tx = Sender::new(&params, key);
+    for s in &syms {
+        tx.window.push(s).unwrap();
+    }
+    let mut rx = Receiver::new(&params, &mut rng);
+    let from = rx.decoder.add_sender(&key);
+    rx.take(from, 0, &pair_codeword(&mut tx)).unwrap();
+    // The node learns member 0 by itself: the pending codeword yields member 1.
+    rx.insert(&syms[0]);
+    assert_eq!(rx.decoded, vec![syms[1].clone()]);
+    rx.poll(10_000);
+    assert!(rx.losses.is_empty());
+}
+
+#[test]
+fn pending_codewords_are_bounded() {
+    let mut params = small_params(4, 16);
+    params.max_pending = 8;
+    let mut rng = SplitMix64::new(5);
+    let key = LinkKey::random(&mut rng);
+    let mut rx = Receiver::new(&params, &mut rng);
+    let from = rx.decoder.add_sender(&key);
+    for i in 0..100u32 {
+        let cw = Codeword {
+            ids: vec![2 * i, 2 * i + 1],
+            payload: vec![0; 16],
+        };
+        rx.take(from, i as u64, &cw).unwrap();
+        assert!(rx.decoder.pending() <= 8);
+    }
+    assert_eq!(rx.losses.len(), 92);
+}
+
+#[test]
+fn malformed_codewords_are_refused_and_counted() {
+    let params = small_params(4, 16);
+    let mut rng = SplitMix64::new(6);
+    let key = LinkKey::random(&mut rng);
+    let mut rx = Receiver::new(&params, &mut rng);
+    let from = rx.decoder.add_sender(&key);
+    let cases = [
+        (
+            Codeword {
+                ids: vec![],
+                payload: vec![0; 16],
+            },
+            Reject::DegreeZero,
+        ),
+        (
+            Codeword {
+                ids: vec![1, 2, 3, 4, 5],
+                payload: vec![0; 16],
+            },
+            Reject::DegreeTooLarge { degree: 5, max: 4 },
+        ),
+        (
+            Codeword {
+                ids: vec![1],
+                payload: vec![0; 15],
+            },
+            Reject::PayloadLength {
+                expected: 16,
+                got: 15,
+            },
+        ),
+        (
+            Codeword {
+                ids: vec![7, 7],
+                payload: vec![0; 16],
+            },
+            Reject::DuplicateId,
+        ),
+    ];
+    for (cw, reject) in &cases {
+        assert_eq!(rx.take(from, 0, cw), Err(*reject));
+    }
+    assert_eq!(
+        rx.take(from + 1, 0, &cases[0].0),
+        Err(Reject::UnknownSender)
+    );
+    let stats = rx.decoder.stats(from).unwrap();
+    assert_eq!((stats.rejected, stats.received), (4, 0));
+}
+
+#[test]
+fn removing_a_sender_drops_its_pending_codewords_quietly() {
+    let params = small_params(4, 16);
+    let mut rng = SplitMix64::new(7);
+    let (key_a, key_b) = (LinkKey::random(&mut rng), LinkKey::random(&mut rng));
+    let mut rx = Receiver::new(&params, &mut rng);
+    let a = rx.decoder.add_sender(&key_a);
+    let b = rx.decoder.add_sender(&key_b);
+    let pending = Codeword {
+        ids: vec![1, 2],
+        payload: vec![0; 16],
+    };
+    rx.take(a, 0, &pending).unwrap();
+    rx.take(b, 0, &pending).unwrap();
+    rx.decoder.remove_sender(a);
+    assert_eq!(rx.decoder.pending(), 1);
+    assert!(rx.decoder.stats(a).is_none());
+    assert_eq!(rx.take(a, 0, &pending), Err(Reject::UnknownSender));
+    rx.poll(u64::MAX);
+    assert_eq!(rx.losses, vec![b]);
+    // The slot is reused by the next sender, which starts clean.
+    let c = rx.decoder.add_sender(&key_a);
+    assert_eq!(c, a);
+    assert_eq!(rx.decoder.stats(c).unwrap().received, 0);
+}
+
+#[test]
+fn a_late_sender_is_keyed_for_symbols_already_held() {
+    let params = small_params(2, 16);
+    let mut rng = SplitMix64::new(8);
+    let syms = random_symbols(&mut rng, 2, 16);
+    let mut rx = Receiver::new(&params, &mut rng);
+    rx.insert(&syms[0]);
+    let key = LinkKey::random(&mut rng);
+    let from = rx.decoder.add_sender(&key);
+    let mut tx = Sender::new(&params, key);
+    for s in &syms {
+        tx.window.push(s).unwrap();
+    }
+    rx.take(from, 0, &pair_codeword(&mut tx)).unwrap();
+    assert_eq!(rx.decoded, vec![syms[1].clone()]);
+}
+
+#[test]
+fn the_peeling_window_forgets_old_symbols() {
+    let mut params = small_params(2, 16);
+    params.peel_window = 4;
+    let mut rng = SplitMix64::new(9);
+    let syms = random_symbols(&mut rng, 6, 16);
+    let mut rx = Receiver::new(&params, &mut rng);
+    let key = LinkKey::random(&mut rng);
+    let from = rx.decoder.add_sender(&key);
+    for s in &syms {
+        rx.insert(s);
+    }
+    assert_eq!(rx.decoder.symbol(1), None);
+    assert_eq!(rx.decoder.symbol(2), Some(&syms[2][..]));
+    // A codeword naming a forgotten symbol no longer peels.
+    let mut tx = Sender::new(&params, key);
+    tx.window.push(&syms[0]).unwrap();
+    tx.window.push(&syms[5]).unwrap();
+    rx.take(from, 0, &pair_codeword(&mut tx)).unwrap();
+    assert_eq!(rx.decoded, vec![syms[0].clone()]);
+}

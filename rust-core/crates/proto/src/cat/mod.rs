@@ -1,0 +1,418 @@
+//! CAT, the content-addressable transaction pool (Celestia ADR 009, seed `000`, and
+//! celestia-core's `mempool/cat/spec.md` and reactor as first shipped).
+//!
+//! - A tx submitted locally goes in full to every peer; no SeenTx for it (unless the pool
+//!   drops unrequested txs, as later versions do: then it is announced by SeenTx).
+//! - A node that accepts a tx from a peer sends SeenTx to every peer not known to have it,
+//!   after a jitter (a whole number of 10 ms steps below 100 ms).
+//! - On SeenTx for a tx it lacks and is not already requesting, a node sends WantTx to that
+//!   peer; if no tx arrives within 200 ms it asks the next peer known to have it that it has
+//!   not asked yet, and gives up when there is none until another SeenTx arrives.
+//! - WantTx is answered with the tx if the node has it, ignored otherwise.
+//! - Txs leave a node's queue on a link before SeenTx/WantTx (`WireMsg::priority`).
+//! - CAT2 (`from_field`): SeenTx names the node a broadcast tx came from (+40 bytes); a node
+//!   connected to that node waits for the tx from it before requesting.
+//!
+//! ADR 009's metrics are counters: `cat.successful_txs` (accepted into the pool; there are
+//! no blocks here, so this is the baseline the ADR takes committed txs for),
+//! `cat.already_seen_txs`, `cat.requested_txs` (first request per tx), `cat.rerequested_txs`
+//! (every later request). Rejections: `cat.bad_key`, `cat.oversized_txs`, `cat.want_unknown`,
+//! `cat.duplicate_seen_tx`, `cat.unrequested_txs`, `cat.no_peer_for_tx`.
+//!
+//! Adversaries (`NodeSetup.behaviour`): `Silent` sends nothing; `WithholdOnRequest` announces
+//! but never answers a request; `DelayReplies` answers late; `Spam` also pushes every new tx in
+//! full to the peers not known to have it; `Censor` leaves a share of txs out of everything.
+
+mod msg;
+
+pub use msg::{CatMsg, NodeAddr, WireKey, KEY_LEN, NODE_ID_LEN};
+
+use crate::pull::{millis, Peers, Wanted};
+use crate::{Behaviour, Ctx, Dur, IdMap, Input, NodeSetup, PeerIdx, Protocol, Tx, TxId};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, default)]
+pub struct CatConfig {
+    /// Wait this long for a WantTx to be answered before asking the next peer that has seen
+    /// the tx (ADR 009: 200 ms, "an estimation of network round trip time").
+    pub request_timeout_ms: u64,
+    /// SeenTx is delayed by a uniform whole number of steps in 0..seen_jitter_steps
+    /// (first shipped: 10 steps of 10 ms, 0 to 90 ms; ADR 009: upper bound 100 ms).
+    pub seen_jitter_steps: u32,
+    pub seen_jitter_step_ms: u64,
+    /// CAT2: SeenTx carries the ID of the node a broadcast tx came from (ADR 009, +40 bytes).
+    pub from_field: bool,
+    /// CAT2: how long a node connected to that node waits for the tx before requesting it.
+    pub from_wait_ms: u64,
+    /// Drop txs that were not requested (later celestia-core); first shipped accepted them.
+    /// With this set, a locally submitted tx is announced by SeenTx instead of pushed.
+    pub drop_unrequested: bool,
+    /// Largest tx accepted; a peer sending a bigger one is disconnected, as an oversized
+    /// message on a Tendermint channel is (later celestia-core: 1 MiB).
+    pub max_tx_bytes: u32,
+}
+
+impl Default for CatConfig {
+    fn default() -> Self {
+        CatConfig {
+            request_timeout_ms: 200,
+            seen_jitter_steps: 10,
+            seen_jitter_step_ms: 10,
+            from_field: false,
+            from_wait_ms: 200,
+            drop_unrequested: false,
+            max_tx_bytes: 1 << 20,
+        }
+    }
+}
+
+pub enum CatTimer {
+    /// Time to send SeenTx for a tx accepted earlier.
+    SeenTx(TxId),
+    /// A WantTx may have gone unanswered.
+    Request { tx: TxId, generation: u32 },
+    /// CAT2: stop waiting for the From node and request the tx.
+    FromWait(TxId),
+    /// A delayed answer to a WantTx (DelayReplies adversary).
+    Reply { to: PeerIdx, tx: Tx },
+}
+
+/// A tx being fetched, or accepted and waiting for its SeenTx to go out.
+#[derive(Default)]
+struct Pending {
+    /// Peers known to have the tx, in the order we learned it; requests walk this list.
+    known: Wanted,
+    /// CAT2: the node the tx reached us from by broadcast, or we are waiting for.
+    came_from: Option<PeerIdx>,
+    waiting_for_from: bool,
+}
+
+pub struct Cat {
+    cfg: CatConfig,
+    behaviour: Behaviour,
+    me: NodeAddr,
+    peers: Peers,
+    /// Txs in the pool, with their size.
+    have: IdMap<TxId, u32>,
+    pending: IdMap<TxId, Pending>,
+    /// CAT2: each peer's node ID, from its Hello.
+    peer_addr: Vec<Option<NodeAddr>>,
+    addr_peer: IdMap<NodeAddr, PeerIdx>,
+}
+
+impl Cat {
+    fn silent(&self) -> bool {
+        self.behaviour == Behaviour::Silent
+    }
+
+    fn may_send_about(&self, tx: TxId) -> bool {
+        !self.silent() && !self.behaviour.censors(tx)
+    }
+
+    fn accept(&mut self, tx: Tx, cx: &mut Ctx<'_, Self>) {
+        self.have.insert(tx.id, tx.len);
+        cx.deliver(tx);
+        cx.count("cat.successful_txs", 1);
+    }
+
+    fn on_submit(&mut self, tx: Tx, cx: &mut Ctx<'_, Self>) {
+        if self.have.contains_key(&tx.id) {
+            cx.count("cat.already_seen_txs", 1);
+            return;
+        }
+        self.accept(tx, cx);
+        if self.may_send_about(tx.id) {
+            for p in self.peers.iter_up() {
+                // A pool that drops unrequested txs is announced to, not pushed to.
+                let msg = match self.cfg.drop_unrequested {
+                    false => CatMsg::Txs(tx),
+                    true => CatMsg::SeenTx {
+                        key: WireKey::of(tx.id),
+                        from: None,
+                    },
+                };
+                cx.send(p, msg);
+            }
+        }
+    }
+
+    fn on_txs(&mut self, from: PeerIdx, tx: Tx, cx: &mut Ctx<'_, Self>) {
+        if tx.len > self.cfg.max_tx_bytes {
+            cx.count("cat.oversized_txs", 1);
+            cx.disconnect(from);
+            return;
+        }
+        if self.have.contains_key(&tx.id) {
+            cx.count("cat.already_seen_txs", 1);
+            if let Some(p) = self.pending.get_mut(&tx.id) {
+                p.known.add(from);
+            }
+            return;
+        }
+        let entry = self.pending.entry(tx.id).or_default();
+        let requested = entry.known.asked(from);
+        entry.known.add(from);
+        if !requested {
+            cx.count("cat.unrequested_txs", 1);
+            if self.cfg.drop_unrequested {
+                return;
+            }
+            entry.came_from = Some(from);
+        }
+        entry.known.in_flight = None;
+        self.accept(tx, cx);
+        if !self.may_send_about(tx.id) {
+            self.pending.remove(&tx.id);
+            return;
+        }
+        let steps = self.cfg.seen_jitter_steps.max(1) as u64;
+        let jitter = millis(
+            cx.rng
+                .below(steps)
+                .saturating_mul(self.cfg.seen_jitter_step_ms),
+        );
+        cx.set_timer_in(jitter, CatTimer::SeenTx(tx.id));
+        if self.behaviour == Behaviour::Spam {
+            // Push the tx in full to everyone not known to have it, unasked.
+            let known = &self.pending[&tx.id].known;
+            for p in self.peers.iter_up().filter(|&p| !known.announced_by(p)) {
+                cx.send(p, CatMsg::Txs(tx));
+            }
+        }
+    }
+
+    fn on_seen_tx(
+        &mut self,
+        from: PeerIdx,
+        key: WireKey,
+        origin: Option<NodeAddr>,
+        cx: &mut Ctx<'_, Self>,
+    ) {
+        let Some(id) = key.tx() else {
+            cx.count("cat.bad_key", 1);
+            cx.disconnect(from);
+            return;
+        };
+        if self.have.contains_key(&id) {
+            if let Some(p) = self.pending.get_mut(&id) {
+                if !p.known.add(from) {
+                    cx.count("cat.duplicate_seen_tx", 1);
+                }
+            }
+            return;
+        }
+        let entry = self.pending.entry(id).or_default();
+        if !entry.known.add(from) {
+            cx.count("cat.duplicate_seen_tx", 1);
+        }
+        if entry.known.in_flight.is_some() || entry.waiting_for_from {
+            return;
+        }
+        if self.cfg.from_field {
+            // CAT2: the tx is on its way from the node that broadcast it, if we are its peer.
+            let origin_peer = origin.and_then(|a| self.addr_peer.get(&a).copied());
+            if let Some(q) = origin_peer.filter(|&q| q != from && self.peers.is_up(q)) {
+                if entry.came_from.is_none() {
+                    entry.came_from = Some(q);
+                    entry.waiting_for_from = true;
+                    cx.count("cat.from_waits", 1);
+                    cx.set_timer_in(millis(self.cfg.from_wait_ms), CatTimer::FromWait(id));
+                    return;
+                }
+            }
+        }
+        let first = entry.known.requests() == 0;
+        if entry.known.ask(from) {
+            let generation = entry.known.generation;
+            self.send_want(from, id, generation, first, cx);
+        }
+    }
+
+    fn send_want(
+        &mut self,
+        to: PeerIdx,
+        id: TxId,
+        generation: u32,
+        first: bool,
+        cx: &mut Ctx<'_, Self>,
+    ) {
+        if self.silent() {
+            return;
+        }
+        cx.count(
+            if first {
+                "cat.requested_txs"
+            } else {
+                "cat.rerequested_txs"
+            },
+            1,
+        );
+        cx.send(
+            to,
+            CatMsg::WantTx {
+                key: WireKey::of(id),
+            },
+        );
+        let at = millis(self.cfg.request_timeout_ms);
+        cx.set_timer_in(at, CatTimer::Request { tx: id, generation });
+    }
+
+    /// Ask the next peer known to have the tx, if any.
+    fn request_next(&mut self, id: TxId, cx: &mut Ctx<'_, Self>) {
+        let Some(entry) = self.pending.get_mut(&id) else {
+            return;
+        };
+        let first = entry.known.requests() == 0;
+        match entry.known.ask_next(&self.peers) {
+            Some(p) => {
+                let generation = entry.known.generation;
+                self.send_want(p, id, generation, first, cx);
+            }
+            None => cx.count("cat.no_peer_for_tx", 1),
+        }
+    }
+
+    fn on_request_timer(&mut self, id: TxId, generation: u32, cx: &mut Ctx<'_, Self>) {
+        if self.have.contains_key(&id) {
+            return;
+        }
+        let Some(entry) = self.pending.get_mut(&id) else {
+            return;
+        };
+        if entry.known.generation != generation || entry.known.in_flight.is_none() {
+            return;
+        }
+        entry.known.in_flight = None;
+        self.request_next(id, cx);
+    }
+
+    fn on_from_wait_timer(&mut self, id: TxId, cx: &mut Ctx<'_, Self>) {
+        if self.have.contains_key(&id) {
+            return;
+        }
+        let Some(entry) = self.pending.get_mut(&id) else {
+            return;
+        };
+        entry.waiting_for_from = false;
+        if entry.known.in_flight.is_none() {
+            self.request_next(id, cx);
+        }
+    }
+
+    fn on_want_tx(&mut self, from: PeerIdx, key: WireKey, cx: &mut Ctx<'_, Self>) {
+        let Some(id) = key.tx() else {
+            cx.count("cat.bad_key", 1);
+            cx.disconnect(from);
+            return;
+        };
+        let Some(&len) = self.have.get(&id) else {
+            cx.count("cat.want_unknown", 1);
+            return;
+        };
+        if let Some(p) = self.pending.get_mut(&id) {
+            p.known.add(from);
+        }
+        if !self.may_send_about(id) {
+            return;
+        }
+        let tx = Tx { id, len };
+        match self.behaviour {
+            Behaviour::WithholdOnRequest => {}
+            Behaviour::DelayReplies { delay_ms } => cx.set_timer_in(
+                Dur::from_millis_f64(delay_ms),
+                CatTimer::Reply { to: from, tx },
+            ),
+            _ => cx.send(from, CatMsg::Txs(tx)),
+        }
+    }
+
+    fn on_seen_tx_timer(&mut self, id: TxId, cx: &mut Ctx<'_, Self>) {
+        let Some(entry) = self.pending.remove(&id) else {
+            return;
+        };
+        let from = if self.cfg.from_field {
+            entry
+                .came_from
+                .and_then(|p| self.peer_addr.get(p.idx()).copied().flatten())
+        } else {
+            None
+        };
+        let key = WireKey::of(id);
+        for p in self
+            .peers
+            .iter_up()
+            .filter(|&p| !entry.known.announced_by(p))
+        {
+            cx.send(p, CatMsg::SeenTx { key, from });
+        }
+    }
+
+    fn on_hello(&mut self, from: PeerIdx, node: NodeAddr) {
+        if self.peer_addr.len() <= from.idx() {
+            self.peer_addr.resize(from.idx() + 1, None);
+        }
+        self.peer_addr[from.idx()] = Some(node);
+        self.addr_peer.insert(node, from);
+    }
+}
+
+impl Protocol for Cat {
+    type Msg = CatMsg;
+    type Timer = CatTimer;
+    type Config = CatConfig;
+
+    fn new(config: &CatConfig, setup: &NodeSetup) -> Self {
+        Cat {
+            cfg: config.clone(),
+            behaviour: setup.behaviour.clone(),
+            me: NodeAddr::of_node(setup.node),
+            peers: Peers::default(),
+            have: IdMap::default(),
+            pending: IdMap::default(),
+            peer_addr: Vec::new(),
+            addr_peer: IdMap::default(),
+        }
+    }
+
+    fn handle(&mut self, input: Input<CatMsg, CatTimer>, cx: &mut Ctx<'_, Self>) {
+        match input {
+            Input::PeerUp(p) => {
+                self.peers.set(p, true);
+                if self.cfg.from_field && !self.silent() {
+                    cx.send(p, CatMsg::Hello { node: self.me });
+                }
+            }
+            Input::PeerDown(p) => self.peers.set(p, false),
+            Input::Submit(tx) => self.on_submit(tx, cx),
+            Input::Message(from, msg) => match msg {
+                CatMsg::Txs(tx) => self.on_txs(from, tx, cx),
+                CatMsg::SeenTx { key, from: origin } => self.on_seen_tx(from, key, origin, cx),
+                CatMsg::WantTx { key } => self.on_want_tx(from, key, cx),
+                CatMsg::Hello { node } => self.on_hello(from, node),
+            },
+            Input::Timer(t) => match t {
+                CatTimer::SeenTx(id) => self.on_seen_tx_timer(id, cx),
+                CatTimer::Request { tx, generation } => self.on_request_timer(tx, generation, cx),
+                CatTimer::FromWait(id) => self.on_from_wait_timer(id, cx),
+                CatTimer::Reply { to, tx } => {
+                    if self.peers.is_up(to) {
+                        cx.send(to, CatMsg::Txs(tx));
+                    }
+                }
+            },
+        }
+    }
+
+    fn inspect(&self) -> Vec<(&'static str, String)> {
+        vec![
+            ("txs in pool", self.have.len().to_string()),
+            ("txs pending", self.pending.len().to_string()),
+            ("peers up", self.peers.count_up().to_string()),
+        ]
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,346 @@
+use super::*;
+use crate::flood::{Flood, FloodConfig};
+use crate::testnet::TestNet;
+use crate::{Action, Rng, Time, WireMsg};
+
+fn no_jitter() -> CatConfig {
+    CatConfig {
+        seen_jitter_steps: 1,
+        ..CatConfig::default()
+    }
+}
+
+fn tx(id: u64) -> Tx {
+    Tx {
+        id: TxId(id),
+        len: 4000,
+    }
+}
+
+/// Drives one node by hand and returns what it did.
+fn step(
+    node: &mut Cat,
+    now: Time,
+    input: Input<CatMsg, CatTimer>,
+) -> Vec<Action<CatMsg, CatTimer>> {
+    let mut rng = Rng::from_seed(1);
+    let mut out = Vec::new();
+    node.handle(input, &mut Ctx::new(now, &mut rng, &mut out));
+    out
+}
+
+fn counted(actions: &[Action<CatMsg, CatTimer>], name: &str) -> bool {
+    actions
+        .iter()
+        .any(|a| matches!(a, Action::Count(c, _) if *c == name))
+}
+
+fn disconnected(actions: &[Action<CatMsg, CatTimer>]) -> bool {
+    actions.iter().any(|a| matches!(a, Action::Disconnect(_)))
+}
+
+fn node_with_peers(cfg: &CatConfig, n: u32) -> Cat {
+    let mut node = Cat::new(cfg, &NodeSetup::default());
+    for p in 0..n {
+        step(&mut node, Time(0), Input::PeerUp(PeerIdx(p)));
+    }
+    node
+}
+
+#[test]
+fn defaults_are_the_documented_values() {
+    let c = CatConfig::default();
+    assert_eq!(c.request_timeout_ms, 200);
+    assert_eq!(c.seen_jitter_steps as u64 * c.seen_jitter_step_ms, 100);
+    assert!(!c.from_field && !c.drop_unrequested);
+}
+
+#[test]
+fn a_line_fetches_by_seen_and_want() {
+    let ms = Dur::from_millis;
+    let mut net: TestNet<Cat> =
+        TestNet::new(&no_jitter(), 3, &[(0, 1, ms(10)), (1, 2, ms(10))], &[], 1);
+    net.submit_at(Time(0), 0, tx(1));
+    net.run_until(Time(1_000_000));
+    assert_eq!(net.reached(TxId(1)), 3);
+    // Node 1 got the broadcast; node 2 fetched it: SeenTx, WantTx, Txs = 3 more hops.
+    assert_eq!(net.delivered[2][&TxId(1)], Time(40_000));
+    assert_eq!(net.counter("cat.requested_txs"), 1);
+    assert_eq!(net.counter("cat.rerequested_txs"), 0);
+    assert_eq!(net.counter("cat.successful_txs"), 3);
+    // Node 1 does not send SeenTx back to node 0, which it knows has the tx.
+    assert_eq!(net.sent_kinds.get("SeenTx"), Some(&1));
+    assert_eq!(net.copies, vec![0, 1, 1]);
+}
+
+#[test]
+fn an_unanswered_want_is_retried_with_the_next_peer_after_the_timeout() {
+    let ms = Dur::from_millis;
+    // 0 broadcasts to 1 and 2; both tell 3, the withholding node 1 first.
+    let edges = [
+        (0, 1, ms(10)),
+        (0, 2, ms(10)),
+        (1, 3, ms(5)),
+        (2, 3, ms(30)),
+    ];
+    let run = |behaviour: Behaviour| {
+        let mut net: TestNet<Cat> = TestNet::new(&no_jitter(), 4, &edges, &[(1, behaviour)], 1);
+        net.submit_at(Time(0), 0, tx(7));
+        net.run_until(Time(2_000_000));
+        net
+    };
+    let honest = run(Behaviour::Honest);
+    let withheld = run(Behaviour::WithholdOnRequest);
+    assert_eq!(honest.counter("cat.rerequested_txs"), 0);
+    assert_eq!(withheld.counter("cat.rerequested_txs"), 1);
+    assert_eq!(withheld.reached(TxId(7)), 4);
+    let t_honest = honest.delivered[3][&TxId(7)];
+    let t_withheld = withheld.delivered[3][&TxId(7)];
+    assert!(
+        t_withheld >= t_honest + Dur::from_millis(150),
+        "{t_honest} {t_withheld}"
+    );
+}
+
+#[test]
+fn late_replies_delay_but_do_not_lose() {
+    let ms = Dur::from_millis;
+    let edges = [(0, 1, ms(10)), (1, 2, ms(10))];
+    let delay = Behaviour::DelayReplies { delay_ms: 500.0 };
+    let mut net: TestNet<Cat> = TestNet::new(&no_jitter(), 3, &edges, &[(1, delay)], 1);
+    net.submit_at(Time(0), 0, tx(3));
+    net.run_until(Time(2_000_000));
+    assert!(net.delivered[2][&TxId(3)] > Time(500_000));
+    // The only peer that has it was asked; there is nobody else to ask.
+    assert_eq!(net.counter("cat.no_peer_for_tx"), 1);
+}
+
+#[test]
+fn duplication_is_far_below_floodings() {
+    let (n, d, txs) = (40, 8, 30);
+    let mut cat: TestNet<Cat> = TestNet::random(&CatConfig::default(), n, d, &[], 3);
+    let mut flood: TestNet<Flood> = TestNet::random(&FloodConfig::default(), n, d, &[], 3);
+    for i in 0..txs {
+        let at = Time(i * 50_000);
+        cat.submit_at(at, (i as usize * 7) % n, tx(i));
+        flood.submit_at(at, (i as usize * 7) % n, tx(i));
+    }
+    cat.run_until(Time(20_000_000));
+    flood.run_until(Time(20_000_000));
+    for i in 0..txs {
+        assert_eq!(cat.reached(TxId(i)), n);
+    }
+    let per_node = |copies: &[u64]| copies.iter().sum::<u64>() as f64 / (n as f64 * txs as f64);
+    let (c, f) = (per_node(&cat.copies), per_node(&flood.copies));
+    assert!(c < 2.0, "CAT copies per node per tx {c}");
+    assert!(f > 3.0 * c, "flood {f} vs CAT {c}");
+    // ADR 009's counters agree with the copies counted on the links.
+    let received = cat.counter("cat.successful_txs") + cat.counter("cat.already_seen_txs");
+    assert_eq!(received, cat.copies.iter().sum::<u64>() + txs);
+    assert!(cat.bytes_sent < flood.bytes_sent);
+}
+
+#[test]
+fn cat2_waits_for_the_broadcaster_instead_of_requesting() {
+    let ms = Dur::from_millis;
+    // 0 broadcasts; 1 hears first and tells 2, whose own copy from 0 is 100 ms away.
+    let edges = [(0, 1, ms(10)), (0, 2, ms(100)), (1, 2, ms(10))];
+    let run = |from_field: bool| {
+        let cfg = CatConfig {
+            from_field,
+            ..no_jitter()
+        };
+        let mut net: TestNet<Cat> = TestNet::new(&cfg, 3, &edges, &[], 1);
+        // After the handshakes have arrived.
+        net.submit_at(Time(200_000), 0, tx(5));
+        net.run_until(Time(1_000_000));
+        net
+    };
+    let (cat, cat2) = (run(false), run(true));
+    assert_eq!(
+        cat.copies[2], 2,
+        "CAT requests from 1 and then gets 0's broadcast too"
+    );
+    assert_eq!(cat2.copies[2], 1);
+    assert_eq!(cat2.counter("cat.requested_txs"), 0);
+    assert_eq!(cat2.counter("cat.from_waits"), 1);
+    let seen = |from| CatMsg::SeenTx {
+        key: WireKey::of(TxId(5)),
+        from,
+    };
+    assert_eq!(
+        seen(Some(NodeAddr::of_node(0))).wire_len(),
+        seen(None).wire_len() + 42
+    );
+}
+
+#[test]
+fn spam_is_counted_and_dropped_when_configured() {
+    let ms = Dur::from_millis;
+    let edges = [(0, 1, ms(10)), (1, 2, ms(10))];
+    for drop_unrequested in [false, true] {
+        let cfg = CatConfig {
+            drop_unrequested,
+            ..no_jitter()
+        };
+        let mut net: TestNet<Cat> = TestNet::new(&cfg, 3, &edges, &[(1, Behaviour::Spam)], 1);
+        net.submit_at(Time(0), 0, tx(9));
+        net.run_until(Time(1_000_000));
+        // Node 1 pushes to 2 unasked; without the option node 0's broadcast is unasked too.
+        let unasked = net.counter("cat.unrequested_txs");
+        assert_eq!(unasked, if drop_unrequested { 1 } else { 2 });
+        assert_eq!(net.reached(TxId(9)), 3);
+        // Dropping the push, node 2 fetches the tx by request instead.
+        assert_eq!(
+            net.counter("cat.requested_txs"),
+            if drop_unrequested { 2 } else { 0 }
+        );
+    }
+}
+
+#[test]
+fn bad_input_is_counted_and_handled_as_the_spec_says() {
+    let mut node = node_with_peers(&no_jitter(), 2);
+    let short = CatMsg::SeenTx {
+        key: WireKey::truncated(TxId(1), 20),
+        from: None,
+    };
+    let out = step(&mut node, Time(0), Input::Message(PeerIdx(0), short));
+    assert!(counted(&out, "cat.bad_key") && disconnected(&out));
+
+    let want = CatMsg::WantTx {
+        key: WireKey::of(TxId(42)),
+    };
+    let out = step(&mut node, Time(0), Input::Message(PeerIdx(1), want));
+    assert!(counted(&out, "cat.want_unknown") && !disconnected(&out));
+    assert!(!out.iter().any(|a| matches!(a, Action::Send { .. })));
+
+    let seen = || CatMsg::SeenTx {
+        key: WireKey::of(TxId(3)),
+        from: None,
+    };
+    let out = step(&mut node, Time(0), Input::Message(PeerIdx(1), seen()));
+    assert!(out.iter().any(|a| matches!(
+        a,
+        Action::Send {
+            msg: CatMsg::WantTx { .. },
+            ..
+        }
+    )));
+    let out = step(&mut node, Time(0), Input::Message(PeerIdx(1), seen()));
+    assert!(counted(&out, "cat.duplicate_seen_tx"));
+    assert!(
+        !out.iter().any(|a| matches!(a, Action::Send { .. })),
+        "one request at a time"
+    );
+
+    let big = CatMsg::Txs(Tx {
+        id: TxId(3),
+        len: (1 << 20) + 1,
+    });
+    let out = step(&mut node, Time(0), Input::Message(PeerIdx(1), big));
+    assert!(counted(&out, "cat.oversized_txs") && disconnected(&out));
+    assert!(!out.iter().any(|a| matches!(a, Action::Deliver(_))));
+}
+
+#[test]
+fn a_want_is_answered_with_the_tx_and_txs_go_first() {
+    let mut node = node_with_peers(&no_jitter(), 1);
+    step(&mut node, Time(0), Input::Submit(tx(8)));
+    let want = CatMsg::WantTx {
+        key: WireKey::of(TxId(8)),
+    };
+    let out = step(&mut node, Time(0), Input::Message(PeerIdx(0), want.clone()));
+    let reply = out.iter().find_map(|a| match a {
+        Action::Send { msg, .. } => Some(msg),
+        _ => None,
+    });
+    assert_eq!(reply, Some(&CatMsg::Txs(tx(8))));
+    assert!(CatMsg::Txs(tx(8)).priority() > want.priority());
+}
+
+#[test]
+fn stale_request_timers_do_nothing() {
+    let mut node = node_with_peers(&no_jitter(), 2);
+    let seen = CatMsg::SeenTx {
+        key: WireKey::of(TxId(3)),
+        from: None,
+    };
+    step(&mut node, Time(0), Input::Message(PeerIdx(0), seen));
+    let gen = node.pending[&TxId(3)].known.generation;
+    step(
+        &mut node,
+        Time(10),
+        Input::Message(PeerIdx(0), CatMsg::Txs(tx(3))),
+    );
+    let out = step(
+        &mut node,
+        Time(200_000),
+        Input::Timer(CatTimer::Request {
+            tx: TxId(3),
+            generation: gen,
+        }),
+    );
+    assert!(!out
+        .iter()
+        .any(|a| matches!(a, Action::Send { .. } | Action::Count(..))));
+}
+
+#[test]
+fn drivers_exchanging_encoded_bytes_spread_a_tx() {
+    use crate::{Driver, Output};
+    // A line 0 - 1 - 2 as a light node would run it: real bytes between `Driver`s.
+    let cfg = no_jitter();
+    let mut d: Vec<Driver<Cat>> = (0..3)
+        .map(|i| {
+            let setup = NodeSetup {
+                node: i,
+                ..NodeSetup::default()
+            };
+            Driver::new(&cfg, &setup, Rng::from_seed(i as u64))
+        })
+        .collect();
+    // (node, its peer index) -> (other node, the first node's index there)
+    let link = |node: usize, p: PeerIdx| match (node, p.0) {
+        (0, 0) => (1, PeerIdx(0)),
+        (1, 0) => (0, PeerIdx(0)),
+        (1, 1) => (2, PeerIdx(0)),
+        _ => (1, PeerIdx(1)),
+    };
+    d[0].handle_input(Time(0), Input::PeerUp(PeerIdx(0)));
+    d[1].handle_input(Time(0), Input::PeerUp(PeerIdx(0)));
+    d[1].handle_input(Time(0), Input::PeerUp(PeerIdx(1)));
+    d[2].handle_input(Time(0), Input::PeerUp(PeerIdx(0)));
+    d[0].handle_input(Time(0), Input::Submit(tx(1)));
+    let mut delivered = [false; 3];
+    let mut kinds = Vec::new();
+    let mut now = Time(0);
+    for _ in 0..10 {
+        let mut wire = Vec::new();
+        for (n, driver) in d.iter_mut().enumerate() {
+            for out in driver.drain() {
+                match out {
+                    Output::Send { to, msg } => {
+                        let mut bytes = Vec::new();
+                        msg.encode(&mut bytes);
+                        kinds.push(msg.kind());
+                        let (m, back) = link(n, to);
+                        wire.push((m, back, bytes));
+                    }
+                    Output::Deliver(t) => delivered[n] = t == tx(1),
+                    _ => {}
+                }
+            }
+        }
+        now += Dur::from_millis(10);
+        for (m, back, bytes) in wire {
+            let msg = CatMsg::decode(&bytes, 1 << 20).unwrap();
+            d[m].handle_input(now, Input::Message(back, msg));
+        }
+        for driver in d.iter_mut() {
+            driver.poll_timers(now);
+        }
+    }
+    assert_eq!(delivered, [true; 3]);
+    assert_eq!(kinds, ["Txs", "SeenTx", "WantTx", "Txs"]);
+}

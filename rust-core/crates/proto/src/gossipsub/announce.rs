@@ -1,0 +1,177 @@
+//! v2.0 announce cache (`acache`): for each message not yet received, the mesh peers that
+//! sent IANNOUNCE for it, in arrival order, and the one INEED in flight. When an INEED
+//! times out the next announcer is asked; when the message arrives the entry is cleared.
+
+use crate::{Dur, IdMap, PeerIdx, Time, TxId};
+
+/// Announcers remembered per message; more than a mesh's worth is never useful.
+const MAX_ANNOUNCERS: usize = 64;
+/// Messages pending at once; beyond this new announcements are dropped (and counted).
+const MAX_PENDING: usize = 100_000;
+
+struct Pending {
+    announcers: Vec<PeerIdx>,
+    /// Index in `announcers` of the next peer to ask.
+    next: usize,
+    /// The peer whose INEED is outstanding.
+    in_flight: Option<PeerIdx>,
+    /// Incremented at each INEED; a timeout timer carries it to detect staleness.
+    attempt: u32,
+    created: Time,
+}
+
+/// An INEED to send: to whom, and the attempt number its timeout timer must carry.
+#[derive(Debug, PartialEq)]
+pub(crate) struct Ask {
+    pub peer: PeerIdx,
+    pub attempt: u32,
+}
+
+#[derive(Debug, PartialEq)]
+pub(crate) enum Announced {
+    /// Send an INEED now.
+    Ask(Ask),
+    /// Queued behind an INEED in flight (or a repeat).
+    Queued,
+    /// The cache is full.
+    Dropped,
+}
+
+pub(crate) struct AnnounceCache {
+    pending: IdMap<TxId, Pending>,
+}
+
+impl AnnounceCache {
+    pub fn new() -> Self {
+        AnnounceCache {
+            pending: IdMap::default(),
+        }
+    }
+
+    pub fn announce(&mut self, id: TxId, peer: PeerIdx, now: Time) -> Announced {
+        if !self.pending.contains_key(&id) && self.pending.len() >= MAX_PENDING {
+            return Announced::Dropped;
+        }
+        let p = self.pending.entry(id).or_insert_with(|| Pending {
+            announcers: Vec::new(),
+            next: 0,
+            in_flight: None,
+            attempt: 0,
+            created: now,
+        });
+        if p.announcers.contains(&peer) || p.announcers.len() >= MAX_ANNOUNCERS {
+            return Announced::Queued;
+        }
+        p.announcers.push(peer);
+        if p.in_flight.is_some() {
+            return Announced::Queued;
+        }
+        Self::ask_next(p).map_or(Announced::Queued, Announced::Ask)
+    }
+
+    fn ask_next(p: &mut Pending) -> Option<Ask> {
+        let peer = *p.announcers.get(p.next)?;
+        p.next += 1;
+        p.attempt = p.attempt.wrapping_add(1);
+        p.in_flight = Some(peer);
+        Some(Ask {
+            peer,
+            attempt: p.attempt,
+        })
+    }
+
+    /// The INEED of `attempt` timed out: returns the peer that failed, and the next INEED
+    /// to send if another announcer is waiting. None if the timer is stale.
+    pub fn timeout(&mut self, id: TxId, attempt: u32) -> Option<(PeerIdx, Option<Ask>)> {
+        let p = self.pending.get_mut(&id)?;
+        if p.attempt != attempt {
+            return None;
+        }
+        let failed = p.in_flight.take()?;
+        Some((failed, Self::ask_next(p)))
+    }
+
+    /// The message arrived: no more INEEDs for it.
+    pub fn clear(&mut self, id: TxId) {
+        self.pending.remove(&id);
+    }
+
+    /// Forgets announcements older than `ttl` whose message never came.
+    pub fn expire(&mut self, now: Time, ttl: Dur) {
+        if !self.pending.is_empty() {
+            self.pending.retain(|_, p| now.since(p.created) < ttl);
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.pending.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_ineed_in_flight_then_the_next_announcer_in_order() {
+        let mut a = AnnounceCache::new();
+        let id = TxId(5);
+        assert_eq!(
+            a.announce(id, PeerIdx(2), Time(0)),
+            Announced::Ask(Ask {
+                peer: PeerIdx(2),
+                attempt: 1
+            })
+        );
+        assert_eq!(a.announce(id, PeerIdx(7), Time(1)), Announced::Queued);
+        assert_eq!(a.announce(id, PeerIdx(4), Time(2)), Announced::Queued);
+        assert_eq!(
+            a.announce(id, PeerIdx(7), Time(3)),
+            Announced::Queued,
+            "repeats are ignored"
+        );
+        assert_eq!(a.timeout(id, 0), None, "a stale timer does nothing");
+        assert_eq!(
+            a.timeout(id, 1),
+            Some((
+                PeerIdx(2),
+                Some(Ask {
+                    peer: PeerIdx(7),
+                    attempt: 2
+                })
+            ))
+        );
+        assert_eq!(
+            a.timeout(id, 2),
+            Some((
+                PeerIdx(7),
+                Some(Ask {
+                    peer: PeerIdx(4),
+                    attempt: 3
+                })
+            ))
+        );
+        assert_eq!(a.timeout(id, 3), Some((PeerIdx(4), None)));
+        assert_eq!(a.timeout(id, 3), None);
+        // A late announcer is asked at once since nothing is in flight.
+        assert_eq!(
+            a.announce(id, PeerIdx(9), Time(4)),
+            Announced::Ask(Ask {
+                peer: PeerIdx(9),
+                attempt: 4
+            })
+        );
+        a.clear(id);
+        assert_eq!(a.timeout(id, 4), None);
+        assert_eq!(a.len(), 0);
+    }
+
+    #[test]
+    fn old_entries_expire() {
+        let mut a = AnnounceCache::new();
+        a.announce(TxId(1), PeerIdx(0), Time(0));
+        a.announce(TxId(2), PeerIdx(0), Time(10));
+        a.expire(Time(12), Dur(5));
+        assert_eq!(a.len(), 1);
+    }
+}

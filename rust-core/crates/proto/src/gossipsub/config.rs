@@ -1,0 +1,423 @@
+//! GossipSub parameters. Defaults come from the specs (libp2p/specs `pubsub/gossipsub/`):
+//! v1.0 for the mesh and gossip, v1.1 for backoff, flood publishing and the gossip factor,
+//! go-libp2p-pubsub for the limits v1.1 and v1.2 leave open, and the v2.0 draft for
+//! `D_announce` and the INEED timeout.
+
+use crate::Dur;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// Which protocol version the node speaks. Each version includes the ones before it.
+#[derive(
+    Copy, Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, JsonSchema,
+)]
+pub enum Version {
+    /// Mesh, gossip, backoff, flood publishing, scoring.
+    #[serde(rename = "v1.1")]
+    V1_1,
+    /// Adds IDONTWANT.
+    #[serde(rename = "v1.2")]
+    V1_2,
+    /// Adds lazy mesh propagation with IANNOUNCE / INEED.
+    #[default]
+    #[serde(rename = "v2.0")]
+    V2_0,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, default)]
+pub struct GossipsubConfig {
+    pub version: Version,
+    /// Desired mesh degree (v1.0: 6).
+    pub d: u32,
+    /// Graft below this many mesh peers (v1.0: 4).
+    pub d_lo: u32,
+    /// Prune above this many mesh peers (v1.0: 12).
+    pub d_hi: u32,
+    /// Minimum number of peers gossip is emitted to (v1.0: 6).
+    pub d_lazy: u32,
+    /// Mesh peers kept by score when pruning for oversubscription (v1.1: 4 for D = 6).
+    pub d_score: u32,
+    /// v2.0: expected number of mesh peers a message is sent to lazily (draft: 4). At most d.
+    pub d_announce: u32,
+    /// Heartbeat period (v1.0: 1 s).
+    pub heartbeat_ms: u64,
+    /// Delay of the first heartbeat after start (go-libp2p: 100 ms); a random phase of up to
+    /// one heartbeat is added so that nodes do not beat in lockstep.
+    pub heartbeat_initial_delay_ms: u64,
+    /// Number of heartbeat windows in the message cache (v1.0: 5).
+    pub mcache_len: u32,
+    /// Number of the most recent windows whose ids are gossiped (v1.0: 3).
+    pub mcache_gossip: u32,
+    /// How long a message id is remembered as seen (v1.0: 2 min).
+    pub seen_ttl_ms: u64,
+    /// How long a pruned peer may not be re-grafted (v1.1: 1 min).
+    pub prune_backoff_ms: u64,
+    /// A GRAFT this soon after our PRUNE costs an extra penalty (go-libp2p: 10 s).
+    pub graft_flood_threshold_ms: u64,
+    /// Publish own messages to every subscribed peer, not only the mesh (v1.1: true).
+    pub flood_publish: bool,
+    /// Whether this node subscribes to the topic (a pure publisher uses a fanout set).
+    pub subscribe: bool,
+    /// How long the fanout set is kept after the last publish (v1.0: 60 s).
+    pub fanout_ttl_ms: u64,
+    /// Fraction of non-mesh peers gossip is emitted to, at least d_lazy (v1.1: 0.25).
+    pub gossip_factor: f64,
+    /// How often one peer may fetch the same message by IWANT (go-libp2p: 3).
+    pub gossip_retransmission: u32,
+    /// Most message ids in one IHAVE, and most ids asked from one peer per heartbeat
+    /// (go-libp2p: 5000).
+    pub max_ihave_length: u32,
+    /// Most IHAVE messages accepted from one peer per heartbeat (go-libp2p: 10).
+    pub max_ihave_messages: u32,
+    /// Time to receive a message asked for by IWANT before the promise counts as broken
+    /// (go-libp2p: 3 s).
+    pub iwant_followup_ms: u64,
+    /// v1.2: send IDONTWANT for messages of at least this many bytes (go-libp2p: 1 KiB).
+    pub idontwant_threshold_bytes: u32,
+    /// v1.2: most IDONTWANT ids accepted from one peer per heartbeat (go-libp2p accepts
+    /// 1000 messages of up to 10 ids).
+    pub max_idontwant_per_heartbeat: u32,
+    /// v1.2: heartbeats an IDONTWANT is remembered (go-libp2p: 3).
+    pub idontwant_ttl_heartbeats: u32,
+    /// v2.0: how long to wait for a message after an INEED (draft: 400 ms).
+    pub ineed_timeout_ms: u64,
+    /// v2.0: behaviour-penalty count added to a peer whose INEED timed out; 0 turns it off.
+    pub ineed_timeout_penalty: f64,
+    /// v2.0: most IANNOUNCEs accepted from one peer per heartbeat.
+    pub max_iannounce_per_heartbeat: u32,
+    /// Score: weight of P4 (invalid messages, squared). Negative.
+    pub invalid_message_weight: f64,
+    /// Score: weight of P7 (behaviour penalty, squared). Negative.
+    pub behaviour_penalty_weight: f64,
+    /// Score: factor the P4 and P7 counters are multiplied by each second.
+    pub score_decay_per_s: f64,
+    /// Below this score no gossip is sent to or accepted from a peer.
+    pub gossip_threshold: f64,
+    /// Below this score own messages are not flood-published to a peer.
+    pub publish_threshold: f64,
+    /// Below this score every message from a peer is ignored.
+    pub graylist_threshold: f64,
+}
+
+impl Default for GossipsubConfig {
+    fn default() -> Self {
+        GossipsubConfig {
+            version: Version::V2_0,
+            d: 6,
+            d_lo: 4,
+            d_hi: 12,
+            d_lazy: 6,
+            d_score: 4,
+            d_announce: 4,
+            heartbeat_ms: 1_000,
+            heartbeat_initial_delay_ms: 100,
+            mcache_len: 5,
+            mcache_gossip: 3,
+            seen_ttl_ms: 120_000,
+            prune_backoff_ms: 60_000,
+            graft_flood_threshold_ms: 10_000,
+            flood_publish: true,
+            subscribe: true,
+            fanout_ttl_ms: 60_000,
+            gossip_factor: 0.25,
+            gossip_retransmission: 3,
+            max_ihave_length: 5_000,
+            max_ihave_messages: 10,
+            iwant_followup_ms: 3_000,
+            idontwant_threshold_bytes: 1_024,
+            max_idontwant_per_heartbeat: 10_000,
+            idontwant_ttl_heartbeats: 3,
+            ineed_timeout_ms: 400,
+            ineed_timeout_penalty: 1.0,
+            max_iannounce_per_heartbeat: 5_000,
+            invalid_message_weight: -100.0,
+            behaviour_penalty_weight: -10.0,
+            score_decay_per_s: 0.9,
+            gossip_threshold: -40.0,
+            publish_threshold: -80.0,
+            graylist_threshold: -160.0,
+        }
+    }
+}
+
+/// A configuration that cannot work, with the field at fault.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ConfigError {
+    pub field: &'static str,
+    pub why: &'static str,
+}
+
+impl fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "gossipsub.{}: {}", self.field, self.why)
+    }
+}
+
+impl std::error::Error for ConfigError {}
+
+/// Upper bounds that keep every derived quantity small (ids per heartbeat, timers).
+const MAX_DEGREE: u32 = 1_000;
+const MAX_WINDOWS: u32 = 1_000;
+const MAX_MS: u64 = 24 * 3_600 * 1_000;
+
+fn err(field: &'static str, why: &'static str) -> Result<(), ConfigError> {
+    Err(ConfigError { field, why })
+}
+
+impl GossipsubConfig {
+    /// Checks the relations the specs require; the scenario loader reports these errors.
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        if self.d > MAX_DEGREE || self.d_hi > MAX_DEGREE || self.d_lazy > MAX_DEGREE {
+            return err("d", "degrees must be at most 1000");
+        }
+        if self.d_lo > self.d || self.d > self.d_hi {
+            return err("d", "need d_lo <= d <= d_hi");
+        }
+        if self.d_score > self.d {
+            return err("d_score", "must be at most d");
+        }
+        if self.d_announce > self.d {
+            return err("d_announce", "must be at most d (v2.0)");
+        }
+        if self.heartbeat_ms == 0 || self.heartbeat_ms > MAX_MS {
+            return err("heartbeat_ms", "must be between 1 ms and 24 h");
+        }
+        if self.mcache_len == 0 || self.mcache_len > MAX_WINDOWS {
+            return err("mcache_len", "must be between 1 and 1000");
+        }
+        if self.mcache_gossip > self.mcache_len {
+            return err("mcache_gossip", "must be at most mcache_len");
+        }
+        for (field, ms) in [
+            (
+                "heartbeat_initial_delay_ms",
+                self.heartbeat_initial_delay_ms,
+            ),
+            ("seen_ttl_ms", self.seen_ttl_ms),
+            ("prune_backoff_ms", self.prune_backoff_ms),
+            ("graft_flood_threshold_ms", self.graft_flood_threshold_ms),
+            ("fanout_ttl_ms", self.fanout_ttl_ms),
+            ("iwant_followup_ms", self.iwant_followup_ms),
+            ("ineed_timeout_ms", self.ineed_timeout_ms),
+        ] {
+            if ms > MAX_MS {
+                return err(field, "must be at most 24 h");
+            }
+        }
+        if self.ineed_timeout_ms == 0 {
+            return err("ineed_timeout_ms", "must be positive");
+        }
+        if !(0.0..=1.0).contains(&self.gossip_factor) {
+            return err("gossip_factor", "must be in [0, 1]");
+        }
+        if !(0.0..1.0).contains(&self.score_decay_per_s) {
+            return err("score_decay_per_s", "must be in [0, 1)");
+        }
+        if !(self.ineed_timeout_penalty >= 0.0 && self.ineed_timeout_penalty <= 1e6) {
+            return err("ineed_timeout_penalty", "must be in [0, 1e6]");
+        }
+        let non_positive = |w: f64| (f64::NEG_INFINITY..=0.0).contains(&w);
+        if !non_positive(self.invalid_message_weight)
+            || !non_positive(self.behaviour_penalty_weight)
+        {
+            return err("behaviour_penalty_weight", "penalty weights must be <= 0");
+        }
+        if !(self.graylist_threshold <= self.publish_threshold
+            && self.publish_threshold <= self.gossip_threshold
+            && self.gossip_threshold <= 0.0)
+        {
+            return err(
+                "gossip_threshold",
+                "need graylist <= publish <= gossip <= 0",
+            );
+        }
+        Ok(())
+    }
+}
+
+/// The configuration as the router uses it: durations typed, and every value forced into
+/// a workable range so that `Protocol::new`, which cannot fail, never builds a broken node.
+#[derive(Clone, Debug)]
+pub(crate) struct Params {
+    pub version: Version,
+    pub d: usize,
+    pub d_lo: usize,
+    pub d_hi: usize,
+    pub d_lazy: usize,
+    pub d_score: usize,
+    pub d_announce: u32,
+    pub heartbeat: Dur,
+    pub heartbeat_initial_delay: Dur,
+    pub mcache_len: usize,
+    pub mcache_gossip: usize,
+    pub seen_ttl: Dur,
+    pub prune_backoff: Dur,
+    pub graft_flood_threshold: Dur,
+    pub flood_publish: bool,
+    pub subscribe: bool,
+    pub fanout_ttl: Dur,
+    pub gossip_factor: f64,
+    pub gossip_retransmission: u32,
+    pub max_ihave_length: usize,
+    pub max_ihave_messages: u32,
+    pub iwant_followup: Dur,
+    pub idontwant_threshold_bytes: u32,
+    pub max_idontwant_per_heartbeat: u32,
+    pub idontwant_ttl_heartbeats: u32,
+    pub ineed_timeout: Dur,
+    pub ineed_timeout_penalty: f64,
+    pub max_iannounce_per_heartbeat: u32,
+    pub invalid_message_weight: f64,
+    pub behaviour_penalty_weight: f64,
+    /// Decay applied once per heartbeat (score_decay_per_s ^ heartbeat seconds).
+    pub decay_per_heartbeat: f64,
+    pub gossip_threshold: f64,
+    pub publish_threshold: f64,
+    pub graylist_threshold: f64,
+}
+
+fn finite_or(x: f64, fallback: f64) -> f64 {
+    if x.is_finite() {
+        x
+    } else {
+        fallback
+    }
+}
+
+impl Params {
+    pub fn from_config(c: &GossipsubConfig) -> Params {
+        let ms = |v: u64| Dur::from_millis(v.min(MAX_MS));
+        let d_hi = c.d_hi.min(MAX_DEGREE) as usize;
+        let d = (c.d as usize).min(d_hi);
+        let d_lo = (c.d_lo as usize).min(d);
+        let mcache_len = c.mcache_len.clamp(1, MAX_WINDOWS) as usize;
+        let heartbeat = ms(c.heartbeat_ms.max(1));
+        let decay = finite_or(c.score_decay_per_s, 0.9).clamp(0.0, 0.999_999);
+        let gossip = finite_or(c.gossip_threshold, 0.0).min(0.0);
+        let publish = finite_or(c.publish_threshold, gossip).min(gossip);
+        let graylist = finite_or(c.graylist_threshold, publish).min(publish);
+        Params {
+            version: c.version,
+            d,
+            d_lo,
+            d_hi,
+            d_lazy: c.d_lazy.min(MAX_DEGREE) as usize,
+            d_score: (c.d_score as usize).min(d),
+            d_announce: c.d_announce.min(d as u32),
+            heartbeat,
+            heartbeat_initial_delay: ms(c.heartbeat_initial_delay_ms),
+            mcache_len,
+            mcache_gossip: (c.mcache_gossip as usize).min(mcache_len),
+            seen_ttl: ms(c.seen_ttl_ms),
+            prune_backoff: ms(c.prune_backoff_ms),
+            graft_flood_threshold: ms(c.graft_flood_threshold_ms),
+            flood_publish: c.flood_publish,
+            subscribe: c.subscribe,
+            fanout_ttl: ms(c.fanout_ttl_ms),
+            gossip_factor: finite_or(c.gossip_factor, 0.25).clamp(0.0, 1.0),
+            gossip_retransmission: c.gossip_retransmission,
+            max_ihave_length: c.max_ihave_length.min(1_000_000) as usize,
+            max_ihave_messages: c.max_ihave_messages,
+            iwant_followup: ms(c.iwant_followup_ms),
+            idontwant_threshold_bytes: c.idontwant_threshold_bytes,
+            max_idontwant_per_heartbeat: c.max_idontwant_per_heartbeat,
+            idontwant_ttl_heartbeats: c.idontwant_ttl_heartbeats.min(MAX_WINDOWS),
+            ineed_timeout: ms(c.ineed_timeout_ms.max(1)),
+            ineed_timeout_penalty: finite_or(c.ineed_timeout_penalty, 0.0).clamp(0.0, 1e6),
+            max_iannounce_per_heartbeat: c.max_iannounce_per_heartbeat,
+            invalid_message_weight: finite_or(c.invalid_message_weight, 0.0).min(0.0),
+            behaviour_penalty_weight: finite_or(c.behaviour_penalty_weight, 0.0).min(0.0),
+            decay_per_heartbeat: libm::pow(decay, heartbeat.as_secs_f64()),
+            gossip_threshold: gossip,
+            publish_threshold: publish,
+            graylist_threshold: graylist,
+        }
+    }
+
+    pub fn idontwant(&self) -> bool {
+        self.version >= Version::V1_2
+    }
+
+    pub fn announce(&self) -> bool {
+        self.version >= Version::V2_0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_are_valid_and_follow_the_specs() {
+        let c = GossipsubConfig::default();
+        assert_eq!(c.validate(), Ok(()));
+        assert_eq!((c.d, c.d_lo, c.d_hi, c.d_lazy), (6, 4, 12, 6));
+        assert_eq!(
+            (c.mcache_len, c.mcache_gossip, c.seen_ttl_ms),
+            (5, 3, 120_000)
+        );
+        assert_eq!((c.d_announce, c.ineed_timeout_ms), (4, 400));
+    }
+
+    #[test]
+    fn broken_relations_are_reported() {
+        let c = GossipsubConfig {
+            d_announce: 9,
+            d: 8,
+            ..Default::default()
+        };
+        assert_eq!(c.validate().unwrap_err().field, "d_announce");
+        let c = GossipsubConfig {
+            d_lo: 7,
+            ..Default::default()
+        };
+        assert_eq!(c.validate().unwrap_err().field, "d");
+        let c = GossipsubConfig {
+            mcache_gossip: 6,
+            ..Default::default()
+        };
+        assert_eq!(c.validate().unwrap_err().field, "mcache_gossip");
+        let c = GossipsubConfig {
+            gossip_factor: f64::NAN,
+            ..Default::default()
+        };
+        assert_eq!(c.validate().unwrap_err().field, "gossip_factor");
+    }
+
+    #[test]
+    fn params_clamp_what_validate_would_reject() {
+        let c = GossipsubConfig {
+            d: 50,
+            d_hi: 10,
+            d_announce: 99,
+            mcache_len: 0,
+            mcache_gossip: 9,
+            heartbeat_ms: 0,
+            score_decay_per_s: f64::INFINITY,
+            ..Default::default()
+        };
+        let p = Params::from_config(&c);
+        assert_eq!((p.d, p.d_hi, p.d_announce), (10, 10, 10));
+        assert_eq!((p.mcache_len, p.mcache_gossip), (1, 1));
+        assert!(p.heartbeat > Dur::ZERO);
+        assert!(p.decay_per_heartbeat < 1.0);
+    }
+
+    #[test]
+    fn versions_read_as_the_spec_names() {
+        let v: Version = serde_json_like("\"v1.2\"");
+        assert_eq!(v, Version::V1_2);
+    }
+
+    /// proto has no serde_json dependency; the derive is checked through serde's
+    /// value-free deserializer for a plain string.
+    fn serde_json_like(s: &str) -> Version {
+        use serde::de::value::{Error, StrDeserializer};
+        use serde::de::IntoDeserializer;
+        let inner = s.trim_matches('"');
+        let de: StrDeserializer<'_, Error> = inner.into_deserializer();
+        Version::deserialize(de).unwrap()
+    }
+}

@@ -1,0 +1,1018 @@
+//! Tests that drive GossipSub instances directly: single-node checks of each rule, and a
+//! tiny network harness (fixed per-link latency, no bandwidth) in which every message is
+//! encoded to bytes and decoded again on arrival, so the router and the codec are tested
+//! together.
+
+use super::*;
+use crate::wire::WireError;
+use crate::{
+    Action, Behaviour, Ctx, Input, NodeSetup, PeerIdx, Protocol, Rng, Time, Tx, TxId, WireMsg,
+};
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+type Act = Action<Rpc, GossipsubTimer>;
+
+fn ms(v: u64) -> Time {
+    Time(v * 1_000)
+}
+
+// ---------------------------------------------------------------- wire format
+
+fn encode(rpc: &Rpc) -> Vec<u8> {
+    let (mut out, mut scratch) = (Vec::new(), Vec::new());
+    rpc.encode(&mut out, &mut scratch);
+    out
+}
+
+fn decode_one(bytes: &[u8]) -> Result<(Vec<Rpc>, DecodeReport), WireError> {
+    let mut out = Vec::new();
+    let report = decode_frame(bytes, &Limits::default(), &mut out, &mut Vec::new())?;
+    Ok((out, report))
+}
+
+fn samples() -> Vec<Rpc> {
+    vec![
+        Rpc::Subscribe { subscribe: true },
+        Rpc::Subscribe { subscribe: false },
+        Rpc::Publish {
+            tx: Tx {
+                id: TxId(42),
+                len: 131_072,
+            },
+            valid: true,
+        },
+        Rpc::Publish {
+            tx: Tx {
+                id: TxId(u64::MAX),
+                len: 8,
+            },
+            valid: true,
+        },
+        Rpc::IHave(vec![]),
+        Rpc::IHave((0..300).map(TxId).collect()),
+        Rpc::IWant(vec![TxId(1), TxId(2)]),
+        Rpc::Graft,
+        Rpc::Prune { backoff_s: None },
+        Rpc::Prune {
+            backoff_s: Some(60),
+        },
+        Rpc::Prune {
+            backoff_s: Some(u64::MAX),
+        },
+        Rpc::IDontWant(TxId(7)),
+        Rpc::IAnnounce(TxId(8)),
+        Rpc::INeed(TxId(9)),
+    ]
+}
+
+#[test]
+fn wire_len_is_the_encoded_length_and_frames_round_trip() {
+    for rpc in samples() {
+        let bytes = encode(&rpc);
+        assert_eq!(bytes.len(), rpc.wire_len(), "{rpc:?}");
+        let (back, report) = decode_one(&bytes).unwrap();
+        assert_eq!(back, vec![rpc.clone()]);
+        assert_eq!(report.consumed, bytes.len());
+    }
+}
+
+#[test]
+fn known_sizes_of_small_frames() {
+    // INEED: prefix 1 + control key/len 2 + item key/len 2 + id key/len 2 + 20 id bytes.
+    assert_eq!(Rpc::INeed(TxId(1)).wire_len(), 27);
+    // A 128 KiB message: 131072 data bytes + 4 data key/len + topic field + 4 message
+    // key/len + 3 prefix.
+    let tx = Tx {
+        id: TxId(1),
+        len: 131_072,
+    };
+    let topic_field = 2 + TOPIC.len();
+    assert_eq!(
+        Rpc::Publish { tx, valid: true }.wire_len(),
+        131_072 + 4 + topic_field + 4 + 3
+    );
+    assert_eq!(Rpc::Publish { tx, valid: true }.payload_len(), 131_072);
+    assert_eq!(Rpc::INeed(TxId(1)).payload_len(), 0);
+}
+
+#[test]
+fn field_numbers_follow_the_specs() {
+    // INEED (v2.0 draft): RPC.control = 3, ControlMessage.ineed = 7, ControlINeed.messageID = 2.
+    let b = encode(&Rpc::INeed(TxId(1)));
+    assert_eq!(b[..7], [26, 3 << 3 | 2, 24, 7 << 3 | 2, 22, 2 << 3 | 2, 20]);
+    assert_eq!(b[7..], message_id(TxId(1)));
+    // SUBSCRIBE (pubsub README): RPC.subscriptions = 1, SubOpts.subscribe = 1 (varint),
+    // SubOpts.topicid = 2.
+    let b = encode(&Rpc::Subscribe { subscribe: true });
+    let t = TOPIC.len() as u8;
+    assert_eq!(b[..7], [t + 6, 1 << 3 | 2, t + 4, 1 << 3, 1, 2 << 3 | 2, t]);
+    // PRUNE (v1.1): ControlMessage.prune = 4, ControlPrune.backoff = 3 (varint), last.
+    let b = encode(&Rpc::Prune {
+        backoff_s: Some(60),
+    });
+    assert_eq!(b[3], 4 << 3 | 2);
+    assert_eq!(b[b.len() - 2..], [3 << 3, 60]);
+    // IDONTWANT (v1.2): ControlMessage.idontwant = 5, ControlIDontWant.messageIDs = 1.
+    let b = encode(&Rpc::IDontWant(TxId(2)));
+    assert_eq!(b[3..6], [5 << 3 | 2, 22, 1 << 3 | 2]);
+    // Published message: RPC.publish = 2, Message.data = 2, Message.topic = 4.
+    let tx = Tx {
+        id: TxId(3),
+        len: 10,
+    };
+    let b = encode(&Rpc::Publish { tx, valid: true });
+    assert_eq!(b[1..5], [2 << 3 | 2, 12 + 2 + t, 2 << 3 | 2, 10]);
+    assert_eq!(b[15], 4 << 3 | 2);
+}
+
+#[test]
+fn corrupt_bodies_decode_as_invalid() {
+    let tx = Tx {
+        id: TxId(5),
+        len: 300,
+    };
+    let (back, _) = decode_one(&encode(&Rpc::Publish { tx, valid: false })).unwrap();
+    assert_eq!(back, vec![Rpc::Publish { tx, valid: false }]);
+}
+
+#[test]
+fn message_ids_are_checked() {
+    let id = message_id(TxId(77));
+    assert_eq!(parse_message_id(&id), Some(TxId(77)));
+    let mut bad = id;
+    bad[19] ^= 1;
+    assert_eq!(parse_message_id(&bad), None);
+    assert_eq!(parse_message_id(&id[..19]), None);
+}
+
+#[test]
+fn hostile_frames_get_typed_errors() {
+    // Truncated anywhere.
+    let bytes = encode(&Rpc::IHave(vec![TxId(1), TxId(2)]));
+    for cut in 0..bytes.len() {
+        assert!(decode_one(&bytes[..cut]).is_err(), "cut at {cut}");
+    }
+    // Length prefix above the limit.
+    let mut huge = Vec::new();
+    crate::wire::put_varint(&mut huge, 1 << 40);
+    assert!(matches!(decode_one(&huge), Err(WireError::TooLong { .. })));
+    // Too many ids in one IHAVE.
+    let limits = Limits {
+        max_ids: 3,
+        ..Limits::default()
+    };
+    let bytes = encode(&Rpc::IHave((0..4).map(TxId).collect()));
+    let err = decode_frame(&bytes, &limits, &mut Vec::new(), &mut Vec::new()).unwrap_err();
+    assert!(matches!(
+        err,
+        WireError::TooLong {
+            field: "message ids",
+            ..
+        }
+    ));
+    // Too many entries.
+    let limits = Limits {
+        max_entries: 0,
+        ..Limits::default()
+    };
+    assert!(decode_frame(
+        &encode(&Rpc::Graft),
+        &limits,
+        &mut Vec::new(),
+        &mut Vec::new()
+    )
+    .is_err());
+    // A message id of the wrong length.
+    let mut frame = encode(&Rpc::INeed(TxId(1)));
+    frame[6] = 19; // id length 20 -> 19: now the lengths disagree
+    assert!(decode_one(&frame).is_err());
+}
+
+#[test]
+fn foreign_topics_are_counted_and_unknown_fields_skipped() {
+    // RPC { control { graft { topicID: "other" } }, field 9 (varint) = 5 }
+    let mut item = vec![0x0a, 5];
+    item.extend_from_slice(b"other");
+    let mut ctrl = vec![0x1a, item.len() as u8];
+    ctrl.extend_from_slice(&item);
+    let mut body = vec![0x1a, ctrl.len() as u8];
+    body.extend_from_slice(&ctrl);
+    body.extend_from_slice(&[0x48, 5]);
+    let mut frame = vec![body.len() as u8];
+    frame.extend_from_slice(&body);
+    let (out, report) = decode_one(&frame).unwrap();
+    assert!(out.is_empty());
+    assert_eq!(report.foreign_topic, 1);
+}
+
+mod props {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn rpc_strategy() -> impl Strategy<Value = Rpc> {
+        prop_oneof![
+            any::<bool>().prop_map(|subscribe| Rpc::Subscribe { subscribe }),
+            (any::<u64>(), 8u32..5_000, any::<bool>()).prop_map(|(id, len, valid)| Rpc::Publish {
+                tx: Tx { id: TxId(id), len },
+                valid
+            }),
+            proptest::collection::vec(any::<u64>(), 0..50)
+                .prop_map(|v| Rpc::IHave(v.into_iter().map(TxId).collect())),
+            proptest::collection::vec(any::<u64>(), 0..50)
+                .prop_map(|v| Rpc::IWant(v.into_iter().map(TxId).collect())),
+            Just(Rpc::Graft),
+            proptest::option::of(any::<u64>()).prop_map(|backoff_s| Rpc::Prune { backoff_s }),
+            any::<u64>().prop_map(|i| Rpc::IDontWant(TxId(i))),
+            any::<u64>().prop_map(|i| Rpc::IAnnounce(TxId(i))),
+            any::<u64>().prop_map(|i| Rpc::INeed(TxId(i))),
+        ]
+    }
+
+    proptest! {
+        #[test]
+        fn every_rpc_round_trips_at_its_wire_len(rpc in rpc_strategy()) {
+            let bytes = encode(&rpc);
+            prop_assert_eq!(bytes.len(), rpc.wire_len());
+            let (back, _) = decode_one(&bytes).unwrap();
+            prop_assert_eq!(back, vec![rpc]);
+        }
+
+        #[test]
+        fn random_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..200)) {
+            let _ = decode_one(&bytes);
+        }
+
+        #[test]
+        fn mutated_frames_never_panic(rpc in rpc_strategy(), pos in any::<usize>(), b in any::<u8>()) {
+            let mut bytes = encode(&rpc);
+            if !bytes.is_empty() {
+                let i = pos % bytes.len();
+                bytes[i] = b;
+            }
+            let _ = decode_one(&bytes);
+        }
+    }
+}
+
+// ---------------------------------------------------------------- one node
+
+/// One instance driven by hand.
+struct Solo {
+    node: Gossipsub,
+    rng: Rng,
+    now: Time,
+}
+
+impl Solo {
+    fn new(config: GossipsubConfig, behaviour: Behaviour) -> Solo {
+        let setup = NodeSetup { node: 0, behaviour };
+        Solo {
+            node: Gossipsub::new(&config, &setup),
+            rng: Rng::from_seed(3),
+            now: Time::ZERO,
+        }
+    }
+    fn input(&mut self, at: Time, input: Input<Rpc, GossipsubTimer>) -> Vec<Act> {
+        self.now = at;
+        let mut out = Vec::new();
+        let mut cx = Ctx::new(at, &mut self.rng, &mut out);
+        self.node.handle(input, &mut cx);
+        out
+    }
+    fn msg(&mut self, at: Time, from: u32, rpc: Rpc) -> Vec<Act> {
+        self.input(at, Input::Message(PeerIdx(from), rpc))
+    }
+    /// Connects `n` subscribed peers and runs the first heartbeat: all of them are grafted
+    /// when n <= D.
+    fn with_mesh(config: GossipsubConfig, behaviour: Behaviour, n: u32) -> Solo {
+        let mut s = Solo::new(config, behaviour);
+        for p in 0..n {
+            s.input(Time::ZERO, Input::PeerUp(PeerIdx(p)));
+            s.msg(Time::ZERO, p, Rpc::Subscribe { subscribe: true });
+        }
+        s.input(ms(100), Input::Timer(GossipsubTimer::Heartbeat));
+        s
+    }
+}
+
+fn sends(actions: &[Act]) -> Vec<(u32, Rpc)> {
+    actions
+        .iter()
+        .filter_map(|a| match a {
+            Action::Send { to, msg } => Some((to.0, msg.clone())),
+            _ => None,
+        })
+        .collect()
+}
+
+fn timers(actions: &[Act]) -> Vec<(Time, GossipsubTimer)> {
+    actions
+        .iter()
+        .filter_map(|a| match a {
+            Action::SetTimer { at, timer } => Some((*at, timer.clone())),
+            _ => None,
+        })
+        .collect()
+}
+
+fn delivered(actions: &[Act]) -> Vec<TxId> {
+    actions
+        .iter()
+        .filter_map(|a| match a {
+            Action::Deliver(tx) => Some(tx.id),
+            _ => None,
+        })
+        .collect()
+}
+
+fn v2(d_announce: u32) -> GossipsubConfig {
+    GossipsubConfig {
+        d: 8,
+        d_lo: 6,
+        d_hi: 12,
+        d_announce,
+        ..Default::default()
+    }
+}
+
+#[test]
+fn first_heartbeat_grafts_subscribed_peers_only() {
+    let mut s = Solo::new(GossipsubConfig::default(), Behaviour::Honest);
+    let up = s.input(Time::ZERO, Input::PeerUp(PeerIdx(0)));
+    assert_eq!(sends(&up), vec![(0, Rpc::Subscribe { subscribe: true })]);
+    let first = timers(&up);
+    assert_eq!(first.len(), 1);
+    assert!(
+        (ms(100)..ms(1_100)).contains(&first[0].0),
+        "initial delay plus a random phase"
+    );
+    s.input(Time::ZERO, Input::PeerUp(PeerIdx(1)));
+    s.msg(Time::ZERO, 1, Rpc::Subscribe { subscribe: true });
+    let hb = s.input(ms(100), Input::Timer(GossipsubTimer::Heartbeat));
+    assert_eq!(sends(&hb), vec![(1, Rpc::Graft)]);
+    assert_eq!(s.node.mesh(), &[PeerIdx(1)]);
+    assert_eq!(timers(&hb), vec![(ms(1_100), GossipsubTimer::Heartbeat)]);
+}
+
+#[test]
+fn ineed_goes_to_the_first_announcer_then_the_next_after_the_timeout() {
+    let mut s = Solo::with_mesh(v2(8), Behaviour::Honest, 3);
+    let id = TxId(11);
+    let a = s.msg(ms(200), 0, Rpc::IAnnounce(id));
+    assert_eq!(sends(&a), vec![(0, Rpc::INeed(id))]);
+    let t = timers(&a);
+    assert_eq!(
+        t,
+        vec![(ms(600), GossipsubTimer::INeedTimeout { id, attempt: 1 })]
+    );
+    assert!(
+        sends(&s.msg(ms(250), 1, Rpc::IAnnounce(id))).is_empty(),
+        "one INEED in flight"
+    );
+    assert!(sends(&s.msg(ms(260), 2, Rpc::IAnnounce(id))).is_empty());
+    let to = s.input(ms(600), Input::Timer(t[0].1.clone()));
+    assert_eq!(
+        sends(&to),
+        vec![(1, Rpc::INeed(id))],
+        "the next announcer in order"
+    );
+    assert!(
+        s.node.peer_score(PeerIdx(0)) < 0.0,
+        "the timeout down-scores"
+    );
+    assert_eq!(s.node.peer_score(PeerIdx(1)), 0.0);
+    let got = s.msg(
+        ms(700),
+        1,
+        Rpc::Publish {
+            tx: Tx { id, len: 2_000 },
+            valid: true,
+        },
+    );
+    assert_eq!(delivered(&got), vec![id]);
+    // The message came: the pending timer is stale and no third INEED goes out.
+    let late = s.input(
+        ms(1_000),
+        Input::Timer(GossipsubTimer::INeedTimeout { id, attempt: 2 }),
+    );
+    assert!(sends(&late).is_empty());
+    assert!(
+        sends(&s.msg(ms(1_001), 2, Rpc::IAnnounce(id))).is_empty(),
+        "seen: no INEED"
+    );
+}
+
+#[test]
+fn ineed_timeout_penalty_can_be_turned_off() {
+    let config = GossipsubConfig {
+        ineed_timeout_penalty: 0.0,
+        ..v2(8)
+    };
+    let mut s = Solo::with_mesh(config, Behaviour::Honest, 2);
+    let id = TxId(3);
+    s.msg(ms(200), 0, Rpc::IAnnounce(id));
+    s.input(
+        ms(600),
+        Input::Timer(GossipsubTimer::INeedTimeout { id, attempt: 1 }),
+    );
+    assert_eq!(s.node.peer_score(PeerIdx(0)), 0.0);
+}
+
+#[test]
+fn iannounce_only_from_mesh_peers_and_only_in_v2() {
+    let mut s = Solo::with_mesh(v2(8), Behaviour::Honest, 1);
+    s.input(Time::ZERO, Input::PeerUp(PeerIdx(5)));
+    s.msg(Time::ZERO, 5, Rpc::Subscribe { subscribe: true });
+    assert!(!s.node.mesh().contains(&PeerIdx(5)));
+    assert!(sends(&s.msg(ms(200), 5, Rpc::IAnnounce(TxId(1)))).is_empty());
+    let mut v12 = Solo::with_mesh(
+        GossipsubConfig {
+            version: Version::V1_2,
+            ..v2(8)
+        },
+        Behaviour::Honest,
+        1,
+    );
+    assert!(sends(&v12.msg(ms(200), 0, Rpc::IAnnounce(TxId(1)))).is_empty());
+}
+
+#[test]
+fn forwarding_follows_the_coin_and_idontwant() {
+    // D_announce = D: every mesh peer gets IANNOUNCE on forward.
+    let mut s = Solo::with_mesh(v2(8), Behaviour::Honest, 4);
+    s.msg(ms(150), 2, Rpc::IDontWant(TxId(9)));
+    let tx = Tx {
+        id: TxId(9),
+        len: 4_000,
+    };
+    let out = sends(&s.msg(ms(200), 0, Rpc::Publish { tx, valid: true }));
+    let announced: Vec<u32> = out
+        .iter()
+        .filter(|(_, m)| *m == Rpc::IAnnounce(tx.id))
+        .map(|x| x.0)
+        .collect();
+    let mut announced = announced;
+    announced.sort();
+    assert_eq!(
+        announced,
+        vec![1, 3],
+        "not to the source, not to the peer that said IDONTWANT"
+    );
+    let mut idw: Vec<u32> = out
+        .iter()
+        .filter(|(_, m)| *m == Rpc::IDontWant(tx.id))
+        .map(|x| x.0)
+        .collect();
+    idw.sort();
+    assert_eq!(
+        idw,
+        vec![1, 2, 3],
+        "IDONTWANT to every mesh peer but the source"
+    );
+    // D_announce = 0: full messages, and no IDONTWANT below the size threshold.
+    let mut s = Solo::with_mesh(v2(0), Behaviour::Honest, 3);
+    let small = Tx {
+        id: TxId(1),
+        len: 500,
+    };
+    let out = sends(&s.msg(
+        ms(200),
+        0,
+        Rpc::Publish {
+            tx: small,
+            valid: true,
+        },
+    ));
+    assert_eq!(out.len(), 2);
+    assert!(out.iter().all(|(_, m)| matches!(m, Rpc::Publish { .. })));
+}
+
+#[test]
+fn v1_1_ignores_idontwant() {
+    let config = GossipsubConfig {
+        version: Version::V1_1,
+        ..v2(0)
+    };
+    let mut s = Solo::with_mesh(config, Behaviour::Honest, 3);
+    s.msg(ms(150), 2, Rpc::IDontWant(TxId(9)));
+    let tx = Tx {
+        id: TxId(9),
+        len: 4_000,
+    };
+    let out = sends(&s.msg(ms(200), 0, Rpc::Publish { tx, valid: true }));
+    assert_eq!(
+        out.len(),
+        2,
+        "full copies to peers 1 and 2, no IDONTWANT sent"
+    );
+    assert!(out.iter().all(|(_, m)| matches!(m, Rpc::Publish { .. })));
+}
+
+#[test]
+fn publisher_floods_and_sends_full_copies_unless_d_announce_is_d() {
+    let mut s = Solo::with_mesh(v2(7), Behaviour::Honest, 3);
+    for p in 3..6 {
+        s.input(Time::ZERO, Input::PeerUp(PeerIdx(p)));
+        s.msg(Time::ZERO, p, Rpc::Subscribe { subscribe: true });
+    }
+    let tx = Tx {
+        id: TxId(1),
+        len: 4_000,
+    };
+    let out = sends(&s.input(ms(200), Input::Submit(tx)));
+    assert_eq!(out.len(), 6, "flood publish reaches non-mesh peers too");
+    assert!(out.iter().all(|(_, m)| matches!(m, Rpc::Publish { .. })));
+    let mut s = Solo::with_mesh(v2(8), Behaviour::Honest, 3);
+    let out = sends(&s.input(ms(200), Input::Submit(tx)));
+    assert!(out.iter().all(|(_, m)| *m == Rpc::IAnnounce(tx.id)));
+}
+
+#[test]
+fn invalid_messages_cost_score_and_do_not_block_the_real_one() {
+    let mut s = Solo::with_mesh(v2(0), Behaviour::Honest, 2);
+    let tx = Tx {
+        id: TxId(4),
+        len: 2_000,
+    };
+    let bad = s.msg(ms(200), 0, Rpc::Publish { tx, valid: false });
+    assert!(delivered(&bad).is_empty());
+    assert!(s.node.peer_score(PeerIdx(0)) < 0.0);
+    let good = s.msg(ms(210), 1, Rpc::Publish { tx, valid: true });
+    assert_eq!(delivered(&good), vec![tx.id]);
+}
+
+#[test]
+fn graylisted_peers_are_ignored() {
+    let mut s = Solo::with_mesh(v2(0), Behaviour::Honest, 2);
+    for i in 0..2 {
+        s.msg(
+            ms(200),
+            0,
+            Rpc::Publish {
+                tx: Tx {
+                    id: TxId(i),
+                    len: 100,
+                },
+                valid: false,
+            },
+        );
+    }
+    let got = s.msg(
+        ms(300),
+        0,
+        Rpc::Publish {
+            tx: Tx {
+                id: TxId(9),
+                len: 100,
+            },
+            valid: true,
+        },
+    );
+    assert!(
+        delivered(&got).is_empty(),
+        "score -400 is below the graylist threshold"
+    );
+}
+
+#[test]
+fn broken_iwant_promises_are_penalized() {
+    let mut s = Solo::new(GossipsubConfig::default(), Behaviour::Honest);
+    for p in 0..2 {
+        s.input(Time::ZERO, Input::PeerUp(PeerIdx(p)));
+        s.msg(Time::ZERO, p, Rpc::Subscribe { subscribe: true });
+    }
+    let out = sends(&s.msg(ms(50), 0, Rpc::IHave(vec![TxId(1)])));
+    assert_eq!(out, vec![(0, Rpc::IWant(vec![TxId(1)]))]);
+    s.input(ms(100), Input::Timer(GossipsubTimer::Heartbeat));
+    assert_eq!(s.node.peer_score(PeerIdx(0)), 0.0, "not yet expired");
+    s.input(ms(3_100), Input::Timer(GossipsubTimer::Heartbeat));
+    assert!(s.node.peer_score(PeerIdx(0)) < 0.0);
+    // A promise kept costs nothing.
+    let out = sends(&s.msg(ms(3_200), 1, Rpc::IHave(vec![TxId(2), TxId(2)])));
+    assert_eq!(
+        out,
+        vec![(1, Rpc::IWant(vec![TxId(2)]))],
+        "duplicate ids asked once"
+    );
+    s.msg(
+        ms(3_300),
+        1,
+        Rpc::Publish {
+            tx: Tx {
+                id: TxId(2),
+                len: 10,
+            },
+            valid: true,
+        },
+    );
+    s.input(ms(6_300), Input::Timer(GossipsubTimer::Heartbeat));
+    assert_eq!(s.node.peer_score(PeerIdx(1)), 0.0);
+}
+
+#[test]
+fn ihave_floods_and_iwant_repeats_are_capped() {
+    let config = GossipsubConfig {
+        max_ihave_messages: 2,
+        ..Default::default()
+    };
+    let mut s = Solo::with_mesh(config, Behaviour::Honest, 1);
+    let mut asked = 0;
+    for i in 0..5 {
+        asked += sends(&s.msg(ms(200), 0, Rpc::IHave(vec![TxId(100 + i)]))).len();
+    }
+    assert_eq!(asked, 2);
+    // IWANT for a cached message is served gossip_retransmission (3) times.
+    let tx = Tx {
+        id: TxId(5),
+        len: 100,
+    };
+    s.input(ms(300), Input::Submit(tx));
+    let served: usize = (0..6)
+        .map(|_| sends(&s.msg(ms(310), 0, Rpc::IWant(vec![tx.id]))).len())
+        .sum();
+    assert_eq!(served, 3);
+}
+
+#[test]
+fn graft_in_backoff_is_pruned_and_penalized() {
+    let mut s = Solo::with_mesh(GossipsubConfig::default(), Behaviour::Honest, 1);
+    s.msg(
+        ms(200),
+        0,
+        Rpc::Prune {
+            backoff_s: Some(60),
+        },
+    );
+    assert!(s.node.mesh().is_empty());
+    assert!(s.node.backed_off(PeerIdx(0), ms(200)));
+    let out = sends(&s.msg(ms(300), 0, Rpc::Graft));
+    assert!(matches!(
+        out[..],
+        [(
+            0,
+            Rpc::Prune {
+                backoff_s: Some(60)
+            }
+        )]
+    ));
+    assert!(s.node.peer_score(PeerIdx(0)) < 0.0);
+    assert!(s.node.mesh().is_empty());
+}
+
+#[test]
+fn remote_backoff_is_clamped() {
+    let mut s = Solo::with_mesh(GossipsubConfig::default(), Behaviour::Honest, 1);
+    s.msg(
+        Time(u64::MAX - 5),
+        0,
+        Rpc::Prune {
+            backoff_s: Some(u64::MAX),
+        },
+    );
+    assert!(
+        s.node.backed_off(PeerIdx(0), Time(u64::MAX - 1)),
+        "saturates instead of wrapping"
+    );
+    let mut s = Solo::with_mesh(GossipsubConfig::default(), Behaviour::Honest, 1);
+    s.msg(
+        ms(200),
+        0,
+        Rpc::Prune {
+            backoff_s: Some(u64::MAX),
+        },
+    );
+    let cap = ms(200) + crate::Dur::from_secs(MAX_REMOTE_BACKOFF_S);
+    assert!(s.node.backed_off(PeerIdx(0), Time(cap.0 - 1)));
+    assert!(!s.node.backed_off(PeerIdx(0), cap));
+}
+
+#[test]
+fn withholding_and_silent_nodes_do_not_answer() {
+    for b in [Behaviour::WithholdOnRequest, Behaviour::Silent] {
+        let mut s = Solo::with_mesh(v2(8), b.clone(), 2);
+        let tx = Tx {
+            id: TxId(1),
+            len: 2_000,
+        };
+        let fwd = sends(&s.msg(ms(200), 0, Rpc::Publish { tx, valid: true }));
+        assert!(
+            sends(&s.msg(ms(210), 1, Rpc::INeed(tx.id))).is_empty(),
+            "{b:?}"
+        );
+        assert!(
+            sends(&s.msg(ms(210), 1, Rpc::IWant(vec![tx.id]))).is_empty(),
+            "{b:?}"
+        );
+        if b == Behaviour::Silent {
+            assert!(fwd.is_empty(), "silent: no forwarding, no IDONTWANT");
+        } else {
+            assert!(
+                fwd.iter().any(|(_, m)| *m == Rpc::IAnnounce(tx.id)),
+                "withholder still announces"
+            );
+        }
+    }
+}
+
+// ---------------------------------------------------------------- a small network
+
+enum Event {
+    Msg {
+        to: usize,
+        from: PeerIdx,
+        bytes: Vec<u8>,
+    },
+    Timer {
+        node: usize,
+        timer: GossipsubTimer,
+    },
+}
+
+/// Nodes on a random graph; link latency 5 to 60 ms by link; messages pass through the
+/// codec. Records first arrivals and full copies received.
+struct Net {
+    nodes: Vec<Gossipsub>,
+    rngs: Vec<Rng>,
+    /// For node i, the global index of its local peer k.
+    adj: Vec<Vec<usize>>,
+    /// For node i and local peer k, the local index i has at the peer.
+    back: Vec<Vec<PeerIdx>>,
+    latency_us: Vec<Vec<u64>>,
+    queue: BinaryHeap<Reverse<(Time, u64, usize)>>,
+    events: Vec<Option<Event>>,
+    seq: u64,
+    arrivals: Vec<Vec<(TxId, Time)>>,
+    copies: Vec<u64>,
+    counters: std::collections::BTreeMap<&'static str, u64>,
+    wire_bytes: u64,
+}
+
+impl Net {
+    fn new(
+        n: usize,
+        degree: usize,
+        config: &GossipsubConfig,
+        behaviours: &[Behaviour],
+        seed: u64,
+    ) -> Net {
+        let mut rng = Rng::from_seed(seed);
+        let mut adj: Vec<Vec<usize>> = vec![Vec::new(); n];
+        // A ring for connectivity plus random chords up to the degree.
+        for i in 0..n {
+            let j = (i + 1) % n;
+            adj[i].push(j);
+            adj[j].push(i);
+        }
+        for i in 0..n {
+            while adj[i].len() < degree {
+                let j = rng.index(n);
+                if j != i && !adj[i].contains(&j) {
+                    adj[i].push(j);
+                    adj[j].push(i);
+                }
+            }
+        }
+        let back = (0..n)
+            .map(|i| {
+                adj[i]
+                    .iter()
+                    .map(|&j| PeerIdx(adj[j].iter().position(|&x| x == i).unwrap() as u32))
+                    .collect()
+            })
+            .collect();
+        let latency_us = (0..n)
+            .map(|i| {
+                adj[i]
+                    .iter()
+                    .map(|&j| 5_000 + ((i * 7919 + j * 104_729) % 55) as u64 * 1_000)
+                    .collect()
+            })
+            .collect();
+        let nodes = (0..n)
+            .map(|i| {
+                let behaviour = behaviours.get(i).cloned().unwrap_or_default();
+                Gossipsub::new(
+                    config,
+                    &NodeSetup {
+                        node: i as u32,
+                        behaviour,
+                    },
+                )
+            })
+            .collect();
+        let rngs = (0..n)
+            .map(|i| Rng::derive(seed, crate::stream::NODE, i as u64))
+            .collect();
+        let mut net = Net {
+            nodes,
+            rngs,
+            adj,
+            back,
+            latency_us,
+            queue: BinaryHeap::new(),
+            events: Vec::new(),
+            seq: 0,
+            arrivals: vec![Vec::new(); n],
+            copies: vec![0; n],
+            counters: Default::default(),
+            wire_bytes: 0,
+        };
+        for i in 0..n {
+            for k in 0..net.adj[i].len() {
+                net.input(i, Time::ZERO, Input::PeerUp(PeerIdx(k as u32)));
+            }
+        }
+        net
+    }
+
+    fn push(&mut self, at: Time, e: Event) {
+        self.events.push(Some(e));
+        self.queue
+            .push(Reverse((at, self.seq, self.events.len() - 1)));
+        self.seq += 1;
+    }
+
+    fn input(&mut self, i: usize, now: Time, input: Input<Rpc, GossipsubTimer>) {
+        let mut out = Vec::new();
+        let mut cx = Ctx::new(now, &mut self.rngs[i], &mut out);
+        self.nodes[i].handle(input, &mut cx);
+        let mut scratch = Vec::new();
+        for a in out {
+            match a {
+                Action::Send { to, msg } => {
+                    let mut bytes = Vec::new();
+                    msg.encode(&mut bytes, &mut scratch);
+                    assert_eq!(bytes.len(), msg.wire_len());
+                    self.wire_bytes += bytes.len() as u64;
+                    let k = to.idx();
+                    let at = now + crate::Dur(self.latency_us[i][k]);
+                    let (j, from) = (self.adj[i][k], self.back[i][k]);
+                    self.push(at, Event::Msg { to: j, from, bytes });
+                }
+                Action::SetTimer { at, timer } => self.push(at, Event::Timer { node: i, timer }),
+                Action::Deliver(tx) => self.arrivals[i].push((tx.id, now)),
+                Action::Disconnect(_) => {}
+                Action::Count(name, n) => *self.counters.entry(name).or_default() += n,
+            }
+        }
+    }
+
+    fn run_until(&mut self, end: Time) {
+        while let Some(&Reverse((at, _, e))) = self.queue.peek() {
+            if at > end {
+                break;
+            }
+            self.queue.pop();
+            match self.events[e].take() {
+                Some(Event::Msg { to, from, bytes }) => {
+                    let mut rpcs = Vec::new();
+                    decode_frame(&bytes, &Limits::default(), &mut rpcs, &mut Vec::new()).unwrap();
+                    for rpc in rpcs {
+                        if rpc.full_tx().is_some() {
+                            self.copies[to] += 1;
+                        }
+                        self.input(to, at, Input::Message(from, rpc));
+                    }
+                }
+                Some(Event::Timer { node, timer }) => self.input(node, at, Input::Timer(timer)),
+                None => {}
+            }
+        }
+    }
+
+    fn publish(&mut self, node: usize, at: Time, count: u64, len: u32) {
+        for i in 0..count {
+            self.input(
+                node,
+                at,
+                Input::Submit(Tx {
+                    id: TxId(1_000 + i),
+                    len,
+                }),
+            );
+        }
+    }
+
+    /// Nodes (among `who`) that received every one of `count` messages.
+    fn complete(&self, who: impl Iterator<Item = usize>, count: usize) -> usize {
+        who.filter(|&i| self.arrivals[i].len() >= count).count()
+    }
+
+    /// Full copies received beyond the first, per node and message.
+    fn duplicates_per_message(&self, count: usize) -> f64 {
+        let n = self.nodes.len() as f64;
+        let total: u64 = self.copies.iter().sum();
+        let firsts: u64 = self.arrivals.iter().map(|a| a.len() as u64).sum();
+        (total as f64 - (firsts as f64 - count as f64)) / (n * count as f64)
+    }
+}
+
+fn run(config: &GossipsubConfig, behaviours: &[Behaviour], seed: u64, msgs: u64) -> Net {
+    let mut net = Net::new(40, 12, config, behaviours, seed);
+    net.run_until(ms(3_000));
+    net.publish(0, ms(3_000), msgs, 2_000);
+    net.run_until(ms(12_000));
+    net
+}
+
+#[test]
+fn the_mesh_forms_symmetric_and_within_bounds() {
+    let config = GossipsubConfig::default();
+    let mut net = Net::new(40, 12, &config, &[], 1);
+    net.run_until(ms(5_000));
+    for (i, node) in net.nodes.iter().enumerate() {
+        let m = node.mesh().len();
+        assert!(
+            (config.d_lo as usize..=config.d_hi as usize).contains(&m),
+            "node {i}: mesh {m}"
+        );
+        for &p in node.mesh() {
+            let j = net.adj[i][p.idx()];
+            let back = net.back[i][p.idx()];
+            assert!(
+                net.nodes[j].mesh().contains(&back),
+                "mesh link {i}-{j} is one-sided"
+            );
+        }
+    }
+}
+
+#[test]
+fn every_version_delivers_to_every_node() {
+    for (version, d_announce) in [
+        (Version::V1_1, 0),
+        (Version::V1_2, 0),
+        (Version::V2_0, 7),
+        (Version::V2_0, 8),
+    ] {
+        let config = GossipsubConfig {
+            version,
+            ..v2(d_announce)
+        };
+        let net = run(&config, &[], 2, 5);
+        assert_eq!(
+            net.complete(0..40, 5),
+            40,
+            "{version:?} D_announce={d_announce}"
+        );
+    }
+}
+
+#[test]
+fn lazy_propagation_cuts_duplicates() {
+    let dup = |version, d_announce| {
+        let config = GossipsubConfig {
+            version,
+            ..v2(d_announce)
+        };
+        run(&config, &[], 4, 5).duplicates_per_message(5)
+    };
+    let v11 = dup(Version::V1_1, 0);
+    let v12 = dup(Version::V1_2, 0);
+    let v20 = dup(Version::V2_0, 8);
+    assert!(v12 <= v11, "IDONTWANT never adds copies: {v12} vs {v11}");
+    assert!(v20 < v12 / 3.0, "v2.0 D_announce=D: {v20} vs v1.2 {v12}");
+}
+
+#[test]
+fn withholders_cause_timeouts_but_honest_nodes_still_get_everything() {
+    let mut behaviours = vec![Behaviour::Honest; 40];
+    for i in (1..40).step_by(5) {
+        behaviours[i] = Behaviour::WithholdOnRequest;
+    }
+    // With a 2.9 s heartbeat, gossip seldom rescues a message before an INEED to a
+    // withholder times out.
+    let config = GossipsubConfig {
+        heartbeat_ms: 2_900,
+        ..v2(8)
+    };
+    let net = run(&config, &behaviours, 5, 3);
+    assert!(net.counters.get("gs_ineed_timeout").copied().unwrap_or(0) > 0);
+    let honest = (0..40).filter(|&i| behaviours[i] == Behaviour::Honest);
+    assert_eq!(net.complete(honest, 3), 32);
+}
+
+#[test]
+fn censors_and_silent_nodes_are_routed_around() {
+    let mut behaviours = vec![Behaviour::Honest; 40];
+    for i in (2..40).step_by(6) {
+        behaviours[i] = Behaviour::Censor { fraction: 1.0 };
+        behaviours[i + 1] = Behaviour::Silent;
+    }
+    let net = run(&v2(7), &behaviours, 6, 3);
+    let honest = (0..40).filter(|&i| behaviours[i] == Behaviour::Honest);
+    assert_eq!(net.complete(honest, 3), 26);
+    // Censors still ask for what they miss; silent nodes never ask, so they only get what
+    // is pushed to them.
+    assert_eq!(net.complete((2..40).step_by(6), 3), 7);
+}
+
+#[test]
+fn the_network_is_deterministic() {
+    let a = run(&v2(7), &[], 9, 3);
+    let b = run(&v2(7), &[], 9, 3);
+    assert_eq!(a.arrivals, b.arrivals);
+    assert_eq!(a.wire_bytes, b.wire_bytes);
+    assert_eq!(a.counters, b.counters);
+}

@@ -1,0 +1,179 @@
+use super::*;
+use crate::testnet::TestNet;
+use crate::Time;
+
+fn jitter(max_ms: f64) -> InvConfig {
+    InvConfig {
+        trickle: Trickle::UniformJitter { max_ms },
+        ..InvConfig::default()
+    }
+}
+
+fn tx(id: u64) -> Tx {
+    Tx {
+        id: TxId(id),
+        len: 250,
+    }
+}
+
+fn per_node(net: &TestNet<Inv>, txs: u64) -> f64 {
+    net.copies.iter().sum::<u64>() as f64 / ((net.nodes.len() as u64 - 1) * txs) as f64
+}
+
+#[test]
+fn defaults_are_bitcoin_cores() {
+    let c = InvConfig::default();
+    assert_eq!(c.trickle, Trickle::Poisson { mean_ms: 2_000.0 });
+    assert_eq!(c.retry_timeout_ms, 60_000);
+    assert!(!c.fail_fast && !c.dedup_requests);
+}
+
+#[test]
+fn a_hash_travels_inv_getdata_tx() {
+    let ms = Dur::from_millis;
+    let mut net: TestNet<Inv> =
+        TestNet::new(&jitter(0.0), 3, &[(0, 1, ms(10)), (1, 2, ms(10))], &[], 1);
+    net.submit_at(Time(0), 0, tx(1));
+    net.run_until(Time(1_000_000));
+    assert_eq!(net.reached(TxId(1)), 3);
+    // Three one-way trips per hop.
+    assert_eq!(net.delivered[2][&TxId(1)], Time(60_000));
+    assert_eq!(
+        net.sent_kinds["Inv"], 2,
+        "nobody announces back to the peer it got the tx from"
+    );
+    assert_eq!(net.sent_kinds["GetData"], 2);
+}
+
+#[test]
+fn poisson_trickle_batches_hashes() {
+    let ms = Dur::from_millis;
+    let mut net: TestNet<Inv> = TestNet::new(&InvConfig::default(), 2, &[(0, 1, ms(10))], &[], 1);
+    for i in 0..20 {
+        net.submit_at(Time(i * 1_000), 0, tx(i));
+    }
+    net.run_until(Time(60_000_000));
+    assert_eq!(net.delivered[1].len(), 20);
+    assert!(net.sent_kinds["Inv"] < 10, "{:?}", net.sent_kinds);
+}
+
+#[test]
+fn jitter_trades_duplicates_for_latency() {
+    let run = |max_ms: f64| {
+        let mut net: TestNet<Inv> = TestNet::random(&jitter(max_ms), 30, 8, &[], 5);
+        for i in 0..10 {
+            net.submit_at(Time(i * 3_000_000), (i as usize * 3) % 30, tx(i));
+        }
+        net.run_until(Time(100_000_000));
+        let lat: u64 = (0..10)
+            .map(|i| net.median_latency(TxId(i), Time(i * 3_000_000)).0)
+            .sum();
+        (per_node(&net, 10), lat / 10)
+    };
+    let (dup0, lat0) = run(0.0);
+    let (dup2, lat2) = run(2_000.0);
+    eprintln!("copies per node: {dup0} -> {dup2}, latency {lat0} -> {lat2} us");
+    assert!(
+        dup0 > 1.5,
+        "no jitter: announcers heard at once are all asked ({dup0})"
+    );
+    assert!(dup2 < dup0 * 0.8, "{dup2} vs {dup0}");
+    assert!(lat2 > lat0 * 2, "{lat2} vs {lat0}");
+}
+
+#[test]
+fn deduplicated_requests_fetch_each_tx_once() {
+    let base = jitter(0.0);
+    let dedup = InvConfig {
+        dedup_requests: true,
+        ..jitter(0.0)
+    };
+    let mut a: TestNet<Inv> = TestNet::random(&base, 20, 6, &[], 2);
+    let mut b: TestNet<Inv> = TestNet::random(&dedup, 20, 6, &[], 2);
+    for net in [&mut a, &mut b] {
+        for i in 0..5 {
+            net.submit_at(Time(i * 2_000_000), i as usize, tx(i));
+        }
+        net.run_until(Time(30_000_000));
+    }
+    assert_eq!(per_node(&b, 5), 1.0);
+    assert!(per_node(&a, 5) > 1.5);
+    assert!(b.counter("inv.requests_saved") > 0);
+    assert_eq!(b.counter("inv.requests"), 19 * 5);
+}
+
+#[test]
+fn a_withheld_request_is_retried_with_another_announcer() {
+    let ms = Dur::from_millis;
+    let cfg = InvConfig {
+        dedup_requests: true,
+        retry_timeout_ms: 500,
+        ..jitter(0.0)
+    };
+    let edges = [
+        (0, 1, ms(10)),
+        (0, 2, ms(10)),
+        (1, 3, ms(5)),
+        (2, 3, ms(30)),
+    ];
+    let mut net: TestNet<Inv> =
+        TestNet::new(&cfg, 4, &edges, &[(1, Behaviour::WithholdOnRequest)], 1);
+    net.submit_at(Time(0), 0, tx(4));
+    net.run_until(Time(5_000_000));
+    assert_eq!(net.reached(TxId(4)), 4);
+    assert_eq!(net.counter("inv.retries"), 1);
+    assert!(net.delivered[3][&TxId(4)] > Time(500_000));
+}
+
+#[test]
+fn fail_fast_stops_verifying_copies_twice() {
+    let run = |fail_fast: bool| {
+        let cfg = InvConfig {
+            fail_fast,
+            validate_ms: 100.0,
+            ..jitter(0.0)
+        };
+        let mut net: TestNet<Inv> = TestNet::random(&cfg, 20, 8, &[], 3);
+        for i in 0..5 {
+            net.submit_at(Time(i * 3_000_000), i as usize, tx(i));
+        }
+        net.run_until(Time(20_000_000));
+        for i in 0..5 {
+            assert_eq!(net.reached(TxId(i)), 20);
+        }
+        net
+    };
+    let (slow, fast) = (run(false), run(true));
+    assert!(slow.counter("inv.txs_processed_twice") > 0);
+    assert_eq!(fast.counter("inv.txs_processed_twice"), 0);
+    let saved = slow.counter("inv.verifications") - fast.counter("inv.verifications");
+    assert_eq!(saved, fast.counter("inv.fail_fast_drops"));
+    assert_eq!(fast.counter("inv.verifications"), 19 * 5);
+}
+
+#[test]
+fn oversized_input_is_counted() {
+    let cfg = InvConfig {
+        max_tx_bytes: 100,
+        ..jitter(0.0)
+    };
+    let ms = Dur::from_millis;
+    let mut net: TestNet<Inv> = TestNet::new(&cfg, 2, &[(0, 1, ms(10))], &[], 1);
+    net.submit_at(Time(0), 0, tx(1));
+    net.run_until(Time(1_000_000));
+    assert_eq!(net.counter("inv.oversized_txs"), 1);
+    assert_eq!(net.reached(TxId(1)), 1);
+}
+
+#[test]
+fn spam_is_counted_as_unrequested() {
+    let ms = Dur::from_millis;
+    let edges = [(0, 1, ms(10)), (1, 2, ms(10))];
+    let mut net: TestNet<Inv> = TestNet::new(&jitter(0.0), 3, &edges, &[(1, Behaviour::Spam)], 1);
+    net.submit_at(Time(0), 0, tx(2));
+    net.run_until(Time(1_000_000));
+    assert_eq!(net.counter("inv.unrequested_txs"), 1);
+    assert_eq!(net.reached(TxId(2)), 3);
+    // Node 2 got the tx pushed before the hash arrived, so it never asked for it.
+    assert_eq!(net.counter("inv.requests"), 1);
+}

@@ -1,0 +1,206 @@
+//! What the pull-based protocols (`inv`, `shrec`, `cat`) share: the set of peers that are up,
+//! the 32-byte hash a tx is named by on the wire, and the bookkeeping of who announced a tx
+//! we lack and whom we asked for it.
+
+use crate::{Dur, PeerIdx, TxId};
+
+/// The 32-byte hash that names a tx on the wire (Bitcoin's txid, CAT's SHA-256 tx key).
+///
+/// On a real network `TxId` is a prefix of that hash. In the simulator txs have no content,
+/// so the hash is a stand-in: the id's 8 little-endian bytes followed by 24 bytes expanded
+/// from the id (SplitMix64), which keeps "the id is the hash prefix" true in both worlds.
+pub fn tx_hash(id: TxId) -> [u8; 32] {
+    let mut out = [0u8; 32];
+    out[..8].copy_from_slice(&id.0.to_le_bytes());
+    let mut z = id.0;
+    for chunk in out[8..].chunks_exact_mut(8) {
+        z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut x = z;
+        x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        chunk.copy_from_slice(&(x ^ (x >> 31)).to_le_bytes());
+    }
+    out
+}
+
+/// The `TxId` a 32-byte hash names: its first 8 bytes, little-endian.
+pub fn id_of_hash(hash: &[u8; 32]) -> TxId {
+    let mut b = [0u8; 8];
+    b.copy_from_slice(&hash[..8]);
+    TxId(u64::from_le_bytes(b))
+}
+
+/// The `TxId` of a tx body made by `Tx::fill_body`: its first 8 bytes, little-endian
+/// (zero-padded for bodies shorter than 8 bytes).
+pub fn id_of_body(body: &[u8]) -> TxId {
+    let mut b = [0u8; 8];
+    let n = body.len().min(8);
+    b[..n].copy_from_slice(&body[..n]);
+    TxId(u64::from_le_bytes(b))
+}
+
+/// A duration given in whole milliseconds by a config, saturating instead of overflowing.
+pub fn millis(ms: u64) -> Dur {
+    Dur::from_micros(ms.saturating_mul(1_000))
+}
+
+/// Which peers are connected, indexed by `PeerIdx`.
+#[derive(Default)]
+pub struct Peers {
+    up: Vec<bool>,
+}
+
+impl Peers {
+    pub fn set(&mut self, peer: PeerIdx, up: bool) {
+        if self.up.len() <= peer.idx() {
+            self.up.resize(peer.idx() + 1, false);
+        }
+        self.up[peer.idx()] = up;
+    }
+    pub fn is_up(&self, peer: PeerIdx) -> bool {
+        self.up.get(peer.idx()).copied().unwrap_or(false)
+    }
+    /// Connected peers in index order.
+    pub fn iter_up(&self) -> impl Iterator<Item = PeerIdx> + '_ {
+        self.up
+            .iter()
+            .enumerate()
+            .filter(|(_, &u)| u)
+            .map(|(i, _)| PeerIdx(i as u32))
+    }
+    pub fn count_up(&self) -> usize {
+        self.up.iter().filter(|&&u| u).count()
+    }
+}
+
+/// A tx we lack: the peers that announced it, in the order they did, and how far down
+/// that list our requests have gone. `announcers[..next]` are the peers already asked.
+#[derive(Default, Debug)]
+pub struct Wanted {
+    announcers: Vec<PeerIdx>,
+    next: usize,
+    /// The peer whose answer we are waiting for before asking anyone else, if any.
+    pub in_flight: Option<PeerIdx>,
+    /// Bumped by every request, so a timeout can tell whether it is stale.
+    pub generation: u32,
+}
+
+impl Wanted {
+    /// Records an announcement; false if this peer had already announced the tx.
+    pub fn add(&mut self, peer: PeerIdx) -> bool {
+        if self.announcers.contains(&peer) {
+            return false;
+        }
+        self.announcers.push(peer);
+        true
+    }
+
+    pub fn announced_by(&self, peer: PeerIdx) -> bool {
+        self.announcers.contains(&peer)
+    }
+
+    /// Whether we have sent this peer a request for the tx (answered or not).
+    pub fn asked(&self, peer: PeerIdx) -> bool {
+        self.announcers[..self.next].contains(&peer)
+    }
+
+    /// How many requests went out so far.
+    pub fn requests(&self) -> usize {
+        self.next
+    }
+
+    /// Picks the next announcer not yet asked that is still connected, marks the request as
+    /// in flight and returns the peer; None when every announcer has been asked.
+    pub fn ask_next(&mut self, peers: &Peers) -> Option<PeerIdx> {
+        while self.next < self.announcers.len() {
+            let p = self.announcers[self.next];
+            self.next += 1;
+            if peers.is_up(p) {
+                self.in_flight = Some(p);
+                self.generation = self.generation.wrapping_add(1);
+                return Some(p);
+            }
+        }
+        self.in_flight = None;
+        None
+    }
+
+    /// Asks one specific announcer (that has not been asked yet), out of order: used when
+    /// every announcer is asked as soon as it announces. False if already asked or unknown.
+    pub fn ask(&mut self, peer: PeerIdx) -> bool {
+        let Some(pos) = self.announcers.iter().position(|&p| p == peer) else {
+            return false;
+        };
+        if pos < self.next {
+            return false;
+        }
+        self.announcers.swap(pos, self.next);
+        self.next += 1;
+        self.in_flight = Some(peer);
+        self.generation = self.generation.wrapping_add(1);
+        true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hash_keeps_the_id_as_prefix_and_differs_per_id() {
+        let a = tx_hash(TxId(7));
+        assert_eq!(id_of_hash(&a), TxId(7));
+        assert_ne!(a, tx_hash(TxId(8)));
+        assert_ne!(&a[8..16], &a[16..24]);
+    }
+
+    #[test]
+    fn body_prefix_gives_back_the_id() {
+        let mut body = Vec::new();
+        crate::Tx {
+            id: TxId(0x0102_0304_0506),
+            len: 100,
+        }
+        .fill_body(&mut body);
+        assert_eq!(id_of_body(&body), TxId(0x0102_0304_0506));
+    }
+
+    #[test]
+    fn announcers_are_asked_in_order_skipping_down_peers() {
+        let mut peers = Peers::default();
+        for p in 0..3 {
+            peers.set(PeerIdx(p), true);
+        }
+        peers.set(PeerIdx(1), false);
+        let mut w = Wanted::default();
+        assert!(w.add(PeerIdx(2)));
+        assert!(w.add(PeerIdx(1)));
+        assert!(w.add(PeerIdx(0)));
+        assert!(
+            !w.add(PeerIdx(2)),
+            "a second announcement is not a new announcer"
+        );
+        assert_eq!(w.ask_next(&peers), Some(PeerIdx(2)));
+        let g = w.generation;
+        assert_eq!(
+            w.ask_next(&peers),
+            Some(PeerIdx(0)),
+            "peer 1 is down and skipped"
+        );
+        assert_ne!(w.generation, g);
+        assert_eq!(w.ask_next(&peers), None);
+        assert_eq!(w.in_flight, None);
+        assert!(w.asked(PeerIdx(2)) && w.asked(PeerIdx(0)));
+    }
+
+    #[test]
+    fn asking_out_of_order_marks_only_that_peer() {
+        let mut w = Wanted::default();
+        w.add(PeerIdx(4));
+        w.add(PeerIdx(5));
+        assert!(w.ask(PeerIdx(5)));
+        assert!(!w.ask(PeerIdx(5)));
+        assert!(w.asked(PeerIdx(5)) && !w.asked(PeerIdx(4)));
+        assert_eq!(w.requests(), 1);
+    }
+}

@@ -1,0 +1,75 @@
+//! Headline benchmarks behind `txsim bench NAME` and the WASM module's `bench(NAME)`. The host
+//! passes its clock in (`now_s`, seconds), so the same code measures natively and in WASM.
+
+use crate::engine::EngineOptions;
+use crate::registry::start_run;
+use crate::run::Prepared;
+use crate::scenario::*;
+
+pub type Clock<'a> = &'a mut dyn FnMut() -> f64;
+pub type Figures = Vec<(&'static str, f64)>;
+
+/// Names `run` accepts.
+pub const BENCHES: &[&str] = &["engine"];
+
+pub fn run(name: &str, now_s: Clock) -> Result<Figures, String> {
+    match name {
+        "engine" => Ok(engine(now_s)),
+        other => Err(format!(
+            "unknown benchmark `{other}`; known: {}",
+            BENCHES.join(", ")
+        )),
+    }
+}
+
+/// The engine bench's network: flooding 100 txs of 128 B over a degree-16 random regular
+/// graph with log-normal latency and unlimited bandwidth.
+pub fn engine_scenario(nodes: u32) -> Scenario {
+    Scenario {
+        name: format!("engine bench, {nodes} nodes"),
+        description: String::new(),
+        seed: 7,
+        nodes,
+        topology: Topology::RandomRegular(RandomRegular { degree: 16 }),
+        latency: Latency::default(),
+        bandwidth: Bandwidth::default(),
+        links: LinkOptions::default(),
+        processing_delay_ms: 0.0,
+        workload: Workload::Poisson(Poisson {
+            total_tps: 100.0,
+            duration_ms: 2_000.0,
+            max_txs: Some(100),
+            tx_bytes: 128,
+        }),
+        adversaries: Vec::new(),
+        drain_ms: 10_000.0,
+        protocols: vec![ProtocolSpec {
+            label: None,
+            protocol: "flood".into(),
+            config: serde_json::json!({}),
+        }],
+    }
+}
+
+/// Events per second of one full run (setup excluded).
+fn events_per_s(nodes: u32, now_s: Clock) -> f64 {
+    let prep = match Prepared::new(engine_scenario(nodes)) {
+        Ok(p) => p,
+        Err(_) => return f64::NAN,
+    };
+    let Ok(started) = start_run(&prep, 0, &EngineOptions::default()) else {
+        return f64::NAN;
+    };
+    let mut run = started.run;
+    let t0 = now_s();
+    run.run_until(u64::MAX);
+    let elapsed = now_s() - t0;
+    run.events() as f64 / elapsed.max(1e-9)
+}
+
+fn engine(now_s: Clock) -> Figures {
+    vec![
+        ("events_per_s_1k", events_per_s(1_000, now_s)),
+        ("events_per_s_10k", events_per_s(10_000, now_s)),
+    ]
+}

@@ -1,0 +1,518 @@
+//! The discrete-event engine: drives one protocol instance per node through the sans-IO
+//! contract, carrying messages over links with latency, per-node FIFO bandwidth, loss and
+//! jitter, and firing timers, all in (time, sequence) order.
+
+use crate::digest::EventLog;
+use crate::metrics::Metrics;
+use crate::network::Network;
+use crate::queue::EventQueue;
+use crate::workload::TxPlan;
+use proto::{stream, Action, Ctx, Input, NodeSetup, PeerIdx, Protocol, Rng, Time, WireMsg};
+use std::collections::BinaryHeap;
+use std::rc::Rc;
+
+/// Options that do not come from the scenario file.
+#[derive(Clone, Debug, Default)]
+pub struct EngineOptions {
+    /// Keep every (node, tx, time) delivery (tests, the demo, the UI).
+    pub keep_arrivals: bool,
+}
+
+/// One step of a run, for traces and the UI.
+#[derive(Clone, Debug, PartialEq)]
+pub enum TraceEvent {
+    /// A message left `from` for `to`; it arrives at `arrive_us` unless `lost`.
+    Send {
+        t_us: u64,
+        from: u32,
+        to: u32,
+        kind: &'static str,
+        bytes: u32,
+        payload: u32,
+        arrive_us: u64,
+        lost: bool,
+    },
+    /// `node` accepted `tx` for the first time.
+    Deliver { t_us: u64, node: u32, tx: u64 },
+    /// `node` received a full copy of `tx` it already had.
+    Duplicate { t_us: u64, node: u32, tx: u64 },
+    /// A protocol counter moved (rejections, retries, ...).
+    Count {
+        t_us: u64,
+        node: u32,
+        name: &'static str,
+        n: u64,
+    },
+}
+
+pub type TraceSink = Box<dyn FnMut(&TraceEvent)>;
+
+enum Event<M, T> {
+    /// The next transaction of the plan is created.
+    Submit,
+    /// A message reaches the receiver's downlink over directed edge `edge`.
+    Arrive {
+        edge: u32,
+        msg: M,
+    },
+    /// The receiver hands the message to its protocol.
+    Handle {
+        edge: u32,
+        msg: M,
+    },
+    Timer {
+        node: u32,
+        timer: T,
+    },
+    /// A node's uplink finished a message and can start the next queued one.
+    UplinkFree {
+        node: u32,
+    },
+    PeerDown {
+        node: u32,
+        peer: u32,
+    },
+}
+
+/// A message waiting for a busy uplink, when the protocol uses priorities.
+struct Queued<M> {
+    priority: u8,
+    seq: u64,
+    edge: u32,
+    msg: M,
+}
+
+impl<M> PartialEq for Queued<M> {
+    fn eq(&self, o: &Self) -> bool {
+        (self.priority, self.seq) == (o.priority, o.seq)
+    }
+}
+impl<M> Eq for Queued<M> {}
+impl<M> PartialOrd for Queued<M> {
+    fn partial_cmp(&self, o: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(o))
+    }
+}
+impl<M> Ord for Queued<M> {
+    /// Max-heap: higher priority first, then earlier sequence.
+    fn cmp(&self, o: &Self) -> std::cmp::Ordering {
+        self.priority.cmp(&o.priority).then(o.seq.cmp(&self.seq))
+    }
+}
+
+mod tag {
+    pub const SUBMIT: u8 = 1;
+    pub const ARRIVE: u8 = 2;
+    pub const HANDLE: u8 = 3;
+    pub const TIMER: u8 = 4;
+    pub const UPLINK: u8 = 5;
+    pub const DELIVER: u8 = 6;
+    pub const PEER_DOWN: u8 = 7;
+    pub const LOST: u8 = 8;
+}
+
+/// Time to push `bytes` through a link of `bps` bits per second (0 = unlimited), rounded up.
+#[inline]
+pub fn serialization_us(bytes: usize, bps: u64) -> u64 {
+    if bps == 0 {
+        return 0;
+    }
+    ((bytes as u128 * 8_000_000).div_ceil(bps as u128)) as u64
+}
+
+pub struct Engine<P: Protocol> {
+    net: Rc<Network>,
+    plan: Rc<TxPlan>,
+    nodes: Vec<P>,
+    rngs: Vec<Rng>,
+    queue: EventQueue<Event<P::Msg, P::Timer>>,
+    actions: Vec<Action<P::Msg, P::Timer>>,
+    up_free_us: Vec<u64>,
+    down_free_us: Vec<u64>,
+    uplink_waiting: Vec<BinaryHeap<Queued<P::Msg>>>,
+    uplink_scheduled: Vec<bool>,
+    queued_seq: u64,
+    prioritized: bool,
+    link_up: Vec<bool>,
+    link_rng: Rng,
+    loss: f64,
+    jitter_us: u64,
+    processing_us: u64,
+    pub metrics: Metrics,
+    log: EventLog,
+    events: u64,
+    now: u64,
+    end_us: u64,
+    next_submit: usize,
+    trace: Option<TraceSink>,
+}
+
+impl<P: Protocol> Engine<P> {
+    pub fn new(
+        net: Rc<Network>,
+        plan: Rc<TxPlan>,
+        scenario: &crate::scenario::Scenario,
+        config: &P::Config,
+        options: &EngineOptions,
+    ) -> Self {
+        let n = net.nodes;
+        let nodes = (0..n)
+            .map(|v| {
+                P::new(
+                    config,
+                    &NodeSetup {
+                        node: v as u32,
+                        behaviour: net.behaviour[v].clone(),
+                    },
+                )
+            })
+            .collect();
+        let rngs = (0..n)
+            .map(|v| Rng::derive(scenario.seed, stream::NODE, v as u64))
+            .collect();
+        let mut engine = Engine {
+            nodes,
+            rngs,
+            queue: EventQueue::new(),
+            actions: Vec::new(),
+            up_free_us: vec![0; n],
+            down_free_us: vec![0; n],
+            uplink_waiting: (0..n).map(|_| BinaryHeap::new()).collect(),
+            uplink_scheduled: vec![false; n],
+            queued_seq: 0,
+            prioritized: false,
+            link_up: vec![true; net.peer.len()],
+            link_rng: Rng::derive(scenario.seed, stream::LINKS, 1),
+            loss: scenario.links.loss,
+            jitter_us: (scenario.links.jitter_ms * 1000.0).round() as u64,
+            processing_us: (scenario.processing_delay_ms * 1000.0).round() as u64,
+            metrics: Metrics::new(&net, &plan, options.keep_arrivals),
+            log: EventLog::default(),
+            events: 0,
+            now: 0,
+            end_us: plan
+                .end_us
+                .saturating_add((scenario.drain_ms * 1000.0).round() as u64),
+            next_submit: 0,
+            trace: None,
+            net,
+            plan,
+        };
+        // Links come up at time zero, node by node, peer by peer.
+        for v in 0..n {
+            for p in 0..engine.net.degree(v) {
+                engine.dispatch(v, Input::PeerUp(PeerIdx(p as u32)));
+            }
+        }
+        if let Some(&first) = engine.plan.created_us.first() {
+            engine.queue.push(first, Event::Submit);
+        }
+        engine
+    }
+
+    /// Send every trace event to `sink`.
+    pub fn set_trace(&mut self, sink: TraceSink) {
+        self.trace = Some(sink);
+    }
+
+    pub fn now_us(&self) -> u64 {
+        self.now
+    }
+
+    pub fn end_us(&self) -> u64 {
+        self.end_us
+    }
+
+    pub fn events(&self) -> u64 {
+        self.events
+    }
+
+    pub fn node(&self, v: usize) -> &P {
+        &self.nodes[v]
+    }
+
+    /// Process every event up to and including time `t_us` (capped at the run's end).
+    /// Returns false once the run is over.
+    pub fn run_until(&mut self, t_us: u64) -> bool {
+        let limit = t_us.min(self.end_us);
+        while let Some(t) = self.queue.peek_time() {
+            if t > limit {
+                self.now = self.now.max(limit);
+                return limit < self.end_us;
+            }
+            self.step();
+        }
+        false
+    }
+
+    pub fn run_to_end(&mut self) {
+        self.run_until(u64::MAX);
+    }
+
+    /// The digest of the event log so far; consumes the engine's log.
+    pub fn finish(self) -> (Metrics, String, u64) {
+        (self.metrics, self.log.finish(), self.events)
+    }
+
+    fn step(&mut self) {
+        let Some((t, event)) = self.queue.pop() else {
+            return;
+        };
+        self.now = t;
+        self.events += 1;
+        match event {
+            Event::Submit => {
+                let i = self.next_submit;
+                self.next_submit += 1;
+                if let Some(&next) = self.plan.created_us.get(self.next_submit) {
+                    self.queue.push(next, Event::Submit);
+                }
+                let origin = self.plan.origin[i] as usize;
+                self.log
+                    .record(t, tag::SUBMIT, origin as u32, i as u32, self.plan.len[i]);
+                self.dispatch(origin, Input::Submit(self.plan.tx(i)));
+            }
+            Event::Arrive { edge, msg } => self.on_arrive(edge, msg),
+            Event::Handle { edge, msg } => self.on_handle(edge, msg),
+            Event::Timer { node, timer } => {
+                self.log.record(t, tag::TIMER, node, 0, 0);
+                self.dispatch(node as usize, Input::Timer(timer));
+            }
+            Event::UplinkFree { node } => {
+                self.log.record(t, tag::UPLINK, node, 0, 0);
+                self.on_uplink_free(node as usize);
+            }
+            Event::PeerDown { node, peer } => {
+                self.log.record(t, tag::PEER_DOWN, node, peer, 0);
+                self.dispatch(node as usize, Input::PeerDown(PeerIdx(peer)));
+            }
+        }
+    }
+
+    fn on_arrive(&mut self, edge: u32, msg: P::Msg) {
+        let e = edge as usize;
+        let bytes = msg.wire_len();
+        self.log
+            .record(self.now, tag::ARRIVE, edge, bytes as u32, 0);
+        if !self.link_up[e] {
+            return;
+        }
+        let r = self.net.peer[e] as usize;
+        let payload = msg.payload_len().min(bytes);
+        self.metrics.down_payload[r] += payload as u64;
+        self.metrics.down_control[r] += (bytes - payload) as u64;
+        let bps = self.net.down_bps[r];
+        let done = if bps == 0 {
+            self.now
+        } else {
+            let start = self.now.max(self.down_free_us[r]);
+            let done = start + serialization_us(bytes, bps);
+            self.down_free_us[r] = done;
+            done
+        };
+        let at = done + self.processing_us;
+        if at == self.now {
+            self.on_handle(edge, msg);
+        } else {
+            self.queue.push(at, Event::Handle { edge, msg });
+        }
+    }
+
+    fn on_handle(&mut self, edge: u32, msg: P::Msg) {
+        let e = edge as usize;
+        if !self.link_up[e] {
+            return;
+        }
+        let r = self.net.peer[e] as usize;
+        self.log
+            .record(self.now, tag::HANDLE, edge, msg.wire_len() as u32, 0);
+        if let Some(tx) = msg.full_tx() {
+            self.metrics.copies[r] += 1;
+            if self.metrics.has(r, tx.0 as usize) {
+                self.metrics.duplicates[r] += 1;
+                if let Some(trace) = &mut self.trace {
+                    trace(&TraceEvent::Duplicate {
+                        t_us: self.now,
+                        node: r as u32,
+                        tx: tx.0,
+                    });
+                }
+            }
+        }
+        let from = PeerIdx(self.net.back[e]);
+        self.dispatch(r, Input::Message(from, msg));
+    }
+
+    fn on_uplink_free(&mut self, node: usize) {
+        self.uplink_scheduled[node] = false;
+        if let Some(q) = self.uplink_waiting[node].pop() {
+            self.transmit(node, q.edge as usize, q.msg);
+        }
+        if !self.uplink_waiting[node].is_empty() {
+            self.queue.push(
+                self.up_free_us[node],
+                Event::UplinkFree { node: node as u32 },
+            );
+            self.uplink_scheduled[node] = true;
+        }
+    }
+
+    /// Hand one input to a node's protocol and carry out what it asks for.
+    fn dispatch(&mut self, node: usize, input: Input<P::Msg, P::Timer>) {
+        let mut actions = std::mem::take(&mut self.actions);
+        {
+            let mut cx: Ctx<'_, P> = Ctx::new(Time(self.now), &mut self.rngs[node], &mut actions);
+            self.nodes[node].handle(input, &mut cx);
+        }
+        for action in actions.drain(..) {
+            self.apply(node, action);
+        }
+        self.actions = actions;
+    }
+
+    fn apply(&mut self, node: usize, action: Action<P::Msg, P::Timer>) {
+        match action {
+            Action::Send { to, msg } => self.send(node, to, msg),
+            Action::SetTimer { at, timer } => self.queue.push(
+                at.0.max(self.now),
+                Event::Timer {
+                    node: node as u32,
+                    timer,
+                },
+            ),
+            Action::Deliver(tx) => {
+                let i = tx.id.0 as usize;
+                if self
+                    .metrics
+                    .on_deliver(&self.net, &self.plan, node, i, self.now)
+                {
+                    self.log
+                        .record(self.now, tag::DELIVER, node as u32, i as u32, 0);
+                    if let Some(trace) = &mut self.trace {
+                        trace(&TraceEvent::Deliver {
+                            t_us: self.now,
+                            node: node as u32,
+                            tx: tx.id.0,
+                        });
+                    }
+                }
+            }
+            Action::Disconnect(p) => {
+                if p.idx() >= self.net.degree(node) {
+                    self.metrics.count(node, "engine.bad_peer_index", 1);
+                    return;
+                }
+                let e = self.net.edge(node, p.0);
+                let rev = self.net.reverse(e);
+                if self.link_up[e] {
+                    self.link_up[e] = false;
+                    self.link_up[rev] = false;
+                    let other = self.net.peer[e];
+                    self.queue.push(
+                        self.now,
+                        Event::PeerDown {
+                            node: node as u32,
+                            peer: p.0,
+                        },
+                    );
+                    self.queue.push(
+                        self.now,
+                        Event::PeerDown {
+                            node: other,
+                            peer: self.net.back[e],
+                        },
+                    );
+                    self.metrics.count(node, "engine.disconnects", 1);
+                }
+            }
+            Action::Count(name, n) => {
+                self.metrics.count(node, name, n);
+                if let Some(trace) = &mut self.trace {
+                    trace(&TraceEvent::Count {
+                        t_us: self.now,
+                        node: node as u32,
+                        name,
+                        n,
+                    });
+                }
+            }
+        }
+    }
+
+    fn send(&mut self, node: usize, to: PeerIdx, msg: P::Msg) {
+        if to.idx() >= self.net.degree(node) {
+            self.metrics.count(node, "engine.bad_peer_index", 1);
+            return;
+        }
+        let e = self.net.edge(node, to.0);
+        if !self.link_up[e] {
+            return;
+        }
+        let bytes = msg.wire_len();
+        let payload = msg.payload_len().min(bytes);
+        self.metrics.up_payload[node] += payload as u64;
+        self.metrics.up_control[node] += (bytes - payload) as u64;
+        let priority = msg.priority();
+        self.prioritized |= priority != 0;
+        let idle = self.up_free_us[node] <= self.now && self.uplink_waiting[node].is_empty();
+        if !self.prioritized || idle {
+            self.transmit(node, e, msg);
+            return;
+        }
+        // Priorities in play and the uplink is busy: wait, so a later, more urgent message
+        // can still go first.
+        self.uplink_waiting[node].push(Queued {
+            priority,
+            seq: self.queued_seq,
+            edge: e as u32,
+            msg,
+        });
+        self.queued_seq += 1;
+        if !self.uplink_scheduled[node] {
+            self.queue.push(
+                self.up_free_us[node],
+                Event::UplinkFree { node: node as u32 },
+            );
+            self.uplink_scheduled[node] = true;
+        }
+    }
+
+    /// Put a message on the wire now (after whatever the uplink is still sending).
+    fn transmit(&mut self, node: usize, e: usize, msg: P::Msg) {
+        let bytes = msg.wire_len();
+        let start = self.now.max(self.up_free_us[node]);
+        let done = start + serialization_us(bytes, self.net.up_bps[node]);
+        self.up_free_us[node] = done;
+        let lost = self.loss > 0.0 && self.link_rng.chance(self.loss);
+        let jitter = if self.jitter_us > 0 {
+            self.link_rng.below(self.jitter_us)
+        } else {
+            0
+        };
+        let arrive = done + self.net.latency_us[e] + jitter;
+        if let Some(trace) = &mut self.trace {
+            trace(&TraceEvent::Send {
+                t_us: self.now,
+                from: node as u32,
+                to: self.net.peer[e],
+                kind: msg.kind(),
+                bytes: bytes as u32,
+                payload: msg.payload_len().min(bytes) as u32,
+                arrive_us: arrive,
+                lost,
+            });
+        }
+        if lost {
+            self.log
+                .record(self.now, tag::LOST, e as u32, bytes as u32, 0);
+            return;
+        }
+        self.queue.push(
+            arrive,
+            Event::Arrive {
+                edge: e as u32,
+                msg,
+            },
+        );
+    }
+}

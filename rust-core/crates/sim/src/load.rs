@@ -1,0 +1,328 @@
+//! Reading a scenario from untrusted JSON: every failure names the JSON path and the rule
+//! broken, and sizes are capped before anything is allocated for them.
+
+use crate::scenario::*;
+use std::fmt;
+
+/// Largest scenario file accepted.
+pub const MAX_FILE_BYTES: usize = 4 << 20;
+pub const MAX_NODES: u32 = 100_000;
+/// Longest simulated time (workload plus drain): one hour.
+pub const MAX_SIM_MS: f64 = 3_600_000.0;
+pub const MAX_TXS: f64 = 5_000_000.0;
+pub const MAX_EDGES: u64 = 4_000_000;
+pub const MAX_TX_BYTES: u32 = 64 << 20;
+pub const MAX_PROTOCOLS: usize = 16;
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct ScenarioError {
+    /// Where in the JSON document, e.g. `topology.degree` or `protocols[1].config.fanout`.
+    pub path: String,
+    pub message: String,
+}
+
+impl fmt::Display for ScenarioError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.path.is_empty() || self.path == "." {
+            write!(f, "{}", self.message)
+        } else {
+            write!(f, "at `{}`: {}", self.path, self.message)
+        }
+    }
+}
+
+impl std::error::Error for ScenarioError {}
+
+pub fn err(path: impl Into<String>, message: impl Into<String>) -> ScenarioError {
+    ScenarioError {
+        path: path.into(),
+        message: message.into(),
+    }
+}
+
+/// Parse and check a scenario.
+pub fn parse_scenario(text: &str) -> Result<Scenario, ScenarioError> {
+    if text.len() > MAX_FILE_BYTES {
+        return Err(err(
+            "",
+            format!(
+                "scenario is {} bytes; the limit is {} bytes",
+                text.len(),
+                MAX_FILE_BYTES
+            ),
+        ));
+    }
+    let de = &mut serde_json::Deserializer::from_str(text);
+    let scenario: Scenario = serde_path_to_error::deserialize(de).map_err(|e| {
+        let outer = e.path().to_string();
+        let message = e.into_inner().to_string();
+        match crate::tagged::split_inner_path(&message) {
+            Some((".", rest)) => err(outer, rest),
+            Some((inner, rest)) => err(format!("{outer}.{inner}"), rest),
+            None => err(outer, message),
+        }
+    })?;
+    validate(&scenario)?;
+    Ok(scenario)
+}
+
+fn finite(path: &str, v: f64) -> Result<f64, ScenarioError> {
+    if v.is_finite() {
+        Ok(v)
+    } else {
+        Err(err(path, "must be a finite number"))
+    }
+}
+
+fn in_range(path: &str, v: f64, lo: f64, hi: f64) -> Result<(), ScenarioError> {
+    finite(path, v)?;
+    if v < lo || v > hi {
+        return Err(err(path, format!("{v} is outside [{lo}, {hi}]")));
+    }
+    Ok(())
+}
+
+fn positive(path: &str, v: f64, hi: f64) -> Result<(), ScenarioError> {
+    finite(path, v)?;
+    if v <= 0.0 || v > hi {
+        return Err(err(path, format!("{v} must be above 0 and at most {hi}")));
+    }
+    Ok(())
+}
+
+/// The rules serde cannot express: ranges, caps and combinations.
+pub fn validate(s: &Scenario) -> Result<(), ScenarioError> {
+    let n = s.nodes;
+    if !(2..=MAX_NODES).contains(&n) {
+        return Err(err(
+            "nodes",
+            format!("{n} nodes: must be between 2 and {MAX_NODES}"),
+        ));
+    }
+    match &s.topology {
+        Topology::RandomRegular(RandomRegular { degree }) => {
+            if *degree == 0 || *degree >= n {
+                return Err(err(
+                    "topology.degree",
+                    format!("degree {degree} must be at least 1 and below the node count {n}"),
+                ));
+            }
+            if !(*degree as u64 * n as u64).is_multiple_of(2) {
+                return Err(err(
+                    "topology.degree",
+                    format!("nodes x degree ({n} x {degree}) must be even for a regular graph"),
+                ));
+            }
+            if *degree as u64 * n as u64 / 2 > MAX_EDGES {
+                return Err(err(
+                    "topology.degree",
+                    format!("more than {MAX_EDGES} links"),
+                ));
+            }
+        }
+        Topology::Gnm(Gnm { edges }) => {
+            let max = n as u64 * (n as u64 - 1) / 2;
+            if *edges as u64 > max.min(MAX_EDGES) || *edges == 0 {
+                return Err(err(
+                    "topology.edges",
+                    format!(
+                        "{edges} links: must be between 1 and {}",
+                        max.min(MAX_EDGES)
+                    ),
+                ));
+            }
+        }
+        Topology::Explicit(Explicit { edges }) => {
+            if edges.is_empty() || edges.len() as u64 > MAX_EDGES {
+                return Err(err(
+                    "topology.edges",
+                    format!("between 1 and {MAX_EDGES} links"),
+                ));
+            }
+            for (i, e) in edges.iter().enumerate() {
+                let p = format!("topology.edges[{i}]");
+                if e.a >= n || e.b >= n {
+                    return Err(err(&p, format!("node index out of range (nodes = {n})")));
+                }
+                if e.a == e.b {
+                    return Err(err(&p, "a link from a node to itself"));
+                }
+                if let Some(ms) = e.latency_ms {
+                    in_range(&format!("{p}.latency_ms"), ms, 0.0, 60_000.0)?;
+                }
+            }
+        }
+    }
+    match &s.latency {
+        Latency::Constant(ConstantLatency { ms }) => in_range("latency.ms", *ms, 0.0, 60_000.0)?,
+        Latency::Lognormal(LognormalLatency { median_ms, sigma }) => {
+            positive("latency.median_ms", *median_ms, 60_000.0)?;
+            in_range("latency.sigma", *sigma, 0.0, 5.0)?;
+        }
+        Latency::Geographic(GeographicLatency { stretch, base_ms }) => {
+            if let Some(k) = stretch {
+                in_range("latency.stretch", *k, 1.0, 20.0)?;
+            }
+            in_range("latency.base_ms", *base_ms, 0.0, 10_000.0)?;
+        }
+    }
+    let mut share = 0.0;
+    for (i, c) in s.bandwidth.classes.iter().enumerate() {
+        let p = format!("bandwidth.classes[{i}]");
+        in_range(&format!("{p}.fraction"), c.fraction, 0.0, 1.0)?;
+        positive(&format!("{p}.up_mbps"), c.up_mbps, 1e6)?;
+        positive(&format!("{p}.down_mbps"), c.down_mbps, 1e6)?;
+        share += c.fraction;
+    }
+    if share > 1.0 + 1e-9 {
+        return Err(err(
+            "bandwidth.classes",
+            format!("fractions add up to {share}, above 1"),
+        ));
+    }
+    for (i, o) in s.bandwidth.overrides.iter().enumerate() {
+        let p = format!("bandwidth.overrides[{i}]");
+        if o.node >= n {
+            return Err(err(
+                format!("{p}.node"),
+                format!("node {} out of range", o.node),
+            ));
+        }
+        positive(&format!("{p}.up_mbps"), o.up_mbps, 1e6)?;
+        positive(&format!("{p}.down_mbps"), o.down_mbps, 1e6)?;
+    }
+    in_range("links.loss", s.links.loss, 0.0, 0.99)?;
+    in_range("links.jitter_ms", s.links.jitter_ms, 0.0, 60_000.0)?;
+    in_range("processing_delay_ms", s.processing_delay_ms, 0.0, 60_000.0)?;
+    in_range("drain_ms", s.drain_ms, 0.0, MAX_SIM_MS)?;
+    let workload_ms = match &s.workload {
+        Workload::Poisson(Poisson {
+            total_tps,
+            duration_ms,
+            max_txs,
+            tx_bytes,
+        }) => {
+            positive("workload.total_tps", *total_tps, 1e6)?;
+            positive("workload.duration_ms", *duration_ms, MAX_SIM_MS)?;
+            let expected = total_tps * duration_ms / 1000.0;
+            let cap = max_txs.map(|m| m as f64).unwrap_or(f64::INFINITY);
+            if expected.min(cap) > MAX_TXS {
+                return Err(err(
+                    "workload",
+                    format!("about {expected:.0} transactions; the limit is {MAX_TXS}"),
+                ));
+            }
+            if *max_txs == Some(0) {
+                return Err(err("workload.max_txs", "must be at least 1"));
+            }
+            tx_size("workload.tx_bytes", *tx_bytes)?;
+            *duration_ms
+        }
+        Workload::Burst(Burst {
+            publisher,
+            count,
+            tx_bytes,
+            interval_ms,
+            start_ms,
+        }) => {
+            if *publisher >= n {
+                return Err(err(
+                    "workload.publisher",
+                    format!("node {publisher} out of range"),
+                ));
+            }
+            if *count == 0 || *count as f64 > MAX_TXS {
+                return Err(err(
+                    "workload.count",
+                    format!("must be between 1 and {MAX_TXS}"),
+                ));
+            }
+            tx_size("workload.tx_bytes", *tx_bytes)?;
+            in_range("workload.interval_ms", *interval_ms, 0.0, MAX_SIM_MS)?;
+            in_range("workload.start_ms", *start_ms, 0.0, MAX_SIM_MS)?;
+            start_ms + interval_ms * (*count as f64)
+        }
+    };
+    if workload_ms + s.drain_ms > MAX_SIM_MS {
+        return Err(err(
+            "drain_ms",
+            format!(
+                "workload plus drain is {:.0} ms; the limit is {MAX_SIM_MS} ms",
+                workload_ms + s.drain_ms
+            ),
+        ));
+    }
+    for (i, a) in s.adversaries.iter().enumerate() {
+        let p = format!("adversaries[{i}]");
+        match (&a.fraction, &a.nodes) {
+            (Some(f), None) => in_range(&format!("{p}.fraction"), *f, 0.0, 1.0)?,
+            (None, Some(list)) => {
+                if let Some(bad) = list.iter().find(|&&v| v >= n) {
+                    return Err(err(
+                        format!("{p}.nodes"),
+                        format!("node {bad} out of range"),
+                    ));
+                }
+            }
+            _ => return Err(err(&p, "give exactly one of `fraction` or `nodes`")),
+        }
+        match &a.behaviour {
+            proto::Behaviour::Censor { fraction } => {
+                in_range(&format!("{p}.behaviour.fraction"), *fraction, 0.0, 1.0)?
+            }
+            proto::Behaviour::DelayReplies { delay_ms } => in_range(
+                &format!("{p}.behaviour.delay_ms"),
+                *delay_ms,
+                0.0,
+                MAX_SIM_MS,
+            )?,
+            _ => {}
+        }
+    }
+    if s.protocols.is_empty() || s.protocols.len() > MAX_PROTOCOLS {
+        return Err(err(
+            "protocols",
+            format!("name between 1 and {MAX_PROTOCOLS} protocols"),
+        ));
+    }
+    let mut labels = std::collections::BTreeSet::new();
+    for (i, p) in s.protocols.iter().enumerate() {
+        if !labels.insert(p.label()) {
+            return Err(err(
+                format!("protocols[{i}].label"),
+                format!(
+                    "label `{}` is used twice; give each run its own label",
+                    p.label()
+                ),
+            ));
+        }
+        if !crate::registry::PROTOCOLS
+            .iter()
+            .any(|(name, _)| *name == p.protocol)
+        {
+            let known: Vec<&str> = crate::registry::PROTOCOLS.iter().map(|(n, _)| *n).collect();
+            return Err(err(
+                format!("protocols[{i}].protocol"),
+                format!(
+                    "unknown protocol `{}`; known: {}",
+                    p.protocol,
+                    known.join(", ")
+                ),
+            ));
+        }
+        if !p.config.is_object() {
+            return Err(err(format!("protocols[{i}].config"), "must be an object"));
+        }
+    }
+    Ok(())
+}
+
+fn tx_size(path: &str, bytes: u32) -> Result<(), ScenarioError> {
+    if bytes == 0 || bytes > MAX_TX_BYTES {
+        return Err(err(
+            path,
+            format!("{bytes} bytes: must be between 1 and {MAX_TX_BYTES}"),
+        ));
+    }
+    Ok(())
+}

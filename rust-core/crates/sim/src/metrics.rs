@@ -1,0 +1,303 @@
+//! What a run measures, per node and per transaction, and the summary the report gives:
+//! percentiles across honest nodes, as the papers quote them.
+
+use crate::hist::Histogram;
+use crate::network::Network;
+use crate::workload::TxPlan;
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+pub struct Metrics {
+    nodes: usize,
+    words: usize,
+    /// Per node, a bit per tx: has the node accepted it?
+    has: Vec<u64>,
+    pub delivered: Vec<u32>,
+    pub delivered_bytes: Vec<u64>,
+    pub latency_sum_us: Vec<u64>,
+    pub up_payload: Vec<u64>,
+    pub up_control: Vec<u64>,
+    pub down_payload: Vec<u64>,
+    pub down_control: Vec<u64>,
+    pub duplicates: Vec<u64>,
+    /// Full payload copies received, first ones included.
+    pub copies: Vec<u64>,
+    /// Txs created at each node (they do not count as deliveries there).
+    own: Vec<u32>,
+    latency: Histogram,
+    /// Per tx: honest nodes (besides the origin) that have it, and when it reached 95% and all.
+    reach: Vec<u32>,
+    reach95_us: Vec<u64>,
+    reach_all_us: Vec<u64>,
+    honest_targets: u32,
+    pub counters: BTreeMap<&'static str, Vec<u64>>,
+    /// Every (node, tx, time) delivery, when asked for (tests, demo, UI).
+    pub arrivals: Option<Vec<(u32, u32, u64)>>,
+}
+
+pub const NOT_YET: u64 = u64::MAX;
+
+impl Metrics {
+    pub fn new(net: &Network, plan: &TxPlan, keep_arrivals: bool) -> Metrics {
+        let n = net.nodes;
+        let txs = plan.count();
+        let words = txs.div_ceil(64);
+        let mut own = vec![0u32; n];
+        for &o in &plan.origin {
+            own[o as usize] += 1;
+        }
+        let honest = (0..n).filter(|&v| net.is_honest(v)).count() as u32;
+        Metrics {
+            nodes: n,
+            words,
+            has: vec![0; n * words],
+            delivered: vec![0; n],
+            delivered_bytes: vec![0; n],
+            latency_sum_us: vec![0; n],
+            up_payload: vec![0; n],
+            up_control: vec![0; n],
+            down_payload: vec![0; n],
+            down_control: vec![0; n],
+            duplicates: vec![0; n],
+            copies: vec![0; n],
+            own,
+            latency: Histogram::default(),
+            reach: vec![0; txs],
+            reach95_us: vec![NOT_YET; txs],
+            reach_all_us: vec![NOT_YET; txs],
+            honest_targets: honest.saturating_sub(1),
+            counters: BTreeMap::new(),
+            arrivals: keep_arrivals.then(Vec::new),
+        }
+    }
+
+    #[inline]
+    pub fn has(&self, node: usize, tx: usize) -> bool {
+        tx < self.reach.len() && self.has[node * self.words + tx / 64] & (1 << (tx % 64)) != 0
+    }
+
+    /// The node accepted `tx` at `now`; false if it already had it.
+    pub fn on_deliver(
+        &mut self,
+        net: &Network,
+        plan: &TxPlan,
+        node: usize,
+        tx: usize,
+        now: u64,
+    ) -> bool {
+        if tx >= self.reach.len() || self.has(node, tx) {
+            return false;
+        }
+        self.has[node * self.words + tx / 64] |= 1 << (tx % 64);
+        if plan.origin[tx] as usize == node {
+            return true;
+        }
+        let latency = now.saturating_sub(plan.created_us[tx]);
+        self.delivered[node] += 1;
+        self.delivered_bytes[node] += plan.len[tx] as u64;
+        self.latency_sum_us[node] += latency;
+        if let Some(a) = &mut self.arrivals {
+            a.push((node as u32, tx as u32, now));
+        }
+        if net.is_honest(node) {
+            self.latency.record(latency);
+            self.reach[tx] += 1;
+            let r = self.reach[tx];
+            let target95 = (self.honest_targets as f64 * 0.95).ceil() as u32;
+            if r == target95.max(1) {
+                self.reach95_us[tx] = latency;
+            }
+            if r == self.honest_targets {
+                self.reach_all_us[tx] = latency;
+            }
+        }
+        true
+    }
+
+    pub fn count(&mut self, node: usize, name: &'static str, n: u64) {
+        let nodes = self.nodes;
+        self.counters.entry(name).or_insert_with(|| vec![0; nodes])[node] += n;
+    }
+
+    pub fn summary(&self, net: &Network, plan: &TxPlan) -> Summary {
+        let honest: Vec<usize> = (0..self.nodes).filter(|&v| net.is_honest(v)).collect();
+        let txs = plan.count() as f64;
+        let per_node = |f: &dyn Fn(usize) -> Option<f64>| -> Vec<f64> {
+            honest.iter().filter_map(|&v| f(v)).collect()
+        };
+        let delivery = per_node(&|v| {
+            let expected = txs - self.own[v] as f64;
+            (expected > 0.0).then(|| self.delivered[v] as f64 / expected)
+        });
+        let latency = per_node(&|v| {
+            (self.delivered[v] > 0)
+                .then(|| self.latency_sum_us[v] as f64 / self.delivered[v] as f64 / 1000.0)
+        });
+        let overhead = per_node(&|v| {
+            let down = (self.down_payload[v] + self.down_control[v]) as f64;
+            (self.delivered_bytes[v] > 0).then(|| down / self.delivered_bytes[v] as f64)
+        });
+        let per_delivered = |xs: &Vec<u64>| {
+            per_node(&|v| (self.delivered[v] > 0).then(|| xs[v] as f64 / self.delivered[v] as f64))
+        };
+        let duplicates = per_delivered(&self.duplicates);
+        let copies = per_delivered(&self.copies);
+        let bytes = |xs: &Vec<u64>| Spread::of(&per_node(&|v| Some(xs[v] as f64)));
+        let lat = Spread::of(&latency);
+        let ms = |q: f64| {
+            self.latency
+                .quantile(q)
+                .map(|us| us / 1000.0)
+                .unwrap_or(f64::NAN)
+        };
+        let reach95: Vec<f64> = self
+            .reach95_us
+            .iter()
+            .filter(|&&t| t != NOT_YET)
+            .map(|&t| t as f64 / 1000.0)
+            .collect();
+        let complete: Vec<f64> = self
+            .reach_all_us
+            .iter()
+            .filter(|&&t| t != NOT_YET)
+            .map(|&t| t as f64 / 1000.0)
+            .collect();
+        Summary {
+            delivery: Spread::of(&delivery),
+            latency_ms: LatencySummary {
+                p5: lat.p5,
+                mean: lat.mean,
+                p95: lat.p95,
+                p50: ms(0.5),
+                p99: ms(0.99),
+            },
+            overhead: Spread::of(&overhead),
+            duplicates: {
+                let s = Spread::of(&duplicates);
+                Dups {
+                    mean: s.mean,
+                    p95: s.p95,
+                    copies_mean: Spread::of(&copies).mean,
+                }
+            },
+            bytes_up: Split {
+                payload: bytes(&self.up_payload),
+                control: bytes(&self.up_control),
+            },
+            bytes_down: Split {
+                payload: bytes(&self.down_payload),
+                control: bytes(&self.down_control),
+            },
+            per_tx: PerTx {
+                reach_95_ms: Spread::of(&reach95),
+                reached_all: complete.len() as u64,
+                reach_all_ms: Spread::of(&complete),
+            },
+        }
+    }
+
+    /// Counters summed over all nodes and split by node, in name order.
+    pub fn counter_report(&self) -> BTreeMap<String, CounterReport> {
+        self.counters
+            .iter()
+            .map(|(k, v)| {
+                (
+                    k.to_string(),
+                    CounterReport {
+                        total: v.iter().sum(),
+                        per_node: v.clone(),
+                    },
+                )
+            })
+            .collect()
+    }
+}
+
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct CounterReport {
+    pub total: u64,
+    pub per_node: Vec<u64>,
+}
+
+/// 5th percentile, mean and 95th percentile of a per-node quantity.
+#[derive(Clone, Copy, Debug, Serialize, PartialEq)]
+pub struct Spread {
+    pub p5: f64,
+    pub mean: f64,
+    pub p95: f64,
+}
+
+impl Spread {
+    pub fn of(values: &[f64]) -> Spread {
+        if values.is_empty() {
+            return Spread {
+                p5: f64::NAN,
+                mean: f64::NAN,
+                p95: f64::NAN,
+            };
+        }
+        let mut v = values.to_vec();
+        v.sort_by(f64::total_cmp);
+        Spread {
+            p5: percentile(&v, 0.05),
+            mean: v.iter().sum::<f64>() / v.len() as f64,
+            p95: percentile(&v, 0.95),
+        }
+    }
+}
+
+/// Linear interpolation between closest ranks, on sorted values.
+pub fn percentile(sorted: &[f64], q: f64) -> f64 {
+    if sorted.is_empty() {
+        return f64::NAN;
+    }
+    let pos = q * (sorted.len() - 1) as f64;
+    let lo = pos.floor() as usize;
+    let hi = pos.ceil() as usize;
+    sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - lo as f64)
+}
+
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct LatencySummary {
+    pub p5: f64,
+    pub mean: f64,
+    pub p95: f64,
+    /// Over all deliveries to honest nodes, not per node.
+    pub p50: f64,
+    pub p99: f64,
+}
+
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct Dups {
+    /// Full payload copies beyond the first, per delivered tx.
+    pub mean: f64,
+    pub p95: f64,
+    /// All full payload copies per delivered tx (the "duplication factor" of CAT's ADR).
+    pub copies_mean: f64,
+}
+
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct Split {
+    pub payload: Spread,
+    pub control: Spread,
+}
+
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct PerTx {
+    /// Time for a tx to reach 95% of honest nodes (Strokkur's latency), across txs.
+    pub reach_95_ms: Spread,
+    /// Txs that reached every honest node, and how long that took.
+    pub reached_all: u64,
+    pub reach_all_ms: Spread,
+}
+
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct Summary {
+    pub delivery: Spread,
+    pub latency_ms: LatencySummary,
+    pub overhead: Spread,
+    pub duplicates: Dups,
+    pub bytes_up: Split,
+    pub bytes_down: Split,
+    pub per_tx: PerTx,
+}

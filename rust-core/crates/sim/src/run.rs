@@ -1,0 +1,192 @@
+//! Running a scenario: build the network and load once, then one engine per protocol entry,
+//! and the report that comes out. `Run` erases the protocol type so the CLI and the WASM
+//! bindings can step any protocol the same way.
+
+use crate::engine::{Engine, EngineOptions, TraceSink};
+use crate::load::{err, ScenarioError};
+use crate::metrics::{CounterReport, Metrics, Summary};
+use crate::network::Network;
+use crate::scenario::Scenario;
+use crate::workload::TxPlan;
+use proto::Protocol;
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::rc::Rc;
+
+/// A scenario ready to run: its network and its load, shared by every protocol run.
+pub struct Prepared {
+    pub scenario: Scenario,
+    pub net: Rc<Network>,
+    pub plan: Rc<TxPlan>,
+}
+
+impl Prepared {
+    pub fn new(scenario: Scenario) -> Result<Prepared, ScenarioError> {
+        let net = Network::build(&scenario)?;
+        let plan = TxPlan::build(&scenario, &net);
+        Ok(Prepared {
+            scenario,
+            net: Rc::new(net),
+            plan: Rc::new(plan),
+        })
+    }
+
+    /// The same network and load under another seed.
+    pub fn with_seed(mut scenario: Scenario, seed: Option<u64>) -> Result<Prepared, ScenarioError> {
+        if let Some(seed) = seed {
+            scenario.seed = seed;
+        }
+        Prepared::new(scenario)
+    }
+}
+
+/// One protocol run in progress, whatever the protocol.
+pub trait Run {
+    /// Process events up to `t_us`; false once the run is over.
+    fn run_until(&mut self, t_us: u64) -> bool;
+    fn now_us(&self) -> u64;
+    fn end_us(&self) -> u64;
+    fn events(&self) -> u64;
+    /// The node's protocol state, for the inspector.
+    fn inspect(&self, node: usize) -> Vec<(&'static str, String)>;
+    fn metrics(&self) -> &Metrics;
+    fn set_trace(&mut self, sink: TraceSink);
+    fn finish(self: Box<Self>) -> Finished;
+}
+
+pub struct Finished {
+    pub metrics: Metrics,
+    pub digest: String,
+    pub events: u64,
+}
+
+struct Typed<P: Protocol>(Engine<P>);
+
+impl<P: Protocol> Run for Typed<P> {
+    fn run_until(&mut self, t_us: u64) -> bool {
+        self.0.run_until(t_us)
+    }
+    fn now_us(&self) -> u64 {
+        self.0.now_us()
+    }
+    fn end_us(&self) -> u64 {
+        self.0.end_us()
+    }
+    fn events(&self) -> u64 {
+        self.0.events()
+    }
+    fn inspect(&self, node: usize) -> Vec<(&'static str, String)> {
+        self.0.node(node).inspect()
+    }
+    fn metrics(&self) -> &Metrics {
+        &self.0.metrics
+    }
+    fn set_trace(&mut self, sink: TraceSink) {
+        self.0.set_trace(sink)
+    }
+    fn finish(self: Box<Self>) -> Finished {
+        let (metrics, digest, events) = self.0.finish();
+        Finished {
+            metrics,
+            digest,
+            events,
+        }
+    }
+}
+
+/// A run about to start, with its configuration resolved (defaults filled in).
+pub struct Started {
+    pub label: String,
+    pub protocol: String,
+    pub config: serde_json::Value,
+    pub run: Box<dyn Run>,
+}
+
+/// Parse a protocol's config at JSON path `path` and start its engine.
+pub fn start<P>(
+    prep: &Prepared,
+    index: usize,
+    options: &EngineOptions,
+    adjust: impl FnOnce(&mut P::Config),
+) -> Result<Started, ScenarioError>
+where
+    P: Protocol + 'static,
+    P::Config: Serialize + DeserializeOwned,
+{
+    let spec = &prep.scenario.protocols[index];
+    let path = format!("protocols[{index}].config");
+    let mut config: P::Config =
+        serde_path_to_error::deserialize(spec.config.clone()).map_err(|e| {
+            let inner = e.path().to_string();
+            let at = if inner == "." {
+                path.clone()
+            } else {
+                format!("{path}.{inner}")
+            };
+            err(at, e.into_inner().to_string())
+        })?;
+    adjust(&mut config);
+    let config_json = serde_json::to_value(&config).map_err(|e| err(&path, e.to_string()))?;
+    let engine = Engine::<P>::new(
+        Rc::clone(&prep.net),
+        Rc::clone(&prep.plan),
+        &prep.scenario,
+        &config,
+        options,
+    );
+    Ok(Started {
+        label: spec.label().to_string(),
+        protocol: spec.protocol.clone(),
+        config: config_json,
+        run: Box::new(Typed(engine)),
+    })
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct RunReport {
+    pub label: String,
+    pub protocol: String,
+    pub config: serde_json::Value,
+    pub seed: u64,
+    pub nodes: u32,
+    pub txs: u64,
+    pub events: u64,
+    /// Wall-clock time of the run; measured by the host, 0 where it cannot be.
+    pub wall_ms: f64,
+    /// Hex SHA-256 of the canonical event log: same scenario and seed, same digest.
+    pub digest: String,
+    pub summary: Summary,
+    pub counters: BTreeMap<String, CounterReport>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Report {
+    pub scenario: Scenario,
+    pub runs: Vec<RunReport>,
+}
+
+impl Started {
+    pub fn report(self, prep: &Prepared, wall_ms: f64) -> RunReport {
+        let Started {
+            label,
+            protocol,
+            config,
+            run,
+        } = self;
+        let done = run.finish();
+        RunReport {
+            label,
+            protocol,
+            config,
+            seed: prep.scenario.seed,
+            nodes: prep.scenario.nodes,
+            txs: prep.plan.count() as u64,
+            events: done.events,
+            wall_ms,
+            digest: done.digest,
+            summary: done.metrics.summary(&prep.net, &prep.plan),
+            counters: done.metrics.counter_report(),
+        }
+    }
+}

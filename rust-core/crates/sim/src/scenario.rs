@@ -1,0 +1,251 @@
+//! The scenario file: what network, what load, what adversaries, which protocols to compare.
+//! These types are the source of truth for `scenarios/schema.json`. Units are in field names.
+
+use crate::tagged::kind_tagged;
+use proto::Behaviour;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Scenario {
+    /// Short title shown in the UI and reports.
+    pub name: String,
+    /// What the scenario shows, in a sentence or two.
+    #[serde(default)]
+    pub description: String,
+    /// Master seed; every random choice derives from it.
+    #[serde(default = "default_seed")]
+    pub seed: u64,
+    /// Number of nodes.
+    pub nodes: u32,
+    pub topology: Topology,
+    #[serde(default)]
+    pub latency: Latency,
+    #[serde(default)]
+    pub bandwidth: Bandwidth,
+    #[serde(default)]
+    pub links: LinkOptions,
+    /// Delay added before a node handles each incoming message.
+    #[serde(default)]
+    pub processing_delay_ms: f64,
+    pub workload: Workload,
+    #[serde(default)]
+    pub adversaries: Vec<AdversarySet>,
+    /// Simulated time after the workload ends, for the last transactions to spread.
+    #[serde(default = "default_drain_ms")]
+    pub drain_ms: f64,
+    /// One run per entry, all on the same network, load and seed.
+    pub protocols: Vec<ProtocolSpec>,
+}
+
+fn default_seed() -> u64 {
+    1
+}
+
+fn default_drain_ms() -> f64 {
+    10_000.0
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Topology {
+    RandomRegular(RandomRegular),
+    Gnm(Gnm),
+    Explicit(Explicit),
+}
+
+kind_tagged!(Topology { "random_regular" => RandomRegular, "gnm" => Gnm, "explicit" => Explicit });
+
+/// Every node has exactly `degree` peers, drawn uniformly.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RandomRegular {
+    pub degree: u32,
+}
+
+/// `edges` distinct links drawn uniformly (Erdos-Renyi G(n, m)).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Gnm {
+    pub edges: u32,
+}
+
+/// The given links; `latency_ms` overrides the latency model for that link.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Explicit {
+    pub edges: Vec<ExplicitEdge>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ExplicitEdge {
+    pub a: u32,
+    pub b: u32,
+    #[serde(default)]
+    pub latency_ms: Option<f64>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Latency {
+    Constant(ConstantLatency),
+    Lognormal(LognormalLatency),
+    Geographic(GeographicLatency),
+}
+
+kind_tagged!(Latency {
+    "constant" => Constant,
+    "lognormal" => Lognormal,
+    "geographic" => Geographic,
+});
+
+/// The same one-way latency on every link.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ConstantLatency {
+    pub ms: f64,
+}
+
+/// One-way latency per link drawn from a log-normal distribution (Strokkur §5.5 uses median
+/// 70 ms, sigma 0.5).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct LognormalLatency {
+    pub median_ms: f64,
+    pub sigma: f64,
+}
+
+/// Nodes placed in world cities; latency from great-circle distance.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct GeographicLatency {
+    /// Route inflation over the straight fibre path; default calibrated to a 70 ms median.
+    #[serde(default)]
+    pub stretch: Option<f64>,
+    /// Fixed per-link latency added to the propagation delay.
+    #[serde(default)]
+    pub base_ms: f64,
+}
+
+impl Default for Latency {
+    fn default() -> Self {
+        Latency::Lognormal(LognormalLatency {
+            median_ms: 70.0,
+            sigma: 0.5,
+        })
+    }
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Bandwidth {
+    /// Classes of nodes by share; nodes not covered (or all, if empty) have unlimited bandwidth.
+    #[serde(default)]
+    pub classes: Vec<BandwidthClass>,
+    /// Per-node settings applied after the classes (e.g. the publisher at 1 Gbit/s).
+    #[serde(default)]
+    pub overrides: Vec<BandwidthOverride>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct BandwidthClass {
+    /// Share of nodes in this class, in [0, 1].
+    pub fraction: f64,
+    pub up_mbps: f64,
+    pub down_mbps: f64,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct BandwidthOverride {
+    pub node: u32,
+    pub up_mbps: f64,
+    pub down_mbps: f64,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct LinkOptions {
+    /// Probability that a message is lost in transit, in [0, 1).
+    #[serde(default)]
+    pub loss: f64,
+    /// Extra one-way delay per message, uniform in [0, jitter_ms).
+    #[serde(default)]
+    pub jitter_ms: f64,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Workload {
+    Poisson(Poisson),
+    Burst(Burst),
+}
+
+kind_tagged!(Workload { "poisson" => Poisson, "burst" => Burst });
+
+/// Transactions created at Poisson times at honest nodes chosen uniformly.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Poisson {
+    /// Total creation rate over the network, in transactions per second.
+    pub total_tps: f64,
+    /// Creation stops after this much simulated time...
+    pub duration_ms: f64,
+    /// ...or after this many transactions, whichever comes first.
+    #[serde(default)]
+    pub max_txs: Option<u64>,
+    /// Size of every transaction.
+    pub tx_bytes: u32,
+}
+
+/// One publisher sends `count` messages of `tx_bytes`, `interval_ms` apart.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Burst {
+    #[serde(default)]
+    pub publisher: u32,
+    pub count: u32,
+    pub tx_bytes: u32,
+    #[serde(default)]
+    pub interval_ms: f64,
+    #[serde(default)]
+    pub start_ms: f64,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AdversarySet {
+    /// Share of nodes drawn at random (never a burst publisher)...
+    #[serde(default)]
+    pub fraction: Option<f64>,
+    /// ...or these nodes.
+    #[serde(default)]
+    pub nodes: Option<Vec<u32>>,
+    pub behaviour: Behaviour,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ProtocolSpec {
+    /// Name of the run in reports; defaults to the protocol name, must be unique.
+    #[serde(default)]
+    pub label: Option<String>,
+    /// One of the registered protocols (see `txsim protocols`).
+    pub protocol: String,
+    /// The protocol's options; omitted fields take their defaults.
+    #[serde(default = "empty_object")]
+    pub config: serde_json::Value,
+}
+
+fn empty_object() -> serde_json::Value {
+    serde_json::Value::Object(Default::default())
+}
+
+impl ProtocolSpec {
+    pub fn label(&self) -> &str {
+        self.label.as_deref().unwrap_or(&self.protocol)
+    }
+}

@@ -1,0 +1,189 @@
+//! Scenario files: the committed ones load and run, bad ones are refused with the JSON path
+//! and the rule, the committed schema is the generated one, and golden digests hold.
+
+use sim::engine::EngineOptions;
+use sim::registry::start_run;
+use sim::run::Prepared;
+use std::path::PathBuf;
+
+fn scenarios_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../scenarios")
+}
+
+/// The error a scenario gets on its way to starting every run.
+fn error_of(text: &str) -> String {
+    let prepared = sim::parse_scenario(text).and_then(Prepared::new);
+    let started = prepared.and_then(|prep| {
+        (0..prep.scenario.protocols.len())
+            .try_for_each(|i| start_run(&prep, i, &EngineOptions::default()).map(drop))
+    });
+    match started {
+        Ok(()) => panic!("accepted: {text}"),
+        Err(e) => e.to_string(),
+    }
+}
+
+const BASE: &str = r#"{"name": "t", "nodes": 20, "topology": {"kind": "random_regular", "degree": 4},
+  "workload": {"kind": "burst", "count": 1, "tx_bytes": 100}, "protocols": [{"protocol": "flood"}]}"#;
+
+/// BASE with the field at `pointer` set (added if missing).
+fn with(pointer: &str, value: serde_json::Value) -> String {
+    let mut v: serde_json::Value = serde_json::from_str(BASE).unwrap();
+    let (parent, key) = pointer.rsplit_once('/').unwrap();
+    let parent = v.pointer_mut(parent).unwrap();
+    match parent {
+        serde_json::Value::Array(a) => a[key.parse::<usize>().unwrap()] = value,
+        other => other[key] = value,
+    }
+    v.to_string()
+}
+
+#[test]
+fn the_base_scenario_is_valid() {
+    sim::parse_scenario(BASE).unwrap();
+}
+
+#[test]
+fn bad_scenarios_name_the_path_and_the_rule() {
+    use serde_json::json;
+    let cases: Vec<(String, &str, &str)> = vec![
+        (
+            with("/topology/degree", json!(20)),
+            "topology.degree",
+            "below the node count",
+        ),
+        (
+            BASE.replace("20,", "21,").replace("4}", "3}"),
+            "topology.degree",
+            "must be even",
+        ),
+        (
+            with("/topology/degree", json!("four")),
+            "topology.degree",
+            "invalid type",
+        ),
+        (with("/nodes", json!(1_000_000)), "nodes", "between 2 and"),
+        (
+            with("/workload/tx_bytes", json!(0)),
+            "workload.tx_bytes",
+            "between 1",
+        ),
+        (
+            with("/workload/publisher", json!(99)),
+            "workload.publisher",
+            "out of range",
+        ),
+        (
+            with("/protocols/0/protocol", json!("nope")),
+            "protocols[0].protocol",
+            "unknown protocol",
+        ),
+        (
+            with("/protocols/0/config", json!({"fanout": -1})),
+            "protocols[0].config.fanout",
+            "invalid value",
+        ),
+        (
+            with("/protocols/0/config", json!({"speed": 1})),
+            "protocols[0].config.speed",
+            "unknown field",
+        ),
+        (with("/drain_ms", json!(1e12)), "drain_ms", "outside"),
+        (
+            with("/topology", json!({"kind": "torus"})),
+            "topology",
+            "unknown variant",
+        ),
+        (
+            BASE.replace("\"name\"", "\"nmae\""),
+            "",
+            "unknown field `nmae`",
+        ),
+        (BASE.replace("100}", "1e999}"), "", "number out of range"),
+    ];
+    for (text, path, rule) in cases {
+        let msg = error_of(&text);
+        assert!(msg.contains(rule), "{msg} should say {rule}");
+        if !path.is_empty() {
+            assert!(
+                msg.contains(&format!("`{path}`")),
+                "{msg} should name {path}"
+            );
+        }
+    }
+}
+
+#[test]
+fn duplicate_labels_and_adversary_overflow_are_refused() {
+    let mut v: serde_json::Value = serde_json::from_str(BASE).unwrap();
+    v["protocols"] = serde_json::json!([{"protocol": "flood"}, {"protocol": "flood"}]);
+    assert!(error_of(&v.to_string()).contains("used twice"));
+    let mut v: serde_json::Value = serde_json::from_str(BASE).unwrap();
+    v["adversaries"] = serde_json::json!([{"fraction": 1.0, "behaviour": {"kind": "silent"}}]);
+    assert!(error_of(&v.to_string()).contains("adversaries"));
+}
+
+#[test]
+fn oversized_files_are_refused_before_parsing() {
+    let big = format!(
+        "{{\"name\": \"{}\"}}",
+        "x".repeat(sim::load::MAX_FILE_BYTES)
+    );
+    assert!(error_of(&big).contains("limit"));
+}
+
+#[test]
+fn the_committed_schema_is_the_generated_one() {
+    let committed = std::fs::read_to_string(scenarios_dir().join("schema.json")).unwrap();
+    assert!(
+        committed == sim::schema::scenario_schema_text(),
+        "scenarios/schema.json is stale: run `npm run sim -- schema --out scenarios/schema.json`"
+    );
+}
+
+#[test]
+fn every_committed_scenario_loads() {
+    let mut count = 0;
+    for entry in std::fs::read_dir(scenarios_dir()).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_string_lossy().to_string();
+        if !name.ends_with(".json") || name == "schema.json" {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).unwrap();
+        let prep = sim::parse_scenario(&text)
+            .and_then(Prepared::new)
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        for i in 0..prep.scenario.protocols.len() {
+            start_run(&prep, i, &EngineOptions::default())
+                .unwrap_or_else(|e| panic!("{name}: {e}"));
+        }
+        count += 1;
+    }
+    assert!(count >= 2);
+}
+
+/// Golden digests: a change to the engine, the RNG or a protocol that changes any event shows
+/// up here. Update them only for an intended change of behaviour, and say so in the commit.
+#[test]
+fn golden_digests() {
+    let demo = sim::demo::demo_flood(1, 300, 8).unwrap();
+    assert_eq!(demo.digest, GOLDEN_DEMO_1_300_8);
+    let text = std::fs::read_to_string(scenarios_dir().join("push-vs-flood-300.json")).unwrap();
+    let prep = Prepared::new(sim::parse_scenario(&text).unwrap()).unwrap();
+    let digests: Vec<String> = (0..2)
+        .map(|i| {
+            let mut s = start_run(&prep, i, &EngineOptions::default()).unwrap();
+            s.run.run_until(u64::MAX);
+            s.report(&prep, 0.0).digest
+        })
+        .collect();
+    assert_eq!(digests, GOLDEN_PUSH_VS_FLOOD);
+}
+
+const GOLDEN_DEMO_1_300_8: &str =
+    "15388d2249f70b998c2fb4555e00c5c7940ca3ba6ad44ec118e5802f974ac193";
+const GOLDEN_PUSH_VS_FLOOD: [&str; 2] = [
+    "57cf5206e37843279d01e3063390a99d7f367057662192eb1eb630c43a5f22e0",
+    "ab1c21400d5d169c985e64ecd009ac7774e73835c242afd22aab2e2df93d372f",
+];

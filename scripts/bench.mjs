@@ -1,0 +1,41 @@
+// `npm run bench -- NAME`: the same bench natively (txsim bench NAME) and in WASM (bench(NAME) in Node),
+// printed as ONE JSON object on stdout: {"native": {...}, "wasm": {...}, "wasm_over_native": {...}}.
+// Progress goes to stderr.
+import fs from 'node:fs';
+import { pathToFileURL } from 'node:url';
+import { buildWasm, ensureNpmPackages, ensureProjectNode, ensureWasmBindgen, ensureWasmTarget, say, WASM_BINARY, WASM_GLUE } from './lib/bootstrap.mjs';
+import { txsimJson } from './lib/txsim.mjs';
+
+const name = process.argv[2];
+if (!name || name.startsWith('-')) {
+  console.error('usage: npm run bench -- NAME   (see `npm run sim -- bench --help` for the names)');
+  process.exit(2);
+}
+
+function numericKeys(object, origin) {
+  if (!object || typeof object !== 'object') throw new Error(`${origin} did not print a JSON object`);
+  return Object.fromEntries(Object.entries(object).filter(([, value]) => typeof value === 'number'));
+}
+
+try {
+  ensureNpmPackages();
+  ensureProjectNode();
+  ensureWasmTarget();
+  ensureWasmBindgen();
+  say('building the native and WASM cores (release)');
+  await buildWasm();
+  say(`native: txsim bench ${name}`);
+  const native = numericKeys(await txsimJson(['bench', name]), 'txsim bench');
+  say(`wasm: bench("${name}") in Node ${process.versions.node}`);
+  const glue = await import(pathToFileURL(WASM_GLUE).href);
+  glue.initSync({ module: fs.readFileSync(WASM_BINARY) });
+  const wasm = numericKeys(JSON.parse(glue.bench(name)), 'bench()');
+  const ratio = {};
+  for (const [key, value] of Object.entries(wasm)) {
+    if (key in native && native[key] !== 0) ratio[key] = value / native[key];
+  }
+  console.log(JSON.stringify({ native, wasm, wasm_over_native: ratio }));
+} catch (error) {
+  console.error(`npm run bench: ${error instanceof Error ? error.message : error}`);
+  process.exit(1);
+}

@@ -1,0 +1,25 @@
+// `npm run screenshot`: builds the app, serves it, and saves docs/screenshot.png of the real page.
+import path from 'node:path';
+import { bootstrap, buildWasm, ROOT, say } from './lib/bootstrap.mjs';
+import { chromiumArgs, chromiumPath } from './lib/chromium.mjs';
+
+bootstrap({ chromium: true });
+await buildWasm();
+const vite = await import('vite');
+const { chromium } = await import('@playwright/test');
+const configFile = path.join(ROOT, 'vite.config.ts');
+say('building the web app');
+await vite.build({ configFile, logLevel: 'warn' });
+const server = await vite.preview({ configFile, preview: { port: 0, host: '127.0.0.1' } });
+const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
+try {
+  const page = await browser.newPage({ viewport: { width: 1180, height: 900 }, deviceScaleFactor: 1 });
+  await page.goto(`${server.resolvedUrls.local[0]}?seed=7&nodes=400&degree=8`);
+  await page.locator('#run[data-played="true"]').waitFor({ timeout: 60_000 });
+  const file = path.join(ROOT, 'docs', 'screenshot.png');
+  await page.screenshot({ path: file, fullPage: true });
+  say(`saved ${path.relative(ROOT, file)}`);
+} finally {
+  await browser.close();
+  await server.close();
+}

@@ -1,0 +1,28 @@
+// `npm start`: install what is missing, build the WASM core (release) and the web app, serve it.
+// `npm run dev` (`--dev`) serves the sources with Vite's dev server instead of the build.
+import path from 'node:path';
+import { bootstrap, buildWasm, ROOT, say } from './lib/bootstrap.mjs';
+
+const dev = process.argv.includes('--dev');
+
+try {
+  bootstrap();
+  say('building the WASM core (cargo build --release --target wasm32-unknown-unknown)');
+  await buildWasm();
+  const vite = await import('vite');
+  const configFile = path.join(ROOT, 'vite.config.ts');
+  let server;
+  if (dev) {
+    server = await vite.createServer({ configFile });
+    await server.listen();
+  } else {
+    say('building the web app (vite build)');
+    await vite.build({ configFile, logLevel: 'warn' });
+    server = await vite.preview({ configFile });
+  }
+  const url = server.resolvedUrls?.local[0] ?? '(unknown address)';
+  console.log(`\n  txcast is running at ${url}   (Ctrl-C to stop)\n`);
+} catch (error) {
+  console.error(`\nnpm start failed: ${error instanceof Error ? error.message : error}`);
+  process.exit(1);
+}

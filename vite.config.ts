@@ -1,0 +1,22 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vite';
+
+const root = fileURLToPath(new URL('.', import.meta.url));
+
+// Cross-origin isolation: SharedArrayBuffer and precise timers in the page and its workers.
+const isolation = {
+  'Cross-Origin-Opener-Policy': 'same-origin',
+  'Cross-Origin-Embedder-Policy': 'require-corp',
+};
+
+export default defineConfig({
+  root: `${root}web`,
+  build: {
+    outDir: `${root}dist`,
+    emptyOutDir: true,
+    target: 'es2022',
+  },
+  worker: { format: 'es' },
+  server: { headers: isolation, fs: { allow: [root] } },
+  preview: { headers: isolation },
+});
