@@ -3,7 +3,7 @@
 // Progress goes to stderr.
 import fs from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import { buildWasm, ensureNpmPackages, ensureProjectNode, ensureWasmBindgen, ensureWasmTarget, say, WASM_BINARY, WASM_GLUE } from './lib/bootstrap.mjs';
+import { bootstrap, buildWasm, say, WASM_BINARY, WASM_GLUE } from './lib/bootstrap.mjs';
 import { txsimJson } from './lib/txsim.mjs';
 
 const name = process.argv[2];
@@ -18,10 +18,7 @@ function numericKeys(object, origin) {
 }
 
 try {
-  ensureNpmPackages();
-  ensureProjectNode();
-  ensureWasmTarget();
-  ensureWasmBindgen();
+  await bootstrap();
   say('building the native and WASM cores (release)');
   await buildWasm();
   say(`native: txsim bench ${name}`);

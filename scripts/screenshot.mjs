@@ -3,7 +3,7 @@ import path from 'node:path';
 import { bootstrap, buildWasm, ROOT, say } from './lib/bootstrap.mjs';
 import { chromiumArgs, chromiumPath } from './lib/chromium.mjs';
 
-bootstrap({ chromium: true });
+await bootstrap({ chromium: true });
 await buildWasm();
 const vite = await import('vite');
 const { chromium } = await import('@playwright/test');

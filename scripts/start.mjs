@@ -6,7 +6,7 @@ import { bootstrap, buildWasm, ROOT, say } from './lib/bootstrap.mjs';
 const dev = process.argv.includes('--dev');
 
 try {
-  bootstrap();
+  await bootstrap();
   say('building the WASM core (cargo build --release --target wasm32-unknown-unknown)');
   await buildWasm();
   const vite = await import('vite');

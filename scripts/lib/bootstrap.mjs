@@ -28,7 +28,7 @@ const BINDGEN_STAMP = path.join(WASM_OUT, '.built-from');
 
 /** Progress goes to stderr so that commands printing JSON keep stdout clean. */
 export function say(message) {
-  process.stderr.write(`\x1b[36m▸\x1b[0m ${message}\n`);
+  process.stderr.write(process.stderr.isTTY ? `\x1b[36m▸\x1b[0m ${message}\n` : `▸ ${message}\n`);
 }
 
 /** PATH with the project's tools first, so children run on the project's Node. */
@@ -72,16 +72,19 @@ export function ensureNpmPackages() {
 /**
  * Re-runs the current script on the project's Node 22 when started by another Node
  * (on a fresh machine `npm start` begins on the system Node, before node_modules exists).
- * Returns only when already on Node 22.
+ * Resolves only when already on Node 22; otherwise this process ends with the child, passing on
+ * the signals that stop it (so stopping `npm start` stops the server it re-ran).
  */
-export function ensureProjectNode() {
+export async function ensureProjectNode() {
   if (Number(process.versions.node.split('.')[0]) === NODE_MAJOR) return;
   if (!fs.existsSync(PROJECT_NODE)) throw new Error(`Node ${NODE_MAJOR} missing at ${PROJECT_NODE}`);
-  const result = spawnSync(PROJECT_NODE, [...process.execArgv, ...process.argv.slice(1)], {
+  const child = spawn(PROJECT_NODE, [...process.execArgv, ...process.argv.slice(1)], {
     stdio: 'inherit',
     env: projectEnv(),
   });
-  process.exit(result.status ?? 1);
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => child.kill(signal));
+  child.on('exit', (code, signal) => process.exit(code ?? (signal ? 128 : 1)));
+  await new Promise(() => {});
 }
 
 export function ensureWasmTarget() {
@@ -103,7 +106,7 @@ export function wasmBindgenVersion() {
 export function ensureWasmBindgen() {
   const version = wasmBindgenVersion();
   if (fs.existsSync(WASM_BINDGEN) && capture(WASM_BINDGEN, ['--version'])?.trim() === `wasm-bindgen ${version}`) return;
-  say(`installing wasm-bindgen-cli ${version} into .tools (cargo install, a debug build: 1 to 3 minutes)`);
+  say(`installing wasm-bindgen-cli ${version} into .tools (cargo install, a debug build: a few minutes)`);
   run('cargo', ['install', 'wasm-bindgen-cli', '--version', version, '--root', path.join(ROOT, '.tools'), '--debug', '--force']);
 }
 
@@ -166,9 +169,9 @@ export async function buildWasm() {
 }
 
 /** Everything both `npm start` and `npm test` need before touching the Rust core. */
-export function bootstrap({ chromium = false } = {}) {
+export async function bootstrap({ chromium = false } = {}) {
   ensureNpmPackages();
-  ensureProjectNode();
+  await ensureProjectNode();
   ensureWasmTarget();
   ensureWasmBindgen();
   if (chromium) ensureChromium();

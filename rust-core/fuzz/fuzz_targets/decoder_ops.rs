@@ -100,7 +100,9 @@ fuzz_target!(|data: &[u8]| {
                             .expect("own encoding decodes");
                     }
                     if let Some(id) = link.id {
-                        decoder.receive(id, now, &cw.ids, &cw.payload, &mut events).unwrap();
+                        decoder
+                            .receive(id, now, &cw.ids, &cw.payload, &mut events)
+                            .unwrap();
                     }
                 }
             }
@@ -127,7 +129,9 @@ fuzz_target!(|data: &[u8]| {
                 }
             }
             4 => {
-                decoder.insert_known(&pool[arg as usize % POOL], &mut events).unwrap();
+                decoder
+                    .insert_known(&pool[arg as usize % POOL], &mut events)
+                    .unwrap();
             }
             5 => {
                 now += arg as u64 * 50;
@@ -141,7 +145,9 @@ fuzz_target!(|data: &[u8]| {
                 }
                 if let Some(id) = links[slot].id {
                     let ids = [short_id(&links[slot].key, &payload)];
-                    decoder.receive(id, now, &ids, &payload, &mut events).unwrap();
+                    decoder
+                        .receive(id, now, &ids, &payload, &mut events)
+                        .unwrap();
                     injected.push(payload);
                 }
             }

@@ -8,11 +8,19 @@ use ltcode::fragment::{self, FragmentParams, Reassembler};
 const L: usize = 48;
 
 fuzz_target!(|data: &[u8]| {
-    let params = FragmentParams { symbol_len: L, max_fragments: 8, capacity: 64 };
-    let Ok(mut re) = Reassembler::new(params) else { return };
+    let params = FragmentParams {
+        symbol_len: L,
+        max_fragments: 8,
+        capacity: 64,
+    };
+    let Ok(mut re) = Reassembler::new(params) else {
+        return;
+    };
     // The first bytes make an honest transaction; its fragments are interleaved with the
     // fuzzer's own fragments (whole L-byte chunks of the rest).
-    let Some((&first, rest)) = data.split_first() else { return };
+    let Some((&first, rest)) = data.split_first() else {
+        return;
+    };
     let split = (first as usize).min(rest.len());
     let (honest_tx, rest) = rest.split_at(split);
     let honest = fragment::fragment(honest_tx, &params).unwrap_or_default();
@@ -42,6 +50,9 @@ fuzz_target!(|data: &[u8]| {
     }
     assert!(re.stats().steps <= pushed * params.max_fragments as u64);
     if !honest.is_empty() {
-        assert_eq!(honest_out, 1, "the honest transaction must come out exactly once");
+        assert_eq!(
+            honest_out, 1,
+            "the honest transaction must come out exactly once"
+        );
     }
 });

@@ -7,7 +7,10 @@ use ltcode::wire::{self, Limits};
 use ltcode::Codeword;
 
 fuzz_target!(|data: &[u8]| {
-    let limits = Limits { max_degree: 64, max_payload_len: 512 };
+    let limits = Limits {
+        max_degree: 64,
+        max_payload_len: 512,
+    };
     if let Ok(message) = wire::decode(data, &limits) {
         let mut again = Vec::new();
         message.encode(&mut again);

@@ -12,7 +12,7 @@
 
 use std::collections::VecDeque;
 
-use crate::idmap::{IdMap, SecretMix};
+use crate::idmap::IdMap;
 use crate::params::{ParamError, Params};
 use crate::rng::CodecRng;
 use crate::shortid::{LinkKey, ShortId, ShortIdHasher};
@@ -72,10 +72,16 @@ const NIL: u32 = u32::MAX;
 /// clear means "missing, waiting codewords' edge list starts at this edge".
 const KNOWN: u32 = 1 << 31;
 
+/// A known entry is live while the ring position it names still holds a symbol with that ID.
+#[inline]
+fn is_live(entry: u32, id: ShortId, ring_ids: &[ShortId]) -> bool {
+    entry & KNOWN != 0 && ring_ids.get((entry & !KNOWN) as usize) == Some(&id)
+}
+
 #[derive(Clone, Debug)]
 struct Sender {
     hasher: ShortIdHasher,
-    ids: IdMap<u32>,
+    ids: IdMap,
     /// Short ID under this sender's key of each peeling-window ring position.
     ring_ids: Vec<ShortId>,
     stats: SenderStats,
@@ -109,11 +115,14 @@ pub struct Decoder {
     max_degree: usize,
     timeout_us: u64,
     max_pending: usize,
-    mix: SecretMix,
+    /// Secret words for the ID tables (see `idmap`).
+    mix: (u64, u64),
     senders: Vec<Sender>,
     /// Peeling window: ring of `peel_window` symbols, grown on demand.
     ring: Vec<u8>,
     learned: u64,
+    /// Symbols evicted since stale map entries were last swept.
+    evicted: usize,
     codewords: Vec<Pending>,
     payloads: Vec<u8>,
     free_codewords: Vec<u32>,
@@ -137,10 +146,11 @@ impl Decoder {
             max_degree: params.window,
             timeout_us: params.timeout_us,
             max_pending: params.max_pending,
-            mix: SecretMix::new(rng.next_u64(), rng.next_u64()),
+            mix: (rng.next_u64(), rng.next_u64()),
             senders: Vec::new(),
             ring: Vec::new(),
             learned: 0,
+            evicted: 0,
             codewords: Vec::new(),
             payloads: Vec::new(),
             free_codewords: Vec::new(),
@@ -159,7 +169,7 @@ impl Decoder {
     pub fn add_sender(&mut self, key: &LinkKey) -> SenderId {
         let mut sender = Sender {
             hasher: ShortIdHasher::new(key),
-            ids: IdMap::with_hasher(self.mix),
+            ids: IdMap::new(self.mix.0, self.mix.1),
             ring_ids: Vec::new(),
             stats: SenderStats::default(),
             active: true,
@@ -201,7 +211,7 @@ impl Decoder {
         }
         let state = &mut self.senders[sender as usize];
         state.active = false;
-        state.ids = IdMap::with_hasher(self.mix);
+        state.ids = IdMap::new(self.mix.0, self.mix.1);
         state.ring_ids = Vec::new();
     }
 
@@ -209,6 +219,7 @@ impl Decoder {
     /// their keys and the allocations: a fresh decoder for the same peers.
     pub fn clear(&mut self) {
         self.learned = 0;
+        self.evicted = 0;
         self.ring.clear();
         for sender in self.senders.iter_mut().filter(|s| s.active) {
             sender.ids.clear();
@@ -320,8 +331,8 @@ impl Decoder {
         self.unknown.clear();
         let state = &self.senders[sender as usize];
         for &id in ids {
-            match state.ids.get(&id) {
-                Some(&entry) if entry & KNOWN != 0 => {
+            match state.ids.get(id) {
+                Some(entry) if is_live(entry, id, &state.ring_ids) => {
                     let pos = (entry & !KNOWN) as usize;
                     xor_into(
                         &mut self.payloads[at..at + l],
@@ -432,8 +443,9 @@ impl Decoder {
                     (self.edges.len() - 1) as u32
                 }
             };
-            // The ID is not known (checked by the caller), so any entry is a waiting list.
-            if let Some(head) = ids.insert(id, e) {
+            // The ID is not live (checked by the caller): an entry is a waiting list or a
+            // stale known one, which this replaces.
+            if let Some(head) = ids.insert(id, e).filter(|&head| head & KNOWN == 0) {
                 self.edges[e as usize].next = head;
                 self.edges[head as usize].prev = e;
             }
@@ -480,7 +492,7 @@ impl Decoder {
             if edge.linked {
                 if edge.prev == NIL {
                     if edge.next == NIL {
-                        ids.remove(&edge.id);
+                        ids.remove(edge.id);
                     } else {
                         ids.insert(edge.id, edge.next);
                     }
@@ -560,10 +572,16 @@ impl Decoder {
                 sender.ring_ids.resize(pos + 1, 0);
             }
         } else {
-            for sender in self.senders.iter_mut().filter(|s| s.active) {
-                let old = sender.ring_ids[pos];
-                if sender.ids.get(&old) == Some(&(KNOWN | pos as u32)) {
-                    sender.ids.remove(&old);
+            // The evicted symbol's map entries go stale (lookups check `ring_ids`); they are
+            // swept in bulk, which spares a cold random access per sender and symbol.
+            self.evicted += 1;
+            if self.evicted > self.peel_window / 2 {
+                self.evicted = 0;
+                for sender in self.senders.iter_mut().filter(|s| s.active) {
+                    let ring_ids = &sender.ring_ids;
+                    sender
+                        .ids
+                        .retain(|id, entry| entry & KNOWN == 0 || is_live(entry, id, ring_ids));
                 }
             }
         }
@@ -588,7 +606,8 @@ impl Decoder {
                 continue;
             };
             if previous & KNOWN != 0 {
-                // A short-ID collision inside the window: the newer symbol wins the ID.
+                // A stale entry, or a short-ID collision inside the window: the newer symbol
+                // takes the ID.
                 continue;
             }
             let mut e = previous;

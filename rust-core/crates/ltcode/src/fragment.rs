@@ -9,7 +9,8 @@
 //! fragment names exactly one predecessor, so a chain is determined by its last fragment:
 //! conflicting fragments only start other chains (the adversary's own transactions), they
 //! never splice into an honest one (that needs a BLAKE2b second preimage) and never cause a
-//! search. Work is one map step per fragment per chain.
+//! search. Work is one map step per fragment per chain. Chains are canonical (only the final
+//! fragment is LAST and may be short), so one byte string has exactly one chain.
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
@@ -166,6 +167,8 @@ pub struct ReassemblyStats {
     pub completed: u64,
     /// Chains dropped for exceeding `max_fragments`.
     pub too_long: u64,
+    /// Chains dropped for naming a LAST fragment as a predecessor.
+    pub broken: u64,
     pub evicted: u64,
     /// Hash-chain steps taken: linear in fragments received, never a search.
     pub steps: u64,
@@ -260,6 +263,12 @@ impl Reassembler {
             let flags = frag[0];
             let mut prev = [0u8; HASH_LEN];
             prev.copy_from_slice(&frag[1..1 + HASH_LEN]);
+            if trace.chain.len() > 1 && flags & LAST != 0 {
+                // Only the final fragment may be LAST: otherwise a short LAST fragment could
+                // stand in for a full one and the same bytes would reassemble from two chains.
+                self.stats.broken += 1;
+                return;
+            }
             if flags & FIRST != 0 {
                 self.complete(&trace, done);
                 return;

@@ -1,65 +1,207 @@
-//! A hash map from short IDs for the decoder. Short IDs in headers are chosen by peers, so the
-//! table hash mixes them with a per-decoder secret (a folded multiply, as in foldhash): a peer
-//! cannot aim many IDs at one bucket chain.
+//! The decoder's map from short IDs to entries: open addressing with linear probing over one
+//! flat array of (key, value) pairs, so a lookup is usually one multiply and one cache line.
+//!
+//! Short IDs in headers are chosen by peers, so the slot is taken from a product with
+//! per-decoder secret words: a peer that does not know them cannot aim many IDs at one run
+//! of slots. Nothing iterates the table in an order that could reach an output.
 
-use std::collections::HashMap;
-use std::hash::{BuildHasher, Hasher};
+/// Marks an empty slot; no stored value may equal it.
+pub const EMPTY: u32 = u32::MAX;
 
-#[derive(Clone, Copy, Debug)]
-pub struct SecretMix {
+#[derive(Clone, Debug)]
+pub struct IdMap {
+    /// `key | value << 32`; a slot is free when its value is `EMPTY`.
+    slots: Vec<u64>,
+    len: usize,
+    shift: u32,
     seed: u64,
     multiplier: u64,
 }
 
-impl SecretMix {
-    pub fn new(seed: u64, multiplier: u64) -> SecretMix {
-        SecretMix {
+const MIN_BITS: u32 = 4;
+
+impl IdMap {
+    pub fn new(seed: u64, multiplier: u64) -> IdMap {
+        IdMap {
+            slots: vec![free_slot(); 1 << MIN_BITS],
+            len: 0,
+            shift: 64 - MIN_BITS,
             seed,
             multiplier: multiplier | 1,
         }
     }
-}
 
-impl BuildHasher for SecretMix {
-    type Hasher = MixHasher;
-    fn build_hasher(&self) -> MixHasher {
-        MixHasher {
-            mix: *self,
-            state: 0,
+    #[cfg(test)]
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Forgets every entry, keeping the allocation.
+    pub fn clear(&mut self) {
+        self.slots.fill(free_slot());
+        self.len = 0;
+    }
+
+    #[inline]
+    fn home(&self, key: u32) -> usize {
+        (((key as u64) ^ self.seed).wrapping_mul(self.multiplier) >> self.shift) as usize
+    }
+
+    #[inline]
+    fn mask(&self) -> usize {
+        self.slots.len() - 1
+    }
+
+    #[inline]
+    pub fn get(&self, key: u32) -> Option<u32> {
+        let mask = self.mask();
+        let mut i = self.home(key);
+        loop {
+            let slot = self.slots[i];
+            let value = (slot >> 32) as u32;
+            if value == EMPTY {
+                return None;
+            }
+            if slot as u32 == key {
+                return Some(value);
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    /// Sets `key` to `value` (never `EMPTY`), returning the previous value.
+    #[inline]
+    pub fn insert(&mut self, key: u32, value: u32) -> Option<u32> {
+        debug_assert_ne!(value, EMPTY);
+        let mask = self.mask();
+        let mut i = self.home(key);
+        loop {
+            let slot = self.slots[i];
+            let old = (slot >> 32) as u32;
+            if old == EMPTY {
+                self.slots[i] = pack(key, value);
+                self.len += 1;
+                // Linear probing stays short below ~60% load.
+                if self.len * 5 > self.slots.len() * 3 {
+                    self.grow();
+                }
+                return None;
+            }
+            if slot as u32 == key {
+                self.slots[i] = pack(key, value);
+                return Some(old);
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    /// Removes `key`, shifting later members of its run back so lookups need no tombstones.
+    pub fn remove(&mut self, key: u32) -> Option<u32> {
+        let mask = self.mask();
+        let mut i = self.home(key);
+        let value = loop {
+            let slot = self.slots[i];
+            let value = (slot >> 32) as u32;
+            if value == EMPTY {
+                return None;
+            }
+            if slot as u32 == key {
+                break value;
+            }
+            i = (i + 1) & mask;
+        };
+        let mut hole = i;
+        let mut j = i;
+        loop {
+            j = (j + 1) & mask;
+            let slot = self.slots[j];
+            if (slot >> 32) as u32 == EMPTY {
+                break;
+            }
+            let home = self.home(slot as u32);
+            // Move the entry at j into the hole unless its home lies cyclically in (hole, j].
+            let stays = if hole <= j {
+                hole < home && home <= j
+            } else {
+                hole < home || home <= j
+            };
+            if !stays {
+                self.slots[hole] = slot;
+                hole = j;
+            }
+        }
+        self.slots[hole] = free_slot();
+        self.len -= 1;
+        Some(value)
+    }
+
+    /// Keeps the entries for which `keep(key, value)` holds.
+    pub fn retain(&mut self, mut keep: impl FnMut(u32, u32) -> bool) {
+        let old = std::mem::take(&mut self.slots);
+        self.slots = vec![free_slot(); old.len()];
+        self.len = 0;
+        for slot in old {
+            let (key, value) = (slot as u32, (slot >> 32) as u32);
+            if value != EMPTY && keep(key, value) {
+                self.insert(key, value);
+            }
+        }
+    }
+
+    fn grow(&mut self) {
+        let doubled = vec![free_slot(); self.slots.len() * 2];
+        let old = std::mem::replace(&mut self.slots, doubled);
+        self.shift -= 1;
+        self.len = 0;
+        for slot in old {
+            if (slot >> 32) as u32 != EMPTY {
+                self.insert(slot as u32, (slot >> 32) as u32);
+            }
         }
     }
 }
 
-pub struct MixHasher {
-    mix: SecretMix,
-    state: u64,
+#[inline]
+fn pack(key: u32, value: u32) -> u64 {
+    key as u64 | (value as u64) << 32
 }
 
-impl MixHasher {
-    fn absorb(&mut self, value: u64) {
-        let product =
-            ((value ^ self.mix.seed ^ self.state) as u128) * (self.mix.multiplier as u128);
-        self.state = (product as u64) ^ ((product >> 64) as u64);
-    }
+#[inline]
+fn free_slot() -> u64 {
+    pack(0, EMPTY)
 }
 
-impl Hasher for MixHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        for chunk in bytes.chunks(8) {
-            let mut word = [0u8; 8];
-            word[..chunk.len()].copy_from_slice(chunk);
-            self.absorb(u64::from_le_bytes(word));
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::{CodecRng, SplitMix64};
+    use std::collections::BTreeMap;
+
+    #[test]
+    fn behaves_like_a_btreemap_under_random_operations() {
+        let mut rng = SplitMix64::new(12);
+        let mut map = IdMap::new(rng.next_u64(), rng.next_u64());
+        let mut model = BTreeMap::new();
+        for step in 0..20_000u32 {
+            // A small key space forces long runs, collisions and wrap-around.
+            let key = ((rng.next_u64() % 300) as u32).wrapping_mul(0x0100_0001);
+            let value = step;
+            match rng.next_u64() % 4 {
+                0 | 1 => assert_eq!(map.insert(key, value), model.insert(key, value)),
+                2 => assert_eq!(map.remove(key), model.remove(&key)),
+                _ => assert_eq!(map.get(key), model.get(&key).copied()),
+            }
+            assert_eq!(map.len(), model.len());
+            if step % 5_000 == 4_999 {
+                map.retain(|k, _| k % 3 != 0);
+                model.retain(|k, _| k % 3 != 0);
+                assert_eq!(map.len(), model.len());
+            }
         }
-    }
-
-    fn write_u32(&mut self, value: u32) {
-        self.absorb(value as u64);
-    }
-
-    fn finish(&self) -> u64 {
-        self.state
+        for (key, value) in &model {
+            assert_eq!(map.get(*key), Some(*value));
+        }
+        map.clear();
+        assert_eq!((map.len(), map.get(0)), (0, None));
     }
 }
-
-/// Lookups only: the decoder never iterates it, so its order cannot leak into outputs.
-pub type IdMap<V> = HashMap<u32, V, SecretMix>;

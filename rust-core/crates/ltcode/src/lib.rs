@@ -39,7 +39,53 @@
 //! hashes; [`fragment::Reassembler`] turns decoded fragments back into transactions.
 //!
 //! # Measurements
-//! [`bench::headline`] (the figures of `txsim bench codec`) and [`bench::block_overhead`].
+//! [`bench::headline`] (the figures of `txsim bench codec`; the caller supplies the clock)
+//! and [`bench::block_overhead`] (codewords per decoded transaction, Figure 1).
+//!
+//! # Example: one link, one block
+//! ```
+//! use ltcode::{Codeword, CodingWindow, Decoder, Encoder, Event, LinkEncoder, LinkKey, Params, SplitMix64};
+//!
+//! let params = Params { window: 4, symbol_len: 16, ..Params::default() };
+//! let mut rng = SplitMix64::new(7); // the simulator passes its seeded proto::Rng instead
+//! // Receiver: draws a key for the link and registers the sender under it.
+//! let key = LinkKey::random(&mut rng);
+//! let mut decoder = Decoder::new(&params, &mut rng).unwrap();
+//! let from = decoder.add_sender(&key);
+//! // Sender: its node window, and a link encoder holding the receiver's key.
+//! let mut window = CodingWindow::new(&params).unwrap();
+//! for i in 0..4u8 {
+//!     window.push(&[i; 16]).unwrap();
+//! }
+//! let mut encoder = Encoder::new(&params).unwrap();
+//! let mut link = LinkEncoder::new(key);
+//! let (mut cw, mut events, mut got) = (Codeword::default(), Vec::new(), Vec::new());
+//! let mut now_us = 0;
+//! while got.len() < 4 {
+//!     encoder.encode(&window, &mut link, &mut rng, &mut cw);
+//!     now_us += 1_000;
+//!     decoder.receive(from, now_us, &cw.ids, &cw.payload, &mut events).unwrap();
+//!     for event in events.drain(..) {
+//!         if let Event::Decoded { seq, .. } = event {
+//!             got.push(decoder.symbol(seq).unwrap().to_vec());
+//!         }
+//!     }
+//! }
+//! got.sort();
+//! assert_eq!(got, (0..4u8).map(|i| vec![i; 16]).collect::<Vec<_>>());
+//! ```
+//!
+//! # For the Strokkur protocol (crate proto)
+//! - `impl ltcode::CodecRng for proto::Rng` (one line in proto) lets the codec draw from the
+//!   node's seeded stream.
+//! - Per node: one `CodingWindow` (push every tx it creates or decodes), one `Encoder`, one
+//!   `Decoder`; per peer: a `LinkEncoder` (keyed by the key the peer sent) and a `SenderId`
+//!   (keyed by the key this node sent). Codeword pacing (the MIMD controller) lives in proto:
+//!   each `Event::Loss { sender }` is one loss to report back to that peer.
+//! - Wire sizes: `Codeword::wire_len()`, `wire::key_wire_len()`; both round-trip through
+//!   `wire::decode` with `wire::Limits::for_params(&params)`.
+//! - Times are microseconds (`proto::Time.0`); `poll` at `next_deadline()` (a timer that may
+//!   find nothing to do, as proto timers are never cancelled).
 
 pub mod bench;
 pub mod decoder;

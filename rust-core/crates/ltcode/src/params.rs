@@ -71,6 +71,7 @@ impl std::fmt::Display for ParamError {
 impl std::error::Error for ParamError {}
 
 impl Params {
+    /// Every constructor (`CodingWindow`, `Encoder`, `Decoder`) calls this first.
     pub fn validate(&self) -> Result<(), ParamError> {
         if self.window == 0 || self.window > MAX_WINDOW {
             return Err(ParamError::Window(self.window));
@@ -89,10 +90,89 @@ impl Params {
         if !(MIN_SYMBOL_LEN..=MAX_SYMBOL_LEN).contains(&self.symbol_len) {
             return Err(ParamError::SymbolLen(self.symbol_len));
         }
-        // Edge indices share a u32 with a flag bit: max_pending * k must stay below 2^31.
-        if self.max_pending == 0 || self.max_pending.saturating_mul(self.window) >= 1 << 31 {
+        // Edge indices share a u32 with a flag bit: (max_pending + 1) * k must stay below 2^31.
+        let edges = self
+            .max_pending
+            .saturating_add(1)
+            .saturating_mul(self.window);
+        if self.max_pending == 0 || edges >= 1 << 31 {
             return Err(ParamError::MaxPending(self.max_pending));
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_are_the_reference_values_and_valid() {
+        let p = Params::default();
+        assert_eq!(
+            (p.window, p.peel_window, p.timeout_us),
+            (50, 262_144, 500_000)
+        );
+        assert_eq!((p.c, p.delta), (0.03, 0.5));
+        assert_eq!(p.validate(), Ok(()));
+    }
+
+    #[test]
+    fn bad_parameters_are_named() {
+        let ok = Params::default();
+        let cases = [
+            (
+                Params {
+                    window: 0,
+                    ..ok.clone()
+                },
+                ParamError::Window(0),
+            ),
+            (
+                Params {
+                    c: f64::NAN,
+                    ..ok.clone()
+                },
+                ParamError::Soliton,
+            ),
+            (
+                Params {
+                    delta: 1.0,
+                    ..ok.clone()
+                },
+                ParamError::Soliton,
+            ),
+            (
+                Params {
+                    peel_window: 10,
+                    ..ok.clone()
+                },
+                ParamError::PeelWindow(10),
+            ),
+            (
+                Params {
+                    symbol_len: 4,
+                    ..ok.clone()
+                },
+                ParamError::SymbolLen(4),
+            ),
+            (
+                Params {
+                    max_pending: 0,
+                    ..ok.clone()
+                },
+                ParamError::MaxPending(0),
+            ),
+            (
+                Params {
+                    max_pending: 1 << 30,
+                    ..ok.clone()
+                },
+                ParamError::MaxPending(1 << 30),
+            ),
+        ];
+        for (params, error) in cases {
+            assert_eq!(params.validate(), Err(error));
+        }
     }
 }

@@ -14,8 +14,19 @@ impl<R: CodecRng + ?Sized> CodecRng for &mut R {
 }
 
 /// Uniform in `0..n` for `n > 0` (Lemire's multiply-shift with rejection, so unbiased).
+/// Bounds below 2^32 (every one the codec uses) take a 32x32-bit product, which WASM has
+/// natively; larger ones a 128-bit product.
 pub fn below(rng: &mut (impl CodecRng + ?Sized), n: u64) -> u64 {
     let n = n.max(1);
+    if let Ok(small) = u32::try_from(n) {
+        loop {
+            let wide = (rng.next_u64() >> 32) * small as u64;
+            let low = wide as u32;
+            if low >= small || low >= small.wrapping_neg() % small {
+                return wide >> 32;
+            }
+        }
+    }
     loop {
         let wide = (rng.next_u64() as u128) * (n as u128);
         let low = wide as u64;
@@ -67,5 +78,9 @@ mod tests {
             seen[v as usize] = true;
         }
         assert!(seen.iter().all(|&s| s));
+        let big = 3u64 << 40;
+        let draws: Vec<u64> = (0..1000).map(|_| below(&mut rng, big)).collect();
+        assert!(draws.iter().all(|&v| v < big));
+        assert!(draws.iter().any(|&v| v > big / 2));
     }
 }

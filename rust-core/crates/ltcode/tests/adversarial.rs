@@ -178,6 +178,9 @@ fn duplicated_and_replayed_codewords_decode_nothing_twice() {
     assert!(stats.redundant as usize >= sent.len());
 }
 
+/// Short transactions keep the attacker's brute force (2^32 / targets hashes) quick in tests.
+const ATTACK_LEN: usize = 8;
+
 /// Finds a transaction whose short ID under `key` equals that of one of `targets`.
 fn forge_collision(key: &LinkKey, targets: &[Vec<u8>], seed: u64) -> (Vec<u8>, usize) {
     let hasher = ShortIdHasher::new(key);
@@ -187,10 +190,10 @@ fn forge_collision(key: &LinkKey, targets: &[Vec<u8>], seed: u64) -> (Vec<u8>, u
         .map(|(i, t)| (hasher.id(t), i))
         .collect();
     let mut rng = SplitMix64::new(seed);
-    let mut candidate = vec![0u8; LEN];
-    rng.fill(&mut candidate);
+    let mut candidate = vec![0u8; ATTACK_LEN];
+    let start = rng.next_u64();
     for counter in 0u64..200_000_000 {
-        candidate[..8].copy_from_slice(&counter.to_le_bytes());
+        candidate.copy_from_slice(&start.wrapping_add(counter).to_le_bytes());
         if let Some(&target) = wanted.get(&hasher.id(&candidate)) {
             if candidate != targets[target] {
                 return (candidate, target);
@@ -204,9 +207,9 @@ fn forge_collision(key: &LinkKey, targets: &[Vec<u8>], seed: u64) -> (Vec<u8>, u
 /// collides with an honest one, so every honest codeword naming the honest one is mis-peeled.
 /// Returns (target decoded?, all other honest decoded?, honest corrupt count).
 fn collision_attack(keyed: bool) -> (bool, bool, u64) {
-    let params = small_params(K, LEN);
+    let params = small_params(K, ATTACK_LEN);
     let mut rng = SplitMix64::new(31);
-    let txs = random_symbols(&mut rng, 4_000, LEN);
+    let txs = random_symbols(&mut rng, 8_000, ATTACK_LEN);
     let public = LinkKey([0; 16]);
     let (key_h, key_a) = if keyed {
         (LinkKey::random(&mut rng), LinkKey::random(&mut rng))

@@ -205,3 +205,30 @@ fn chains_longer_than_the_limit_are_dropped() {
     assert!(out.is_empty());
     assert_eq!(re.stats().too_long, 1);
 }
+
+/// Found by the fuzzer: a short fragment flagged FIRST|LAST named as the predecessor of a
+/// LAST one would rebuild the same bytes as the honest two-fragment chain. Only the final
+/// fragment of a chain may be LAST, so the bytes come out once.
+#[test]
+fn a_last_fragment_cannot_stand_in_for_a_middle_one() {
+    let p = FragmentParams {
+        symbol_len: 48,
+        max_fragments: 8,
+        capacity: 64,
+    };
+    let per = p.data_per_fragment();
+    let tx: Vec<u8> = (0..per as u8 + 5).collect();
+    let honest = fragment::fragment(&tx, &p).unwrap();
+    assert_eq!(honest.len(), 2);
+    let mut fake_first = honest[0].clone();
+    fake_first[0] = FIRST | LAST;
+    let mut fake_last = honest[1].clone();
+    fake_last[1..1 + HASH_LEN].copy_from_slice(&fragment::full_hash(&fake_first));
+    let mut re = Reassembler::new(p).unwrap();
+    let mut out = Vec::new();
+    for f in [&fake_first, &fake_last, &honest[1], &honest[0]] {
+        out.extend(re.push(f).unwrap());
+    }
+    assert_eq!(out.iter().filter(|t| **t == tx).count(), 1);
+    assert_eq!(re.stats().broken, 1);
+}

@@ -14,6 +14,7 @@ pub mod gossipsub;
 pub mod inv;
 pub mod pull;
 pub mod shrec;
+pub mod strokkur;
 #[cfg(test)]
 mod testnet;
 pub mod wire;

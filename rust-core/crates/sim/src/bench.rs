@@ -10,11 +10,14 @@ pub type Clock<'a> = &'a mut dyn FnMut() -> f64;
 pub type Figures = Vec<(&'static str, f64)>;
 
 /// Names `run` accepts.
-pub const BENCHES: &[&str] = &["engine"];
+pub const BENCHES: &[&str] = &["engine", "codec", "arrivals", "gossipsub"];
 
 pub fn run(name: &str, now_s: Clock) -> Result<Figures, String> {
     match name {
         "engine" => Ok(engine(now_s)),
+        "codec" => Ok(ltcode::bench::headline(now_s)),
+        "arrivals" => Ok(arrivals::bench::headline(now_s)),
+        "gossipsub" => gossipsub(now_s),
         other => Err(format!(
             "unknown benchmark `{other}`; known: {}",
             BENCHES.join(", ")
@@ -72,4 +75,30 @@ fn engine(now_s: Clock) -> Figures {
         ("events_per_s_1k", events_per_s(1_000, now_s)),
         ("events_per_s_10k", events_per_s(10_000, now_s)),
     ]
+}
+
+/// The GossipSub v2.0 study's 1,000-node, 64-message scenario, built into the binary so the
+/// WASM module can run it too.
+const GOSSIPSUB_MULTI: &str = include_str!("../../../../scenarios/gossipsub-v2-multi.json");
+
+/// Wall time of the whole scenario (network setup and all its runs), in seconds.
+fn gossipsub(now_s: Clock) -> Result<Figures, String> {
+    let t0 = now_s();
+    let prep = crate::parse_scenario(GOSSIPSUB_MULTI)
+        .and_then(Prepared::new)
+        .map_err(|e| e.to_string())?;
+    let mut events = 0;
+    for i in 0..prep.scenario.protocols.len() {
+        let mut run = start_run(&prep, i, &EngineOptions::default())
+            .map_err(|e| e.to_string())?
+            .run;
+        run.run_until(u64::MAX);
+        events += run.events();
+    }
+    let wall = now_s() - t0;
+    Ok(vec![
+        ("wall_s_1000x64", wall),
+        ("runs", prep.scenario.protocols.len() as f64),
+        ("events_per_s", events as f64 / wall.max(1e-9)),
+    ])
 }

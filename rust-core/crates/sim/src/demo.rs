@@ -56,19 +56,13 @@ pub fn demo_flood(seed: u64, nodes: u32, degree: u32) -> Result<DemoRun, Scenari
         _ => 0,
     };
     let prep = Prepared::new(scenario)?;
-    let started = start_run(
-        &prep,
-        0,
-        &EngineOptions {
-            keep_arrivals: true,
-        },
-    )?;
+    let started = start_run(&prep, 0, &EngineOptions::default())?;
     let mut run = started.run;
     run.run_until(u64::MAX);
     let done = run.finish();
     let mut arrival_us = vec![-1.0; nodes as usize];
     arrival_us[origin as usize] = 0.0;
-    for &(node, _, t) in done.metrics.arrivals.as_deref().unwrap_or(&[]) {
+    for &(node, _, t) in &done.metrics.arrivals(&prep.plan) {
         arrival_us[node as usize] = t as f64;
     }
     Ok(DemoRun {

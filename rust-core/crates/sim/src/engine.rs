@@ -14,8 +14,8 @@ use std::rc::Rc;
 /// Options that do not come from the scenario file.
 #[derive(Clone, Debug, Default)]
 pub struct EngineOptions {
-    /// Keep every (node, tx, time) delivery (tests, the demo, the UI).
-    pub keep_arrivals: bool,
+    /// Partitioning of the per-node arrival logs (PQ, NP); the ADR's defaults if none.
+    pub arrival_layout: Option<arrivals::Layout>,
 }
 
 /// One step of a run, for traces and the UI.
@@ -186,7 +186,7 @@ impl<P: Protocol> Engine<P> {
             loss: scenario.links.loss,
             jitter_us: (scenario.links.jitter_ms * 1000.0).round() as u64,
             processing_us: (scenario.processing_delay_ms * 1000.0).round() as u64,
-            metrics: Metrics::new(&net, &plan, options.keep_arrivals),
+            metrics: Metrics::new(&net, &plan, options.arrival_layout.unwrap_or_default()),
             log: EventLog::default(),
             events: 0,
             now: 0,
@@ -273,7 +273,11 @@ impl<P: Protocol> Engine<P> {
                 self.dispatch(origin, Input::Submit(self.plan.tx(i)));
             }
             Event::Arrive { edge, msg } => self.on_arrive(edge, msg),
-            Event::Handle { edge, msg } => self.on_handle(edge, msg),
+            Event::Handle { edge, msg } => {
+                self.log
+                    .record(t, tag::HANDLE, edge, msg.wire_len() as u32, 0);
+                self.on_handle(edge, msg);
+            }
             Event::Timer { node, timer } => {
                 self.log.record(t, tag::TIMER, node, 0, 0);
                 self.dispatch(node as usize, Input::Timer(timer));
@@ -299,8 +303,9 @@ impl<P: Protocol> Engine<P> {
         }
         let r = self.net.peer[e] as usize;
         let payload = msg.payload_len().min(bytes);
-        self.metrics.down_payload[r] += payload as u64;
-        self.metrics.down_control[r] += (bytes - payload) as u64;
+        let stats = &mut self.metrics.node[r];
+        stats.down_payload += payload as u64;
+        stats.down_control += (bytes - payload) as u64;
         let bps = self.net.down_bps[r];
         let done = if bps == 0 {
             self.now
@@ -324,12 +329,10 @@ impl<P: Protocol> Engine<P> {
             return;
         }
         let r = self.net.peer[e] as usize;
-        self.log
-            .record(self.now, tag::HANDLE, edge, msg.wire_len() as u32, 0);
         if let Some(tx) = msg.full_tx() {
-            self.metrics.copies[r] += 1;
+            self.metrics.node[r].copies += 1;
             if self.metrics.has(r, tx.0 as usize) {
-                self.metrics.duplicates[r] += 1;
+                self.metrics.node[r].duplicates += 1;
                 if let Some(trace) = &mut self.trace {
                     trace(&TraceEvent::Duplicate {
                         t_us: self.now,
@@ -450,8 +453,9 @@ impl<P: Protocol> Engine<P> {
         }
         let bytes = msg.wire_len();
         let payload = msg.payload_len().min(bytes);
-        self.metrics.up_payload[node] += payload as u64;
-        self.metrics.up_control[node] += (bytes - payload) as u64;
+        let stats = &mut self.metrics.node[node];
+        stats.up_payload += payload as u64;
+        stats.up_control += (bytes - payload) as u64;
         let priority = msg.priority();
         self.prioritized |= priority != 0;
         let idle = self.up_free_us[node] <= self.now && self.uplink_waiting[node].is_empty();

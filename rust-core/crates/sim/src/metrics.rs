@@ -4,26 +4,34 @@
 use crate::hist::Histogram;
 use crate::network::Network;
 use crate::workload::TxPlan;
+use arrivals::{Arrival, ArrivalLog, Layout};
 use serde::Serialize;
 use std::collections::BTreeMap;
+
+/// Everything counted per node, kept together so one event touches one cache line or two.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NodeStats {
+    pub delivered: u32,
+    /// Txs created at this node (they do not count as deliveries here).
+    pub own: u32,
+    pub delivered_bytes: u64,
+    pub latency_sum_us: u64,
+    pub up_payload: u64,
+    pub up_control: u64,
+    pub down_payload: u64,
+    pub down_control: u64,
+    /// Full payload copies received beyond the first.
+    pub duplicates: u64,
+    /// Full payload copies received, first ones included.
+    pub copies: u64,
+}
 
 pub struct Metrics {
     nodes: usize,
     words: usize,
     /// Per node, a bit per tx: has the node accepted it?
     has: Vec<u64>,
-    pub delivered: Vec<u32>,
-    pub delivered_bytes: Vec<u64>,
-    pub latency_sum_us: Vec<u64>,
-    pub up_payload: Vec<u64>,
-    pub up_control: Vec<u64>,
-    pub down_payload: Vec<u64>,
-    pub down_control: Vec<u64>,
-    pub duplicates: Vec<u64>,
-    /// Full payload copies received, first ones included.
-    pub copies: Vec<u64>,
-    /// Txs created at each node (they do not count as deliveries there).
-    own: Vec<u32>,
+    pub node: Vec<NodeStats>,
     latency: Histogram,
     /// Per tx: honest nodes (besides the origin) that have it, and when it reached 95% and all.
     reach: Vec<u32>,
@@ -31,43 +39,34 @@ pub struct Metrics {
     reach_all_us: Vec<u64>,
     honest_targets: u32,
     pub counters: BTreeMap<&'static str, Vec<u64>>,
-    /// Every (node, tx, time) delivery, when asked for (tests, demo, UI).
-    pub arrivals: Option<Vec<(u32, u32, u64)>>,
+    /// Per node, the first arrival of every tx, in the tickets encoding (seed `001`).
+    pub logs: Vec<ArrivalLog>,
 }
 
 pub const NOT_YET: u64 = u64::MAX;
 
 impl Metrics {
-    pub fn new(net: &Network, plan: &TxPlan, keep_arrivals: bool) -> Metrics {
+    pub fn new(net: &Network, plan: &TxPlan, layout: Layout) -> Metrics {
         let n = net.nodes;
         let txs = plan.count();
         let words = txs.div_ceil(64);
-        let mut own = vec![0u32; n];
+        let mut node = vec![NodeStats::default(); n];
         for &o in &plan.origin {
-            own[o as usize] += 1;
+            node[o as usize].own += 1;
         }
         let honest = (0..n).filter(|&v| net.is_honest(v)).count() as u32;
         Metrics {
             nodes: n,
             words,
             has: vec![0; n * words],
-            delivered: vec![0; n],
-            delivered_bytes: vec![0; n],
-            latency_sum_us: vec![0; n],
-            up_payload: vec![0; n],
-            up_control: vec![0; n],
-            down_payload: vec![0; n],
-            down_control: vec![0; n],
-            duplicates: vec![0; n],
-            copies: vec![0; n],
-            own,
+            node,
             latency: Histogram::default(),
             reach: vec![0; txs],
             reach95_us: vec![NOT_YET; txs],
             reach_all_us: vec![NOT_YET; txs],
             honest_targets: honest.saturating_sub(1),
             counters: BTreeMap::new(),
-            arrivals: keep_arrivals.then(Vec::new),
+            logs: (0..n).map(|_| ArrivalLog::new(layout)).collect(),
         }
     }
 
@@ -89,16 +88,15 @@ impl Metrics {
             return false;
         }
         self.has[node * self.words + tx / 64] |= 1 << (tx % 64);
+        let latency = now.saturating_sub(plan.created_us[tx]);
+        self.logs[node].put_unless_exists(tx as u64, Arrival::AfterUs(latency));
         if plan.origin[tx] as usize == node {
             return true;
         }
-        let latency = now.saturating_sub(plan.created_us[tx]);
-        self.delivered[node] += 1;
-        self.delivered_bytes[node] += plan.len[tx] as u64;
-        self.latency_sum_us[node] += latency;
-        if let Some(a) = &mut self.arrivals {
-            a.push((node as u32, tx as u32, now));
-        }
+        let stats = &mut self.node[node];
+        stats.delivered += 1;
+        stats.delivered_bytes += plan.len[tx] as u64;
+        stats.latency_sum_us += latency;
         if net.is_honest(node) {
             self.latency.record(latency);
             self.reach[tx] += 1;
@@ -114,6 +112,24 @@ impl Metrics {
         true
     }
 
+    /// Every (node, tx, arrival time) at nodes other than the tx's origin, node by node in
+    /// tx order, read back from the arrival logs.
+    pub fn arrivals(&self, plan: &TxPlan) -> Vec<(u32, u32, u64)> {
+        let mut out = Vec::new();
+        for (node, log) in self.logs.iter().enumerate() {
+            for (seq, arrival) in log.scan(..) {
+                let created = plan.created_us[seq as usize];
+                if let (Some(t), false) = (
+                    arrival.at(created),
+                    plan.origin[seq as usize] as usize == node,
+                ) {
+                    out.push((node as u32, seq as u32, t));
+                }
+            }
+        }
+        out
+    }
+
     pub fn count(&mut self, node: usize, name: &'static str, n: u64) {
         let nodes = self.nodes;
         self.counters.entry(name).or_insert_with(|| vec![0; nodes])[node] += n;
@@ -125,24 +141,29 @@ impl Metrics {
         let per_node = |f: &dyn Fn(usize) -> Option<f64>| -> Vec<f64> {
             honest.iter().filter_map(|&v| f(v)).collect()
         };
+        let stats = |v: usize| &self.node[v];
         let delivery = per_node(&|v| {
-            let expected = txs - self.own[v] as f64;
-            (expected > 0.0).then(|| self.delivered[v] as f64 / expected)
+            let expected = txs - stats(v).own as f64;
+            (expected > 0.0).then(|| stats(v).delivered as f64 / expected)
         });
         let latency = per_node(&|v| {
-            (self.delivered[v] > 0)
-                .then(|| self.latency_sum_us[v] as f64 / self.delivered[v] as f64 / 1000.0)
+            let s = stats(v);
+            (s.delivered > 0).then(|| s.latency_sum_us as f64 / s.delivered as f64 / 1000.0)
         });
         let overhead = per_node(&|v| {
-            let down = (self.down_payload[v] + self.down_control[v]) as f64;
-            (self.delivered_bytes[v] > 0).then(|| down / self.delivered_bytes[v] as f64)
+            let s = stats(v);
+            let down = (s.down_payload + s.down_control) as f64;
+            (s.delivered_bytes > 0).then(|| down / s.delivered_bytes as f64)
         });
-        let per_delivered = |xs: &Vec<u64>| {
-            per_node(&|v| (self.delivered[v] > 0).then(|| xs[v] as f64 / self.delivered[v] as f64))
+        let per_delivered = |f: fn(&NodeStats) -> u64| {
+            per_node(&|v| {
+                let s = stats(v);
+                (s.delivered > 0).then(|| f(s) as f64 / s.delivered as f64)
+            })
         };
-        let duplicates = per_delivered(&self.duplicates);
-        let copies = per_delivered(&self.copies);
-        let bytes = |xs: &Vec<u64>| Spread::of(&per_node(&|v| Some(xs[v] as f64)));
+        let duplicates = per_delivered(|s| s.duplicates);
+        let copies = per_delivered(|s| s.copies);
+        let bytes = |f: fn(&NodeStats) -> u64| Spread::of(&per_node(&|v| Some(f(stats(v)) as f64)));
         let lat = Spread::of(&latency);
         let ms = |q: f64| {
             self.latency
@@ -181,12 +202,12 @@ impl Metrics {
                 }
             },
             bytes_up: Split {
-                payload: bytes(&self.up_payload),
-                control: bytes(&self.up_control),
+                payload: bytes(|s| s.up_payload),
+                control: bytes(|s| s.up_control),
             },
             bytes_down: Split {
-                payload: bytes(&self.down_payload),
-                control: bytes(&self.down_control),
+                payload: bytes(|s| s.down_payload),
+                control: bytes(|s| s.down_control),
             },
             per_tx: PerTx {
                 reach_95_ms: Spread::of(&reach95),

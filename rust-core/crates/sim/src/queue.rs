@@ -5,16 +5,19 @@
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
-#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
-struct Key {
+/// An event with its place in the order. Events live inline in the buckets: sorting moves a
+/// few more bytes, but popping needs no second, random memory access.
+struct Entry<E> {
     time: u64,
     seq: u64,
+    event: E,
 }
 
-#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
-struct Entry {
-    key: Key,
-    slot: u32,
+impl<E> Entry<E> {
+    #[inline]
+    fn key(&self) -> (u64, u64) {
+        (self.time, self.seq)
+    }
 }
 
 /// Bucket width 2^SHIFT microseconds (about 1 ms) and 2^RING_BITS buckets (about 4 s ahead).
@@ -26,13 +29,32 @@ pub struct EventQueue<E> {
     /// Absolute index of the bucket being drained (time >> SHIFT).
     cursor: u64,
     /// The bucket being drained, sorted so the next event is last.
-    current: Vec<Entry>,
-    ring: Vec<Vec<Entry>>,
+    current: Vec<Entry<E>>,
+    ring: Vec<Vec<Entry<E>>>,
     in_ring: usize,
-    overflow: BinaryHeap<Reverse<Entry>>,
+    /// Events beyond the ring's horizon, as a min-heap on (time, seq).
+    overflow: BinaryHeap<Reverse<Far<E>>>,
     next_seq: u64,
-    slots: Vec<Option<E>>,
-    free: Vec<u32>,
+}
+
+/// An overflow entry, ordered by (time, seq) only.
+struct Far<E>(Entry<E>);
+
+impl<E> PartialEq for Far<E> {
+    fn eq(&self, o: &Self) -> bool {
+        self.0.key() == o.0.key()
+    }
+}
+impl<E> Eq for Far<E> {}
+impl<E> PartialOrd for Far<E> {
+    fn partial_cmp(&self, o: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(o))
+    }
+}
+impl<E> Ord for Far<E> {
+    fn cmp(&self, o: &Self) -> std::cmp::Ordering {
+        self.0.key().cmp(&o.0.key())
+    }
 }
 
 impl<E> Default for EventQueue<E> {
@@ -50,44 +72,31 @@ impl<E> EventQueue<E> {
             in_ring: 0,
             overflow: BinaryHeap::new(),
             next_seq: 0,
-            slots: Vec::new(),
-            free: Vec::new(),
         }
     }
 
-    /// Schedule `event` at `time`. Time must not be before the last popped event's bucket;
-    /// earlier times are clamped to it (the engine never schedules into the past).
+    /// Schedule `event` at `time`. Times before the bucket being drained are clamped to its
+    /// start (the engine never schedules into the past).
     pub fn push(&mut self, time: u64, event: E) {
-        let slot = match self.free.pop() {
-            Some(s) => {
-                self.slots[s as usize] = Some(event);
-                s
-            }
-            None => {
-                self.slots.push(Some(event));
-                (self.slots.len() - 1) as u32
-            }
-        };
         let time = time.max(self.cursor << SHIFT);
         let entry = Entry {
-            key: Key {
-                time,
-                seq: self.next_seq,
-            },
-            slot,
+            time,
+            seq: self.next_seq,
+            event,
         };
         self.next_seq += 1;
         let bucket = time >> SHIFT;
         if bucket == self.cursor {
-            // Keep `current` sorted descending; new entries have the highest seq, so they go
-            // before (deeper than) every entry with an equal or later time.
-            let at = self.current.partition_point(|e| e.key > entry.key);
+            // Keep `current` sorted descending; the new entry has the highest seq, so it goes
+            // below every entry with an equal or later time.
+            let key = entry.key();
+            let at = self.current.partition_point(|e| e.key() > key);
             self.current.insert(at, entry);
         } else if bucket < self.cursor + RING {
             self.ring[(bucket & (RING - 1)) as usize].push(entry);
             self.in_ring += 1;
         } else {
-            self.overflow.push(Reverse(entry));
+            self.overflow.push(Reverse(Far(entry)));
         }
     }
 
@@ -98,10 +107,7 @@ impl<E> EventQueue<E> {
                 return None;
             }
         }
-        let entry = self.current.pop()?;
-        let event = self.slots[entry.slot as usize].take()?;
-        self.free.push(entry.slot);
-        Some((entry.key.time, event))
+        self.current.pop().map(|e| (e.time, e.event))
     }
 
     /// Time of the next event, without taking it.
@@ -111,7 +117,7 @@ impl<E> EventQueue<E> {
                 return None;
             }
         }
-        self.current.last().map(|e| e.key.time)
+        self.current.last().map(|e| e.time)
     }
 
     /// Move the cursor to the next bucket that holds anything; false when all is empty.
@@ -120,7 +126,7 @@ impl<E> EventQueue<E> {
             match self.overflow.peek() {
                 None => return false,
                 // Nothing within the horizon: jump straight to the overflow's earliest bucket.
-                Some(Reverse(e)) => self.cursor = e.key.time >> SHIFT,
+                Some(Reverse(far)) => self.cursor = far.0.time >> SHIFT,
             }
         } else {
             self.cursor += 1;
@@ -128,15 +134,17 @@ impl<E> EventQueue<E> {
         let idx = (self.cursor & (RING - 1)) as usize;
         std::mem::swap(&mut self.current, &mut self.ring[idx]);
         self.in_ring -= self.current.len();
-        // Bring in overflow entries that now fall into the ring's horizon.
+        // Bring in overflow entries that now fall within the ring's horizon.
         let horizon = (self.cursor + RING) << SHIFT;
-        while let Some(Reverse(e)) = self.overflow.peek() {
-            if e.key.time >= horizon {
+        while self
+            .overflow
+            .peek()
+            .is_some_and(|Reverse(far)| far.0.time < horizon)
+        {
+            let Some(Reverse(Far(e))) = self.overflow.pop() else {
                 break;
-            }
-            let e = *e;
-            self.overflow.pop();
-            let bucket = e.key.time >> SHIFT;
+            };
+            let bucket = e.time >> SHIFT;
             if bucket == self.cursor {
                 self.current.push(e);
             } else {
@@ -144,8 +152,7 @@ impl<E> EventQueue<E> {
                 self.in_ring += 1;
             }
         }
-        self.current
-            .sort_unstable_by_key(|e| std::cmp::Reverse(e.key));
+        self.current.sort_unstable_by_key(|e| Reverse(e.key()));
         true
     }
 }

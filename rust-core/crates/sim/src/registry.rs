@@ -8,6 +8,7 @@ use proto::flood::{Flood, FloodConfig};
 use proto::gossipsub::{Gossipsub, GossipsubConfig};
 use proto::inv::{Inv, InvConfig};
 use proto::shrec::{Shrec, ShrecConfig};
+use proto::strokkur::{Strokkur, StrokkurConfig};
 
 /// Name and one-line description of every protocol, in the order `txsim protocols` lists them.
 pub const PROTOCOLS: &[(&str, &str)] = &[
@@ -39,6 +40,10 @@ pub const PROTOCOLS: &[(&str, &str)] = &[
         "gossipsub",
         "GossipSub v1.1 / v1.2 (IDONTWANT) / v2.0 (IANNOUNCE, INEED, D_announce) by `version`.",
     ),
+    (
+        "strokkur",
+        "Strokkur: windowed LT codewords to every peer, MIMD rate per peer, joint decoding.",
+    ),
 ];
 
 /// Default fanout of `push`, when the config does not give one.
@@ -69,6 +74,16 @@ pub fn start_run(
                 .map_err(|e| err(format!("protocols[{index}].config.{}", e.field), e.why))?;
             Ok(started)
         }
+        "strokkur" => {
+            // An invalid config only makes nodes idle (and counted); refuse it here.
+            let started = start::<Strokkur>(prep, index, options, |_| {})?;
+            let config: StrokkurConfig = serde_json::from_value(started.config.clone())
+                .map_err(|e| err(format!("protocols[{index}].config"), e.to_string()))?;
+            config
+                .validate()
+                .map_err(|e| err(format!("protocols[{index}].config.{}", e.field), e.why))?;
+            Ok(started)
+        }
         other => Err(err(
             format!("protocols[{index}].protocol"),
             format!(
@@ -92,6 +107,11 @@ pub fn config_schemas() -> Vec<(&'static str, &'static str, schemars::Schema)> {
             "gossipsub",
             "GossipsubConfig",
             schemars::schema_for!(GossipsubConfig),
+        ),
+        (
+            "strokkur",
+            "StrokkurConfig",
+            schemars::schema_for!(StrokkurConfig),
         ),
     ]
 }

@@ -42,14 +42,7 @@ struct Measured {
 }
 
 fn measure(prep: &Prepared, run: usize, deadline_ms: f64) -> Measured {
-    let mut started = start_run(
-        prep,
-        run,
-        &EngineOptions {
-            keep_arrivals: true,
-        },
-    )
-    .unwrap();
+    let mut started = start_run(prep, run, &EngineOptions::default()).unwrap();
     started.run.run_until(u64::MAX);
     let done = started.run.finish();
     let summary = done.metrics.summary(&prep.net, &prep.plan);
@@ -60,7 +53,7 @@ fn measure(prep: &Prepared, run: usize, deadline_ms: f64) -> Measured {
     // Per tx: how many honest nodes got it and when the last of them did.
     let mut reached = vec![0usize; txs];
     let mut last_us = vec![0u64; txs];
-    for &(node, tx, t) in done.metrics.arrivals.as_deref().unwrap_or(&[]) {
+    for &(node, tx, t) in &done.metrics.arrivals(&prep.plan) {
         if prep.net.is_honest(node as usize) {
             let tx = tx as usize;
             reached[tx] += 1;
@@ -146,6 +139,28 @@ fn lazy_push_gets_more_messages_through_by_the_deadline() {
         eager.within_deadline
     );
     assert!(lazy.duplicates < eager.duplicates / 2.0);
+}
+
+#[test]
+fn idontwant_cuts_duplicates_of_v1_1() {
+    let mut s = shrink(load("gossipsub-v2-single.json"), 150, 20);
+    set_burst(&mut s, 1, 131_072);
+    let base = s["protocols"][0]["config"].clone();
+    let mut v11 = base.clone();
+    v11["version"] = json!("v1.1");
+    let mut v12 = base;
+    v12["version"] = json!("v1.2");
+    s["protocols"] = json!([
+        { "label": "v1.1", "protocol": "gossipsub", "config": v11 },
+        { "label": "v1.2", "protocol": "gossipsub", "config": v12 },
+    ]);
+    let prep = prepare(&s);
+    let v11 = measure(&prep, run_index(&prep, "v1.1"), 4_000.0).duplicates;
+    let v12 = measure(&prep, run_index(&prep, "v1.2"), 4_000.0).duplicates;
+    assert!(
+        v12 < v11 - 0.3,
+        "IDONTWANT saves copies: v1.2 {v12} vs v1.1 {v11}"
+    );
 }
 
 #[test]

@@ -70,18 +70,10 @@ fn dijkstra(prep: &Prepared, src: usize) -> Vec<u64> {
 #[test]
 fn flooding_latency_is_the_shortest_path_latency() {
     let prep = Prepared::new(flood_scenario(300, 8, 20)).unwrap();
-    let mut run = start_run(
-        &prep,
-        0,
-        &EngineOptions {
-            keep_arrivals: true,
-        },
-    )
-    .unwrap()
-    .run;
+    let mut run = start_run(&prep, 0, &EngineOptions::default()).unwrap().run;
     run.run_until(u64::MAX);
     let done = run.finish();
-    let arrivals = done.metrics.arrivals.unwrap();
+    let arrivals = done.metrics.arrivals(&prep.plan);
     assert_eq!(arrivals.len(), 20 * 299, "every node gets every tx");
     let mut by_origin = std::collections::BTreeMap::new();
     for &(node, tx, t) in &arrivals {
@@ -166,21 +158,11 @@ fn a_slow_uplink_delays_the_later_copies() {
         start_ms: 0.0,
     });
     let prep = Prepared::new(s).unwrap();
-    let mut run = start_run(
-        &prep,
-        0,
-        &EngineOptions {
-            keep_arrivals: true,
-        },
-    )
-    .unwrap()
-    .run;
+    let mut run = start_run(&prep, 0, &EngineOptions::default()).unwrap().run;
     run.run_until(u64::MAX);
     let mut times: Vec<u64> = run
         .metrics()
-        .arrivals
-        .as_ref()
-        .unwrap()
+        .arrivals(&prep.plan)
         .iter()
         .map(|a| a.2)
         .collect();

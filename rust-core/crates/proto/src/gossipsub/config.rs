@@ -76,8 +76,8 @@ pub struct GossipsubConfig {
     pub iwant_followup_ms: u64,
     /// v1.2: send IDONTWANT for messages of at least this many bytes (go-libp2p: 1 KiB).
     pub idontwant_threshold_bytes: u32,
-    /// v1.2: most IDONTWANT ids accepted from one peer per heartbeat (go-libp2p accepts
-    /// 1000 messages of up to 10 ids).
+    /// v1.2: most IDONTWANT messages accepted from one peer per heartbeat (go-libp2p:
+    /// 1000). Each txcast IDONTWANT carries one id.
     pub max_idontwant_per_heartbeat: u32,
     /// v1.2: heartbeats an IDONTWANT is remembered (go-libp2p: 3).
     pub idontwant_ttl_heartbeats: u32,
@@ -127,7 +127,7 @@ impl Default for GossipsubConfig {
             max_ihave_messages: 10,
             iwant_followup_ms: 3_000,
             idontwant_threshold_bytes: 1_024,
-            max_idontwant_per_heartbeat: 10_000,
+            max_idontwant_per_heartbeat: 1_000,
             idontwant_ttl_heartbeats: 3,
             ineed_timeout_ms: 400,
             ineed_timeout_penalty: 1.0,

@@ -56,6 +56,9 @@ pub struct Gossipsub {
     acache: AnnounceCache,
     promises: Promises,
     started: bool,
+    /// Whether any peer was ever penalized: until then every score is 0 and the checks
+    /// on each incoming message can be skipped.
+    any_penalty: bool,
     last_publish: Time,
     heartbeats: u64,
     scratch: Vec<PeerIdx>,
@@ -72,13 +75,19 @@ impl Gossipsub {
     }
 
     fn score(&self, peer: PeerIdx) -> f64 {
+        if !self.any_penalty {
+            return 0.0;
+        }
         self.peers
             .get(peer)
             .map_or(0.0, |x| x.score.value(&self.weights()))
     }
 
     fn penalize(&mut self, peer: PeerIdx, amount: f64) {
-        self.peers.slot(peer).score.add_penalty(amount);
+        if amount > 0.0 {
+            self.any_penalty = true;
+            self.peers.slot(peer).score.add_penalty(amount);
+        }
     }
 
     /// Whether this node leaves `id` out of what it sends.
@@ -158,12 +167,13 @@ impl Gossipsub {
         if !valid {
             // P4. The id is not marked seen: with content-derived ids (as in libp2p) the
             // garbage would have had an id of its own, so the real message stays wanted.
+            self.any_penalty = true;
             self.peers.slot(from).score.add_invalid();
             cx.count("gs_invalid_message", 1);
             return;
         }
         if self.seen.contains(tx.id) {
-            cx.count("gs_duplicate", 1);
+            // A duplicate; the simulator counts full copies itself.
             return;
         }
         self.accept(tx, Some(from), cx);
@@ -184,13 +194,15 @@ impl Gossipsub {
             && tx.len >= self.p.idontwant_threshold_bytes
             && self.role != Role::Silent
         {
+            let mut sent = 0;
             for i in 0..self.peers.mesh.len() {
                 let m = self.peers.mesh[i];
                 if Some(m) != from {
                     cx.send(m, Rpc::IDontWant(tx.id));
-                    cx.count("gs_idontwant_sent", 1);
+                    sent += 1;
                 }
             }
+            cx.count("gs_idontwant_sent", sent);
         }
         self.forward(tx, from, cx);
     }
@@ -226,20 +238,27 @@ impl Gossipsub {
         }
         // Random order, so that no peer is always first in the upload queue.
         cx.rng.shuffle(&mut targets);
+        let (mut saved, mut announced) = (0, 0);
         for &t in &targets {
             if Some(t) == from {
                 continue;
             }
             if self.dont_want.contains(t, tx.id) {
-                cx.count("gs_idontwant_saved", 1);
+                saved += 1;
                 continue;
             }
             if self.lazy(t, own, cx) {
                 cx.send(t, Rpc::IAnnounce(tx.id));
-                cx.count("gs_iannounce_sent", 1);
+                announced += 1;
             } else {
                 cx.send(t, self.publish_msg(tx));
             }
+        }
+        if saved > 0 {
+            cx.count("gs_idontwant_saved", saved);
+        }
+        if announced > 0 {
+            cx.count("gs_iannounce_sent", announced);
         }
         self.scratch = targets;
     }
@@ -349,11 +368,14 @@ impl Gossipsub {
                 1.0
             };
             peer.score.add_penalty(extra);
+            self.any_penalty = true;
             cx.count("gs_graft_in_backoff", 1);
             self.prune(from, cx);
             return;
         }
-        if self.score(from) < 0.0 || self.peers.mesh.len() >= self.p.d_hi {
+        // Accepted even above D_hi, as in v1.0; the heartbeat prunes back to D. (v1.1
+        // accepts there only peers on outbound connections; links here have no direction.)
+        if self.score(from) < 0.0 {
             self.prune(from, cx);
             return;
         }
@@ -646,6 +668,7 @@ impl Protocol for Gossipsub {
             acache: AnnounceCache::new(),
             promises: Promises::new(),
             started: false,
+            any_penalty: false,
             last_publish: Time::ZERO,
             heartbeats: 0,
             scratch: Vec::new(),
@@ -692,6 +715,11 @@ impl Gossipsub {
     /// Mesh peers, in the order they joined (for tests and the inspector).
     pub fn mesh(&self) -> &[PeerIdx] {
         &self.peers.mesh
+    }
+
+    /// Fanout peers (used only by a node that does not subscribe).
+    pub fn fanout(&self) -> &[PeerIdx] {
+        &self.peers.fanout
     }
 
     /// This node's score of a peer.

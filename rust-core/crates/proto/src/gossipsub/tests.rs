@@ -206,6 +206,65 @@ fn foreign_topics_are_counted_and_unknown_fields_skipped() {
     assert_eq!(report.foreign_topic, 1);
 }
 
+#[test]
+fn a_batched_rpc_from_another_router_is_split_into_entries() {
+    // Protobuf concatenation merges messages (repeated fields append), so the bodies of
+    // several frames make one RPC carrying all their entries, as go-libp2p batches them.
+    let parts = [
+        Rpc::Publish {
+            tx: Tx {
+                id: TxId(3),
+                len: 40,
+            },
+            valid: true,
+        },
+        Rpc::IHave(vec![TxId(1), TxId(2)]),
+        Rpc::Graft,
+        Rpc::IDontWant(TxId(3)),
+    ];
+    let mut body = Vec::new();
+    for p in &parts {
+        let frame = encode(p);
+        let prefix = crate::wire::varint_len(p.body_len() as u64);
+        body.extend_from_slice(&frame[prefix..]);
+    }
+    let mut frame = Vec::new();
+    crate::wire::put_varint(&mut frame, body.len() as u64);
+    frame.extend_from_slice(&body);
+    let (out, report) = decode_one(&frame).unwrap();
+    assert_eq!(out, parts.to_vec());
+    assert_eq!(report.consumed, frame.len());
+}
+
+#[test]
+fn the_driver_runs_heartbeats_for_a_real_network_host() {
+    let setup = NodeSetup {
+        node: 0,
+        behaviour: Behaviour::Honest,
+    };
+    let mut d =
+        crate::Driver::<Gossipsub>::new(&GossipsubConfig::default(), &setup, Rng::from_seed(1));
+    d.handle_input(Time::ZERO, Input::PeerUp(PeerIdx(0)));
+    d.handle_input(
+        Time::ZERO,
+        Input::Message(PeerIdx(0), Rpc::Subscribe { subscribe: true }),
+    );
+    let first = d.next_deadline().expect("a heartbeat is scheduled");
+    d.poll_timers(first);
+    let sent: Vec<String> = d
+        .drain()
+        .filter_map(|o| match o {
+            crate::Output::Send { msg, .. } => Some(msg.kind().to_string()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(sent, vec!["subscribe", "graft"]);
+    assert!(
+        d.next_deadline() > Some(first),
+        "the next heartbeat follows"
+    );
+}
+
 mod props {
     use super::*;
     use proptest::prelude::*;
@@ -658,6 +717,112 @@ fn graft_in_backoff_is_pruned_and_penalized() {
     ));
     assert!(s.node.peer_score(PeerIdx(0)) < 0.0);
     assert!(s.node.mesh().is_empty());
+}
+
+#[test]
+fn an_oversubscribed_mesh_is_pruned_back_to_d() {
+    let mut s = Solo::with_mesh(GossipsubConfig::default(), Behaviour::Honest, 14);
+    assert_eq!(s.node.mesh().len(), 6, "the first heartbeat grafts D");
+    for p in 0..14 {
+        s.msg(ms(200), p, Rpc::Graft);
+    }
+    assert_eq!(s.node.mesh().len(), 14, "GRAFTs are accepted above D_hi");
+    let hb = s.input(ms(1_100), Input::Timer(GossipsubTimer::Heartbeat));
+    assert_eq!(s.node.mesh().len(), 6);
+    let pruned: Vec<u32> = sends(&hb)
+        .into_iter()
+        .filter(|(_, m)| {
+            matches!(
+                m,
+                Rpc::Prune {
+                    backoff_s: Some(60)
+                }
+            )
+        })
+        .map(|(p, _)| p)
+        .collect();
+    assert_eq!(pruned.len(), 8);
+    for p in pruned {
+        assert!(s.node.backed_off(PeerIdx(p), ms(1_200)));
+        assert!(!s.node.mesh().contains(&PeerIdx(p)));
+    }
+}
+
+#[test]
+fn negative_peers_leave_the_mesh_at_the_heartbeat() {
+    let mut s = Solo::with_mesh(GossipsubConfig::default(), Behaviour::Honest, 3);
+    s.msg(
+        ms(200),
+        1,
+        Rpc::Publish {
+            tx: Tx {
+                id: TxId(1),
+                len: 100,
+            },
+            valid: false,
+        },
+    );
+    let hb = s.input(ms(1_100), Input::Timer(GossipsubTimer::Heartbeat));
+    assert!(sends(&hb).contains(&(
+        1,
+        Rpc::Prune {
+            backoff_s: Some(60)
+        }
+    )));
+    assert!(!s.node.mesh().contains(&PeerIdx(1)));
+    let regraft = s.input(ms(2_100), Input::Timer(GossipsubTimer::Heartbeat));
+    assert!(
+        !sends(&regraft).contains(&(1, Rpc::Graft)),
+        "no GRAFT to a backed-off peer"
+    );
+}
+
+#[test]
+fn a_pure_publisher_uses_a_fanout_that_expires() {
+    let config = GossipsubConfig {
+        subscribe: false,
+        flood_publish: false,
+        ..Default::default()
+    };
+    let mut s = Solo::new(config, Behaviour::Honest);
+    for p in 0..10 {
+        let up = s.input(Time::ZERO, Input::PeerUp(PeerIdx(p)));
+        assert!(
+            sends(&up).is_empty(),
+            "no SUBSCRIBE from a node that does not subscribe"
+        );
+        s.msg(Time::ZERO, p, Rpc::Subscribe { subscribe: true });
+    }
+    let out = sends(&s.input(
+        ms(50),
+        Input::Submit(Tx {
+            id: TxId(1),
+            len: 100,
+        }),
+    ));
+    assert_eq!(out.len(), 6, "D fanout peers");
+    assert!(
+        sends(&s.msg(ms(60), 0, Rpc::Graft)).is_empty(),
+        "GRAFT ignored when not subscribed"
+    );
+    s.input(ms(100), Input::Timer(GossipsubTimer::Heartbeat));
+    let ihave = sends(&s.input(ms(1_100), Input::Timer(GossipsubTimer::Heartbeat)));
+    assert!(ihave
+        .iter()
+        .all(|(p, m)| matches!(m, Rpc::IHave(_)) && out.iter().all(|(q, _)| q != p)));
+    assert_eq!(s.node.fanout().len(), 6);
+    // After fanout_ttl without publishing, the fanout is dropped, and made again on publish.
+    s.input(ms(62_000), Input::Timer(GossipsubTimer::Heartbeat));
+    assert!(s.node.fanout().is_empty());
+    let again = sends(&s.input(
+        ms(62_100),
+        Input::Submit(Tx {
+            id: TxId(2),
+            len: 100,
+        }),
+    ));
+    assert_eq!(again.len(), 6);
+    assert_eq!(s.node.fanout().len(), 6);
 }
 
 #[test]

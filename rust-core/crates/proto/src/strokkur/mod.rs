@@ -1,0 +1,499 @@
+//! Strokkur: coded transaction broadcast with windowed LT codes (seed `004`, §4), built on
+//! crate `ltcode`.
+//!
+//! - Each node keeps one coding window (its k most recent symbols, own or decoded) and, per
+//!   peer, a stream of codewords drawn from it, paced by a timer at that peer's rate r.
+//! - When a link comes up each side draws a fresh SipHash key and sends it (`Key`); the other
+//!   side names symbols to it with that key. One decoder per node takes codewords from all
+//!   peers jointly and re-keys each decoded symbol for every peer (§4.3).
+//! - A codeword the decoder has not decoded within tau is a loss for its sender; the count
+//!   goes back piggybacked on the receiver's next codeword to that sender (alone, in a
+//!   two-byte report, while the receiver has nothing to code).
+//! - Rate control per peer (§4.2, `rate`): r falls by r*alpha*gamma per codeword sent and rises
+//!   by r*alpha per reported loss, between a floor and a cap tied to the node's inflow.
+//! - Txs of exactly l bytes are single symbols; others travel as fragments (§4.4, `symbols`).
+//!   A decoded tx is delivered once its bytes check out.
+//!
+//! Adversaries (`NodeSetup.behaviour`): `Silent` sends no codewords (it still hands out keys,
+//! so its peers keep coding to it); `Censor` keeps the censored txs out of its coding window;
+//! `Corrupt` sends codewords with valid headers and random payloads; `LieAboutLoss` reports
+//! every codeword it receives as lost. A sender accepts at most as many losses as codewords it
+//! sent (`strokkur.excess_losses_reported`).
+//!
+//! Counters: `strokkur.codewords_sent`, `strokkur.losses` (codewords this node failed to
+//! decode in time), `strokkur.corrupt_codewords`, `strokkur.rejected_codewords`,
+//! `strokkur.invalid_symbols`, `strokkur.excess_losses_reported`, `strokkur.tx_too_long`,
+//! `strokkur.bad_config`.
+
+mod config;
+mod msg;
+mod rate;
+mod symbols;
+
+pub use config::{ConfigError, StrokkurConfig};
+pub use msg::StrokkurMsg;
+pub use rate::{Inflow, RateControl};
+pub use symbols::{SymbolKind, Symbols};
+
+use crate::{Behaviour, Ctx, IdSet, Input, NodeSetup, PeerIdx, Protocol, Time, Tx, TxId};
+use ltcode::wire::Message;
+use ltcode::{Codeword, CodingWindow, Decoder, Encoder, Event, LinkEncoder, LinkKey, SenderId};
+
+impl ltcode::CodecRng for crate::Rng {
+    fn next_u64(&mut self) -> u64 {
+        crate::Rng::next_u64(self)
+    }
+}
+
+/// Decoder timeouts are checked on a grid this coarse: one timer per node per step at most.
+const POLL_STEP_US: u64 = 10_000;
+
+pub enum StrokkurTimer {
+    /// Time for the next codeword to `peer`, unless the schedule moved (`generation`).
+    Send { peer: PeerIdx, generation: u32 },
+    /// Undecoded codewords may have timed out.
+    Poll,
+}
+
+/// The codec state of a node, built on its first input (the decoder's secret comes from the
+/// node's RNG stream).
+struct Codec {
+    window: CodingWindow,
+    encoder: Encoder,
+    decoder: Decoder,
+    symbols: Symbols,
+}
+
+impl Codec {
+    fn new(cfg: &StrokkurConfig, rng: &mut crate::Rng) -> Option<Codec> {
+        let params = cfg.params();
+        Some(Codec {
+            window: CodingWindow::new(&params).ok()?,
+            encoder: Encoder::new(&params).ok()?,
+            decoder: Decoder::new(&params, rng).ok()?,
+            symbols: Symbols::new(cfg),
+        })
+    }
+}
+
+struct Peer {
+    up: bool,
+    /// The peer in our decoder (it codes with the key we sent it).
+    sender: Option<SenderId>,
+    /// Our codeword stream to the peer (coded with the key it sent us).
+    link: Option<LinkEncoder>,
+    rate: RateControl,
+    generation: u32,
+    next_at: Time,
+    last_sent: Time,
+    /// Losses to report on our next codeword to the peer.
+    losses_to_report: u32,
+    sent: u64,
+    losses_heard: u64,
+}
+
+impl Peer {
+    fn new(cfg: &StrokkurConfig) -> Peer {
+        Peer {
+            up: false,
+            sender: None,
+            link: None,
+            rate: RateControl::new(cfg),
+            generation: 0,
+            next_at: Time::NEVER,
+            last_sent: Time::ZERO,
+            losses_to_report: 0,
+            sent: 0,
+            losses_heard: 0,
+        }
+    }
+}
+
+pub struct Strokkur {
+    cfg: StrokkurConfig,
+    behaviour: Behaviour,
+    codec: Option<Codec>,
+    broken: bool,
+    peers: Vec<Peer>,
+    /// Decoder sender handle -> the peer it stands for.
+    sender_peer: Vec<PeerIdx>,
+    have: IdSet<TxId>,
+    inflow: Inflow,
+    poll_at: Option<Time>,
+    events: Vec<Event>,
+    symbol: Vec<u8>,
+    split: Vec<Vec<u8>>,
+    done: Vec<Tx>,
+}
+
+impl Strokkur {
+    /// The codec, built on first use; None (and counted) if the config is invalid.
+    fn ensure_codec(&mut self, cx: &mut Ctx<'_, Self>) -> bool {
+        if self.codec.is_none() && !self.broken {
+            self.codec = Codec::new(&self.cfg, cx.rng);
+            if self.codec.is_none() {
+                self.broken = true;
+                cx.count("strokkur.bad_config", 1);
+            }
+        }
+        self.codec.is_some()
+    }
+
+    fn peer_mut(&mut self, p: PeerIdx) -> &mut Peer {
+        if self.peers.len() <= p.idx() {
+            let cfg = &self.cfg;
+            self.peers.resize_with(p.idx() + 1, || Peer::new(cfg));
+        }
+        &mut self.peers[p.idx()]
+    }
+
+    fn sends(&self) -> bool {
+        self.behaviour != Behaviour::Silent
+    }
+
+    fn on_peer_up(&mut self, p: PeerIdx, cx: &mut Ctx<'_, Self>) {
+        let key = LinkKey::random(&mut *cx.rng);
+        let Some(codec) = self.codec.as_mut() else {
+            return;
+        };
+        let sender = codec.decoder.add_sender(&key);
+        let slot = sender as usize;
+        if self.sender_peer.len() <= slot {
+            self.sender_peer.resize(slot + 1, PeerIdx(u32::MAX));
+        }
+        self.sender_peer[slot] = p;
+        let fresh = Peer::new(&self.cfg);
+        let peer = self.peer_mut(p);
+        *peer = Peer {
+            up: true,
+            sender: Some(sender),
+            generation: peer.generation.wrapping_add(1),
+            ..fresh
+        };
+        cx.send(p, StrokkurMsg::key(key));
+    }
+
+    fn on_peer_down(&mut self, p: PeerIdx) {
+        let Some(peer) = self.peers.get_mut(p.idx()) else {
+            return;
+        };
+        peer.up = false;
+        peer.link = None;
+        peer.generation = peer.generation.wrapping_add(1);
+        if let (Some(sender), Some(codec)) = (peer.sender.take(), self.codec.as_mut()) {
+            codec.decoder.remove_sender(sender);
+        }
+    }
+
+    fn on_message(&mut self, from: PeerIdx, msg: StrokkurMsg, cx: &mut Ctx<'_, Self>) {
+        if !self.peers.get(from.idx()).is_some_and(|p| p.up) {
+            return;
+        }
+        self.on_losses_reported(from, msg.losses, cx);
+        match msg.body {
+            Some(Message::Key(key)) => self.on_key(from, key, cx),
+            Some(Message::Codeword(cw)) => self.on_codeword(from, &cw, cx),
+            None => {}
+        }
+    }
+
+    /// The peer's key: start (or re-key) our codeword stream to it.
+    fn on_key(&mut self, from: PeerIdx, key: LinkKey, cx: &mut Ctx<'_, Self>) {
+        let sends = self.sends();
+        let peer = &mut self.peers[from.idx()];
+        peer.link = Some(LinkEncoder::new(key));
+        peer.generation = peer.generation.wrapping_add(1);
+        if sends {
+            peer.next_at = cx.now + peer.rate.interval();
+            let timer = StrokkurTimer::Send {
+                peer: from,
+                generation: peer.generation,
+            };
+            cx.set_timer(peer.next_at, timer);
+        }
+    }
+
+    fn on_codeword(&mut self, from: PeerIdx, cw: &Codeword, cx: &mut Ctx<'_, Self>) {
+        let Some(sender) = self.peers[from.idx()].sender else {
+            return;
+        };
+        let Some(codec) = self.codec.as_mut() else {
+            return;
+        };
+        let mut events = std::mem::take(&mut self.events);
+        let result = codec
+            .decoder
+            .receive(sender, cx.now.0, &cw.ids, &cw.payload, &mut events);
+        if result.is_err() {
+            cx.count("strokkur.rejected_codewords", 1);
+        }
+        if self.behaviour == Behaviour::LieAboutLoss {
+            let peer = &mut self.peers[from.idx()];
+            peer.losses_to_report = peer.losses_to_report.saturating_add(1);
+        }
+        self.apply_events(&mut events, cx);
+        self.events = events;
+        self.arm_poll(cx);
+    }
+
+    /// `n` losses reported by the peer: believe at most as many as codewords we sent it.
+    fn on_losses_reported(&mut self, from: PeerIdx, n: u32, cx: &mut Ctx<'_, Self>) {
+        if n == 0 {
+            return;
+        }
+        let cap = match self.cfg.rate_cap_per_inflow {
+            f if f > 0.0 => (f * self.inflow.per_s(cx.now)).max(self.cfg.min_rate_per_s),
+            _ => f64::INFINITY,
+        };
+        let peer = &mut self.peers[from.idx()];
+        let unreported = peer.sent.saturating_sub(peer.losses_heard);
+        let believed = (n as u64).min(unreported) as u32;
+        if believed < n {
+            cx.count("strokkur.excess_losses_reported", (n - believed) as u64);
+        }
+        peer.losses_heard += believed as u64;
+        peer.rate.on_losses(believed, cap);
+        // A higher rate brings the next codeword forward.
+        let due = peer.last_sent + peer.rate.interval();
+        if peer.link.is_some() && due < peer.next_at && self.behaviour != Behaviour::Silent {
+            peer.generation = peer.generation.wrapping_add(1);
+            peer.next_at = due.max(cx.now);
+            let timer = StrokkurTimer::Send {
+                peer: from,
+                generation: peer.generation,
+            };
+            cx.set_timer(peer.next_at, timer);
+        }
+    }
+
+    fn on_send_timer(&mut self, to: PeerIdx, generation: u32, cx: &mut Ctx<'_, Self>) {
+        let corrupt = self.behaviour == Behaviour::Corrupt;
+        let Some(codec) = self.codec.as_mut() else {
+            return;
+        };
+        let Some(peer) = self.peers.get_mut(to.idx()) else {
+            return;
+        };
+        if !peer.up || peer.generation != generation {
+            return;
+        }
+        let Some(link) = peer.link.as_mut() else {
+            return;
+        };
+        let mut cw = Codeword::default();
+        if codec
+            .encoder
+            .encode(&codec.window, link, &mut *cx.rng, &mut cw)
+        {
+            if corrupt {
+                for b in cw.payload.iter_mut() {
+                    *b = cx.rng.next_u32() as u8;
+                }
+            }
+            let losses = std::mem::take(&mut peer.losses_to_report);
+            cx.send(to, StrokkurMsg::codeword(losses, cw));
+            cx.count("strokkur.codewords_sent", 1);
+            peer.sent += 1;
+            peer.rate.on_send();
+            peer.last_sent = cx.now;
+        } else if peer.losses_to_report > 0 {
+            // Nothing to code yet: the loss count goes alone.
+            let losses = std::mem::take(&mut peer.losses_to_report);
+            cx.send(to, StrokkurMsg::report(losses));
+        }
+        // An empty window sends no codeword and leaves the rate alone.
+        peer.next_at = cx.now + peer.rate.interval();
+        cx.set_timer(
+            peer.next_at,
+            StrokkurTimer::Send {
+                peer: to,
+                generation,
+            },
+        );
+    }
+
+    fn on_poll_timer(&mut self, cx: &mut Ctx<'_, Self>) {
+        if self.poll_at.is_some_and(|t| t <= cx.now) {
+            self.poll_at = None;
+        }
+        let Some(codec) = self.codec.as_mut() else {
+            return;
+        };
+        let mut events = std::mem::take(&mut self.events);
+        codec.decoder.poll(cx.now.0, &mut events);
+        self.apply_events(&mut events, cx);
+        self.events = events;
+        self.arm_poll(cx);
+    }
+
+    /// Make sure a poll timer is set for the decoder's next timeout (on a coarse grid).
+    fn arm_poll(&mut self, cx: &mut Ctx<'_, Self>) {
+        let Some(deadline) = self.codec.as_ref().and_then(|c| c.decoder.next_deadline()) else {
+            return;
+        };
+        let at = Time(deadline.div_ceil(POLL_STEP_US).saturating_mul(POLL_STEP_US));
+        if self.poll_at.is_none_or(|p| at < p) {
+            self.poll_at = Some(at);
+            cx.set_timer(at, StrokkurTimer::Poll);
+        }
+    }
+
+    fn on_submit(&mut self, tx: Tx, cx: &mut Ctx<'_, Self>) {
+        if !self.have.insert(tx.id) {
+            return;
+        }
+        cx.deliver(tx);
+        let Some(codec) = self.codec.as_mut() else {
+            return;
+        };
+        let mut split = std::mem::take(&mut self.split);
+        if codec.symbols.split(tx, &mut split).is_err() {
+            cx.count("strokkur.tx_too_long", 1);
+            self.split = split;
+            return;
+        }
+        let mut events = std::mem::take(&mut self.events);
+        let coded = !self.behaviour.censors(tx.id);
+        for symbol in &split {
+            let Some(codec) = self.codec.as_mut() else {
+                break;
+            };
+            // Known symbols peel codewords waiting on them (sizes match: no error).
+            let _ = codec.decoder.insert_known(symbol, &mut events);
+            if coded && codec.window.push(symbol).is_ok() {
+                self.inflow.record(cx.now);
+            }
+            self.apply_events(&mut events, cx);
+        }
+        self.events = events;
+        self.split = split;
+        self.arm_poll(cx);
+    }
+
+    /// Acts on what the decoder reported: new symbols, losses to report, corrupt codewords.
+    fn apply_events(&mut self, events: &mut Vec<Event>, cx: &mut Ctx<'_, Self>) {
+        for event in events.drain(..) {
+            match event {
+                Event::Decoded { seq, .. } => self.on_decoded(seq, cx),
+                Event::Loss { sender } => {
+                    cx.count("strokkur.losses", 1);
+                    let Some(&p) = self.sender_peer.get(sender as usize) else {
+                        continue;
+                    };
+                    if let Some(peer) = self.peers.get_mut(p.idx()) {
+                        peer.losses_to_report = peer.losses_to_report.saturating_add(1);
+                    }
+                }
+                Event::Corrupt { .. } => cx.count("strokkur.corrupt_codewords", 1),
+            }
+        }
+    }
+
+    fn on_decoded(&mut self, seq: u64, cx: &mut Ctx<'_, Self>) {
+        let Some(codec) = self.codec.as_mut() else {
+            return;
+        };
+        let Some(bytes) = codec.decoder.symbol(seq) else {
+            return;
+        };
+        self.symbol.clear();
+        self.symbol.extend_from_slice(bytes);
+        let kind = codec.symbols.identify(&self.symbol, &mut self.done);
+        let coded = match kind {
+            SymbolKind::Tx(tx) => {
+                self.done.push(tx);
+                !self.behaviour.censors(tx.id)
+            }
+            SymbolKind::Fragment => true,
+            SymbolKind::Invalid => {
+                cx.count("strokkur.invalid_symbols", 1);
+                false
+            }
+        };
+        if coded && codec.window.push(&self.symbol).is_ok() {
+            self.inflow.record(cx.now);
+        }
+        for tx in self.done.drain(..) {
+            if self.have.insert(tx.id) {
+                cx.deliver(tx);
+            }
+        }
+    }
+}
+
+impl Protocol for Strokkur {
+    type Msg = StrokkurMsg;
+    type Timer = StrokkurTimer;
+    type Config = StrokkurConfig;
+
+    fn new(config: &StrokkurConfig, setup: &NodeSetup) -> Self {
+        Strokkur {
+            cfg: config.clone(),
+            behaviour: setup.behaviour.clone(),
+            codec: None,
+            broken: false,
+            peers: Vec::new(),
+            sender_peer: Vec::new(),
+            have: IdSet::default(),
+            inflow: Inflow::default(),
+            poll_at: None,
+            events: Vec::new(),
+            symbol: Vec::new(),
+            split: Vec::new(),
+            done: Vec::new(),
+        }
+    }
+
+    fn handle(&mut self, input: Input<StrokkurMsg, StrokkurTimer>, cx: &mut Ctx<'_, Self>) {
+        if !self.ensure_codec(cx) {
+            return;
+        }
+        match input {
+            Input::PeerUp(p) => self.on_peer_up(p, cx),
+            Input::PeerDown(p) => self.on_peer_down(p),
+            Input::Message(from, msg) => self.on_message(from, msg, cx),
+            Input::Submit(tx) => self.on_submit(tx, cx),
+            Input::Timer(StrokkurTimer::Send { peer, generation }) => {
+                self.on_send_timer(peer, generation, cx)
+            }
+            Input::Timer(StrokkurTimer::Poll) => self.on_poll_timer(cx),
+        }
+    }
+
+    fn inspect(&self) -> Vec<(&'static str, String)> {
+        let up: Vec<&Peer> = self.peers.iter().filter(|p| p.up).collect();
+        let rates: f64 = up
+            .iter()
+            .filter(|p| p.link.is_some())
+            .map(|p| p.rate.rate())
+            .sum();
+        let (window, pending, learned) = match &self.codec {
+            Some(c) => (c.window.len(), c.decoder.pending(), c.decoder.learned()),
+            None => (0, 0, 0),
+        };
+        vec![
+            ("peers up", up.len().to_string()),
+            ("txs known", self.have.len().to_string()),
+            ("symbols learned", learned.to_string()),
+            ("coding window", window.to_string()),
+            ("codewords pending", pending.to_string()),
+            ("codeword rate, all peers (/s)", format!("{rates:.1}")),
+        ]
+    }
+}
+
+impl Strokkur {
+    /// Codeword rate to each peer (0 for a peer that is down or sent no key), for traces.
+    pub fn rates(&self) -> Vec<f64> {
+        self.peers
+            .iter()
+            .map(|p| match p.up && p.link.is_some() {
+                true => p.rate.rate(),
+                false => 0.0,
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests;
