@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { arrivalColour, arrivalFraction, summariseArrivals } from './palette';
+import { arrivalColour, arrivalFraction, edgeColour, summariseArrivals } from './palette';
 
 describe('arrival colours', () => {
   it('clamps the scale position', () => {
@@ -11,6 +11,15 @@ describe('arrival colours', () => {
 
   it('gives early and late arrivals different colours', () => {
     expect(arrivalColour(0)).not.toBe(arrivalColour(1));
+  });
+});
+
+describe('edgeColour', () => {
+  it('fades as edges multiply, within bounds', () => {
+    const alpha = (edges: number) => Number(edgeColour(edges).match(/([\d.]+)\)$/)![1]);
+    expect(alpha(100)).toBe(0.08);
+    expect(alpha(4000)).toBeLessThan(alpha(1600));
+    expect(alpha(1_000_000)).toBe(0.015);
   });
 });
 

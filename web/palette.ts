@@ -4,7 +4,12 @@ import { interpolateViridis } from 'd3';
 
 export const BACKGROUND = '#111821';
 export const UNREACHED = '#2e3845';
-export const EDGE = 'rgba(140, 160, 185, 0.07)';
+
+/** Edges stay faint however many there are: their summed ink is roughly constant. */
+export function edgeColour(edgeCount: number): string {
+  const alpha = Math.min(0.08, Math.max(0.015, 120 / Math.max(1, edgeCount)));
+  return `rgba(140, 160, 185, ${alpha.toFixed(3)})`;
+}
 
 /** Scale position in [0, 1] for an arrival at `arrivalUs` when the last one was at `maxUs`. */
 export function arrivalFraction(arrivalUs: number, maxUs: number): number {

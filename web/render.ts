@@ -1,7 +1,7 @@
 // Draws a run on a 2D canvas at one instant of simulated time. Display state is a pure
 // function of (scene, now): replaying or resizing just draws again.
 import type { RunResult } from '../workers/protocol';
-import { arrivalColour, arrivalFraction, BACKGROUND, EDGE, UNREACHED } from './palette';
+import { arrivalColour, arrivalFraction, BACKGROUND, edgeColour, UNREACHED } from './palette';
 
 export interface Scene {
   nodes: number;
@@ -53,7 +53,7 @@ export function drawScene(canvas: HTMLCanvasElement, scene: Scene | null, nowUs:
   const y = (i: number) => cy + positions[2 * i + 1] * scale;
   const radius = Math.min(5, Math.max(1.6, (0.16 * 2 * scale) / Math.sqrt(scene.nodes)));
 
-  context.strokeStyle = EDGE;
+  context.strokeStyle = edgeColour(scene.edges.length / 2);
   context.lineWidth = 1;
   context.beginPath();
   for (let e = 0; e + 1 < scene.edges.length; e += 2) {

@@ -4,6 +4,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -31,10 +32,11 @@ export function say(message) {
   process.stderr.write(process.stderr.isTTY ? `\x1b[36m▸\x1b[0m ${message}\n` : `▸ ${message}\n`);
 }
 
-/** PATH with the project's tools first, so children run on the project's Node. */
+/** PATH with the project's tools first, so children run on the project's Node; rustup's cargo last, as a fallback. */
 export function projectEnv(extra = {}) {
-  const bins = [path.join(ROOT, 'node_modules', '.bin'), TOOLS_BIN];
-  return { ...process.env, PATH: [...bins, process.env.PATH ?? ''].join(path.delimiter), ...extra };
+  const first = [path.join(ROOT, 'node_modules', '.bin'), TOOLS_BIN];
+  const last = [path.join(os.homedir(), '.cargo', 'bin')];
+  return { ...process.env, PATH: [...first, process.env.PATH ?? '', ...last].join(path.delimiter), ...extra };
 }
 
 /** Runs a command with inherited output; throws if it fails. */

@@ -10,7 +10,7 @@ pub type Clock<'a> = &'a mut dyn FnMut() -> f64;
 pub type Figures = Vec<(&'static str, f64)>;
 
 /// Names `run` accepts.
-pub const BENCHES: &[&str] = &["engine", "codec", "arrivals", "gossipsub"];
+pub const BENCHES: &[&str] = &["engine", "codec", "arrivals", "gossipsub", "strokkur"];
 
 pub fn run(name: &str, now_s: Clock) -> Result<Figures, String> {
     match name {
@@ -18,6 +18,7 @@ pub fn run(name: &str, now_s: Clock) -> Result<Figures, String> {
         "codec" => Ok(ltcode::bench::headline(now_s)),
         "arrivals" => Ok(arrivals::bench::headline(now_s)),
         "gossipsub" => gossipsub(now_s),
+        "strokkur" => Ok(crate::bench_strokkur::headline(now_s)),
         other => Err(format!(
             "unknown benchmark `{other}`; known: {}",
             BENCHES.join(", ")

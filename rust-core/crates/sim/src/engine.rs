@@ -234,19 +234,26 @@ impl<P: Protocol> Engine<P> {
     /// Process every event up to and including time `t_us` (capped at the run's end).
     /// Returns false once the run is over.
     pub fn run_until(&mut self, t_us: u64) -> bool {
+        self.run_bounded(t_us, u64::MAX)
+    }
+
+    /// Like `run_until`, but stop after `max_events` events, so a host can stay responsive
+    /// and show progress. Returns false once the run is over.
+    pub fn run_bounded(&mut self, t_us: u64, max_events: u64) -> bool {
         let limit = t_us.min(self.end_us);
+        let mut budget = max_events;
         while let Some(t) = self.queue.peek_time() {
             if t > limit {
                 self.now = self.now.max(limit);
                 return limit < self.end_us;
             }
+            if budget == 0 {
+                return true;
+            }
+            budget -= 1;
             self.step();
         }
         false
-    }
-
-    pub fn run_to_end(&mut self) {
-        self.run_until(u64::MAX);
     }
 
     /// The digest of the event log so far; consumes the engine's log.

@@ -45,6 +45,8 @@ impl Prepared {
 pub trait Run {
     /// Process events up to `t_us`; false once the run is over.
     fn run_until(&mut self, t_us: u64) -> bool;
+    /// Process events up to `t_us` but at most `max_events` of them; false once it is over.
+    fn run_bounded(&mut self, t_us: u64, max_events: u64) -> bool;
     fn now_us(&self) -> u64;
     fn end_us(&self) -> u64;
     fn events(&self) -> u64;
@@ -66,6 +68,9 @@ struct Typed<P: Protocol>(Engine<P>);
 impl<P: Protocol> Run for Typed<P> {
     fn run_until(&mut self, t_us: u64) -> bool {
         self.0.run_until(t_us)
+    }
+    fn run_bounded(&mut self, t_us: u64, max_events: u64) -> bool {
+        self.0.run_bounded(t_us, max_events)
     }
     fn now_us(&self) -> u64 {
         self.0.now_us()

@@ -1,10 +1,14 @@
 //! The WebAssembly face of the core: thin wrappers over `sim`, with every error turned into a
 //! JS exception at this edge and no panic allowed across it.
 
+mod simulation;
+
+pub use simulation::Simulation;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use wasm_bindgen::prelude::*;
 
-/// Run `f`, turning a panic into a JS error instead of a trap that kills the module.
+/// Run `f` with its error as a JS exception. Natively (in tests) a panic also becomes an
+/// error; on wasm32 a panic aborts, and `install_panic_report` says why before the trap.
 fn guarded<T>(what: &str, f: impl FnOnce() -> Result<T, String>) -> Result<T, JsError> {
     match catch_unwind(AssertUnwindSafe(f)) {
         Ok(Ok(v)) => Ok(v),
@@ -20,6 +24,17 @@ extern "C" {
     /// The host's monotonic clock in milliseconds (performance.now in browsers and Node).
     #[wasm_bindgen(js_namespace = performance, js_name = now)]
     fn performance_now() -> f64;
+    #[wasm_bindgen(js_namespace = console, js_name = error)]
+    fn console_error(message: &str);
+}
+
+/// On WebAssembly a panic cannot unwind: it traps. Say what went wrong before it does, so the
+/// host can report it and start a fresh instance.
+#[wasm_bindgen(start)]
+pub fn install_panic_report() {
+    std::panic::set_hook(Box::new(|info| {
+        console_error(&format!("txcast core panicked: {info}"))
+    }));
 }
 
 /// The core's version.
@@ -81,4 +96,56 @@ pub fn bench(name: &str) -> Result<String, JsError> {
             .collect();
         Ok(serde_json::Value::Object(map).to_string())
     })
+}
+
+/// Check a scenario; returns a summary as JSON or throws with the JSON path of the problem.
+#[wasm_bindgen]
+pub fn check_scenario(scenario_json: &str) -> Result<String, JsError> {
+    guarded("check_scenario", || {
+        let scenario = sim::parse_scenario(scenario_json).map_err(|e| e.to_string())?;
+        let prep = sim::Prepared::new(scenario).map_err(|e| e.to_string())?;
+        let runs: Vec<_> = prep
+            .scenario
+            .protocols
+            .iter()
+            .map(|p| serde_json::json!({"label": p.label(), "protocol": p.protocol}))
+            .collect();
+        Ok(serde_json::json!({
+            "name": prep.scenario.name, "nodes": prep.net.nodes, "links": prep.net.links.len(),
+            "txs": prep.plan.count(), "runs": runs,
+        })
+        .to_string())
+    })
+}
+
+/// Run every protocol of a scenario to the end; returns the report JSON that `txsim run
+/// --out` writes (wall times aside).
+#[wasm_bindgen]
+pub fn run_scenario(scenario_json: &str, seed: Option<u64>) -> Result<String, JsError> {
+    let mut scenario =
+        sim::parse_scenario(scenario_json).map_err(|e| JsError::new(&e.to_string()))?;
+    if let Some(seed) = seed {
+        scenario.seed = seed;
+    }
+    let mut runs = Vec::with_capacity(scenario.protocols.len());
+    for i in 0..scenario.protocols.len() {
+        let mut simulation = Simulation::new(scenario_json, i as u32, seed)?;
+        while simulation.advance(f64::MAX, 1e6)? {}
+        let report: serde_json::Value = serde_json::from_str(&simulation.finish()?)
+            .map_err(|e| JsError::new(&e.to_string()))?;
+        runs.push(report);
+    }
+    Ok(serde_json::json!({ "scenario": scenario, "runs": runs }).to_string())
+}
+
+/// The scenario JSON Schema (the same as scenarios/schema.json).
+#[wasm_bindgen]
+pub fn scenario_schema() -> String {
+    sim::schema::scenario_schema_text()
+}
+
+/// Registered protocols as JSON: [[name, description], ...].
+#[wasm_bindgen]
+pub fn protocols() -> String {
+    serde_json::json!(sim::registry::PROTOCOLS).to_string()
 }

@@ -44,6 +44,10 @@ pub struct StrokkurConfig {
     pub max_fragments: u32,
     /// Undecoded codewords held at most (oldest dropped as losses).
     pub max_pending_codewords: u32,
+    /// Pause codeword streams once no new symbol entered the window for this long, and resume
+    /// with the next one (txcast's addition: the paper's nodes keep coding a stale window).
+    /// 0 = never pause.
+    pub idle_after_ms: f64,
 }
 
 impl Default for StrokkurConfig {
@@ -63,6 +67,7 @@ impl Default for StrokkurConfig {
             symbol_bytes: 128,
             max_fragments: 1024,
             max_pending_codewords: 65_536,
+            idle_after_ms: 500.0,
         }
     }
 }
@@ -129,6 +134,9 @@ impl StrokkurConfig {
         }
         if !(self.rate_cap_per_inflow.is_finite() && self.rate_cap_per_inflow >= 0.0) {
             return bad("rate_cap_per_inflow", "must be a number >= 0");
+        }
+        if !(self.idle_after_ms.is_finite() && self.idle_after_ms >= 0.0) {
+            return bad("idle_after_ms", "must be a number >= 0");
         }
         if self.max_fragments == 0 {
             return bad("max_fragments", "must be at least 1");

@@ -23,6 +23,7 @@
 //! Counters: `strokkur.codewords_sent`, `strokkur.losses` (codewords this node failed to
 //! decode in time), `strokkur.corrupt_codewords`, `strokkur.rejected_codewords`,
 //! `strokkur.invalid_symbols`, `strokkur.excess_losses_reported`, `strokkur.tx_too_long`,
+//! `strokkur.relearned` (a tx decoded again after it left the peeling window),
 //! `strokkur.bad_config`.
 
 mod config;
@@ -35,7 +36,7 @@ pub use msg::StrokkurMsg;
 pub use rate::{Inflow, RateControl};
 pub use symbols::{SymbolKind, Symbols};
 
-use crate::{Behaviour, Ctx, IdSet, Input, NodeSetup, PeerIdx, Protocol, Time, Tx, TxId};
+use crate::{Behaviour, Ctx, Dur, IdSet, Input, NodeSetup, PeerIdx, Protocol, Time, Tx, TxId};
 use ltcode::wire::Message;
 use ltcode::{Codeword, CodingWindow, Decoder, Encoder, Event, LinkEncoder, LinkKey, SenderId};
 
@@ -47,6 +48,8 @@ impl ltcode::CodecRng for crate::Rng {
 
 /// Decoder timeouts are checked on a grid this coarse: one timer per node per step at most.
 const POLL_STEP_US: u64 = 10_000;
+/// Codeword buffers kept for reuse.
+const SPARE_CODEWORDS: usize = 64;
 
 pub enum StrokkurTimer {
     /// Time for the next codeword to `peer`, unless the schedule moved (`generation`).
@@ -124,6 +127,12 @@ pub struct Strokkur {
     symbol: Vec<u8>,
     split: Vec<Vec<u8>>,
     done: Vec<Tx>,
+    spare: Vec<Codeword>,
+    /// When a symbol last entered the coding window.
+    last_push: Time,
+    idle_after: Dur,
+    /// Some peer's stream is paused for want of new symbols.
+    paused: bool,
 }
 
 impl Strokkur {
@@ -192,7 +201,13 @@ impl Strokkur {
         self.on_losses_reported(from, msg.losses, cx);
         match msg.body {
             Some(Message::Key(key)) => self.on_key(from, key, cx),
-            Some(Message::Codeword(cw)) => self.on_codeword(from, &cw, cx),
+            Some(Message::Codeword(cw)) => {
+                self.on_codeword(from, &cw, cx);
+                // Received codewords lend their buffers to the ones this node sends.
+                if self.spare.len() < SPARE_CODEWORDS {
+                    self.spare.push(cw);
+                }
+            }
             None => {}
         }
     }
@@ -268,6 +283,7 @@ impl Strokkur {
 
     fn on_send_timer(&mut self, to: PeerIdx, generation: u32, cx: &mut Ctx<'_, Self>) {
         let corrupt = self.behaviour == Behaviour::Corrupt;
+        let mut cw = self.spare.pop().unwrap_or_default();
         let Some(codec) = self.codec.as_mut() else {
             return;
         };
@@ -280,7 +296,6 @@ impl Strokkur {
         let Some(link) = peer.link.as_mut() else {
             return;
         };
-        let mut cw = Codeword::default();
         if codec
             .encoder
             .encode(&codec.window, link, &mut *cx.rng, &mut cw)
@@ -301,7 +316,13 @@ impl Strokkur {
             let losses = std::mem::take(&mut peer.losses_to_report);
             cx.send(to, StrokkurMsg::report(losses));
         }
-        // An empty window sends no codeword and leaves the rate alone.
+        // An empty window sends no codeword and leaves the rate alone; a stale one pauses.
+        let idle = self.idle_after > Dur::ZERO && cx.now.since(self.last_push) > self.idle_after;
+        if idle {
+            peer.next_at = Time::NEVER;
+            self.paused = true;
+            return;
+        }
         peer.next_at = cx.now + peer.rate.interval();
         cx.set_timer(
             peer.next_at,
@@ -361,13 +382,34 @@ impl Strokkur {
             // Known symbols peel codewords waiting on them (sizes match: no error).
             let _ = codec.decoder.insert_known(symbol, &mut events);
             if coded && codec.window.push(symbol).is_ok() {
-                self.inflow.record(cx.now);
+                self.on_window_push(cx);
             }
             self.apply_events(&mut events, cx);
         }
         self.events = events;
         self.split = split;
         self.arm_poll(cx);
+    }
+
+    /// A new symbol entered the window: count it and wake paused streams.
+    fn on_window_push(&mut self, cx: &mut Ctx<'_, Self>) {
+        self.inflow.record(cx.now);
+        self.last_push = cx.now;
+        if !self.paused {
+            return;
+        }
+        self.paused = false;
+        for (i, peer) in self.peers.iter_mut().enumerate() {
+            if peer.up && peer.link.is_some() && peer.next_at == Time::NEVER {
+                peer.generation = peer.generation.wrapping_add(1);
+                peer.next_at = cx.now + peer.rate.interval();
+                let timer = StrokkurTimer::Send {
+                    peer: PeerIdx(i as u32),
+                    generation: peer.generation,
+                };
+                cx.set_timer(peer.next_at, timer);
+            }
+        }
     }
 
     /// Acts on what the decoder reported: new symbols, losses to report, corrupt codewords.
@@ -400,6 +442,11 @@ impl Strokkur {
         self.symbol.extend_from_slice(bytes);
         let kind = codec.symbols.identify(&self.symbol, &mut self.done);
         let coded = match kind {
+            // A tx learned again after it left the peeling window is not coded twice.
+            SymbolKind::Tx(tx) if self.have.contains(&tx.id) => {
+                cx.count("strokkur.relearned", 1);
+                false
+            }
             SymbolKind::Tx(tx) => {
                 self.done.push(tx);
                 !self.behaviour.censors(tx.id)
@@ -411,7 +458,7 @@ impl Strokkur {
             }
         };
         if coded && codec.window.push(&self.symbol).is_ok() {
-            self.inflow.record(cx.now);
+            self.on_window_push(cx);
         }
         for tx in self.done.drain(..) {
             if self.have.insert(tx.id) {
@@ -441,6 +488,10 @@ impl Protocol for Strokkur {
             symbol: Vec::new(),
             split: Vec::new(),
             done: Vec::new(),
+            spare: Vec::new(),
+            last_push: Time::ZERO,
+            idle_after: Dur::from_millis_f64(config.idle_after_ms),
+            paused: false,
         }
     }
 

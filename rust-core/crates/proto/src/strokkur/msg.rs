@@ -147,7 +147,10 @@ mod tests {
         let msg = StrokkurMsg::codeword(0, cw.clone());
         assert_eq!(msg.wire_len(), 2 + 1 + 5 + 12 + 128);
         assert_eq!(msg.payload_len(), 128);
-        assert_eq!(StrokkurMsg::codeword(300, cw).wire_len(), 2 + 2 + 5 + 12 + 128);
+        assert_eq!(
+            StrokkurMsg::codeword(300, cw).wire_len(),
+            2 + 2 + 5 + 12 + 128
+        );
     }
 
     #[test]

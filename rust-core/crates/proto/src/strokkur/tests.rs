@@ -48,7 +48,10 @@ fn defaults_are_table_1_and_the_reference_values() {
     let c = StrokkurConfig::default();
     assert_eq!((c.window_symbols, c.peel_window_symbols), (50, 262_144));
     assert_eq!((c.soliton_c, c.soliton_delta), (0.03, 0.5));
-    assert_eq!((c.decode_timeout_ms, c.target_loss, c.rate_step), (500.0, 0.02, 0.1));
+    assert_eq!(
+        (c.decode_timeout_ms, c.target_loss, c.rate_step),
+        (500.0, 0.02, 0.1)
+    );
     assert_eq!((c.min_rate_per_s, c.symbol_bytes), (1.0, 128));
     assert_eq!(c.validate(), Ok(()));
     let bad = StrokkurConfig {
@@ -117,7 +120,11 @@ fn corrupt_codewords_are_caught_and_honest_nodes_still_decode() {
     let honest: Vec<usize> = (0..20).filter(|i| i % 5 != 0).collect();
     let got: usize = honest
         .iter()
-        .map(|&v| ids.iter().filter(|id| net.delivered[v].contains_key(id)).count())
+        .map(|&v| {
+            ids.iter()
+                .filter(|id| net.delivered[v].contains_key(id))
+                .count()
+        })
         .sum();
     let d = got as f64 / (ids.len() * honest.len()) as f64;
     assert!(d > 0.9, "honest delivery {d}");
@@ -147,11 +154,21 @@ fn a_censoring_node_leaves_the_txs_out_of_its_codewords() {
     let edges = [(0, 1, ms(10)), (1, 2, ms(10))];
     let mut net: TestNet<Strokkur> = TestNet::new(&cfg, 3, &edges, &[(1, censor)], 2);
     for i in 0..50 {
-        net.submit_at(Time(i * 10_000), 0, Tx { id: TxId(i), len: 128 });
+        net.submit_at(
+            Time(i * 10_000),
+            0,
+            Tx {
+                id: TxId(i),
+                len: 128,
+            },
+        );
     }
     net.run_until(Time(3_000_000));
-    let at = |v: usize| (0..50).filter(|&i| net.delivered[v].contains_key(&TxId(i))).count();
+    let at = |v: usize| {
+        (0..50)
+            .filter(|&i| net.delivered[v].contains_key(&TxId(i)))
+            .count()
+    };
     assert!(at(1) > 40, "the censor itself decodes: {}", at(1));
     assert_eq!(at(2), 0);
 }
-
