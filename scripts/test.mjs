@@ -72,7 +72,7 @@ function suiteCounts(code, passed, failed, note = '') {
 }
 
 async function cargoTests() {
-  const { code, output } = await exec('cargo', ['test', '--manifest-path', MANIFEST, '--workspace']);
+  const { code, output } = await exec('cargo', ['test', '--manifest-path', MANIFEST, '--workspace', '--no-fail-fast']);
   let passed = 0;
   let failed = 0;
   for (const match of output.matchAll(/^test result: \w+\. (\d+) passed; (\d+) failed/gm)) {

@@ -7,6 +7,7 @@ use common::{small_params, Receiver, Sender};
 use ltcode::fragment::{self, FragmentError, FragmentParams, Reassembler, FIRST, HASH_LEN, LAST};
 use ltcode::{LinkKey, SplitMix64};
 use proptest::prelude::*;
+use proptest::test_runner::RngSeed;
 
 const L: usize = 128;
 
@@ -25,7 +26,8 @@ fn random_tx(rng: &mut SplitMix64, len: usize) -> Vec<u8> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(32))]
+    // A fixed seed: the same cases on every run, so a statistical bound cannot flake.
+    #![proptest_config(ProptestConfig { cases: 32, rng_seed: RngSeed::Fixed(32), ..ProptestConfig::default() })]
 
     /// Any order of arrival reassembles every transaction exactly once.
     #[test]
