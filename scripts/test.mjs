@@ -4,7 +4,7 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { bootstrap, buildTxsim, buildWasm, MANIFEST, projectEnv, ROOT, say } from './lib/bootstrap.mjs';
+import { bootstrap, buildTxsim, buildWasm, MANIFEST, projectEnv, ROOT, RUST, say } from './lib/bootstrap.mjs';
 
 const REPORTS = path.join(ROOT, 'test-results');
 const bin = (name) => path.join(ROOT, 'node_modules', '.bin', name);
@@ -13,9 +13,9 @@ const bin = (name) => path.join(ROOT, 'node_modules', '.bin', name);
 const results = [];
 
 /** Runs a command, passing its output through while keeping a copy to read counts from. */
-function exec(command, args, env = {}) {
+function exec(command, args, { env = {}, cwd = ROOT } = {}) {
   return new Promise((resolve) => {
-    const child = spawn(command, args, { cwd: ROOT, env: projectEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, { cwd, env: projectEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     child.stdout.on('data', (chunk) => {
       output += chunk;
@@ -52,8 +52,8 @@ async function step(name, body) {
   return record.status !== 'FAIL';
 }
 
-async function check(command, args, env) {
-  const { code } = await exec(command, args, env);
+async function check(command, args, options) {
+  const { code } = await exec(command, args, options);
   if (code !== 0) throw new Error(`exit code ${code}`);
 }
 
@@ -72,7 +72,7 @@ function suiteCounts(code, passed, failed, note = '') {
 }
 
 async function cargoTests() {
-  const { code, output } = await exec('cargo', ['test', '--manifest-path', MANIFEST, '--workspace', '--no-fail-fast']);
+  const { code, output } = await exec('cargo', ['test', '--manifest-path', MANIFEST, '--workspace', '--no-fail-fast'], { cwd: RUST });
   let passed = 0;
   let failed = 0;
   for (const match of output.matchAll(/^test result: \w+\. (\d+) passed; (\d+) failed/gm)) {
@@ -94,7 +94,7 @@ async function vitest() {
 async function playwright() {
   const report = path.join(REPORTS, 'e2e.json');
   fs.rmSync(report, { force: true });
-  const { code } = await exec(bin('playwright'), ['test'], { E2E_JSON_REPORT: report });
+  const { code } = await exec(bin('playwright'), ['test'], { env: { E2E_JSON_REPORT: report } });
   const json = readJson(report);
   if (!json) return suiteCounts(code || 1, 0, 0, 'no report');
   const stats = json.stats ?? {};
@@ -126,9 +126,9 @@ fs.mkdirSync(REPORTS, { recursive: true });
 // Re-runs this script on Node 22 when needed (from inside the step, so only the inner run reports).
 const ready = await step('bootstrap', () => bootstrap({ chromium: true }));
 if (ready) {
-  await step('cargo fmt --check', () => check('cargo', ['fmt', '--manifest-path', MANIFEST, '--all', '--', '--check']));
+  await step('cargo fmt --check', () => check('cargo', ['fmt', '--manifest-path', MANIFEST, '--all', '--', '--check'], { cwd: RUST }));
   await step('cargo clippy -D warnings', () =>
-    check('cargo', ['clippy', '--manifest-path', MANIFEST, '--workspace', '--all-targets', '--', '-D', 'warnings']),
+    check('cargo', ['clippy', '--manifest-path', MANIFEST, '--workspace', '--all-targets', '--', '-D', 'warnings'], { cwd: RUST }),
   );
   await step('cargo test --workspace', cargoTests);
   await step('fuzz (scripts/fuzz.sh 10)', () =>

@@ -49,8 +49,8 @@ export function run(command, args, options = {}) {
   return result;
 }
 
-function capture(command, args) {
-  const result = spawnSync(command, args, { cwd: ROOT, encoding: 'utf8', env: projectEnv() });
+function capture(command, args, cwd = ROOT) {
+  const result = spawnSync(command, args, { cwd, encoding: 'utf8', env: projectEnv() });
   return result.status === 0 ? result.stdout : null;
 }
 
@@ -89,12 +89,13 @@ export async function ensureProjectNode() {
   await new Promise(() => {});
 }
 
+/** Run from rust-core/ so that a toolchain file there would count. */
 export function ensureWasmTarget() {
-  const installed = capture('rustup', ['target', 'list', '--installed']);
+  const installed = capture('rustup', ['target', 'list', '--installed'], RUST);
   if (installed === null) throw new Error('rustup not found: install Rust with rustup first');
   if (installed.split('\n').includes('wasm32-unknown-unknown')) return;
   say('adding the Rust target wasm32-unknown-unknown (rustup)');
-  run('rustup', ['target', 'add', 'wasm32-unknown-unknown']);
+  run('rustup', ['target', 'add', 'wasm32-unknown-unknown'], { cwd: RUST });
 }
 
 /** The wasm-bindgen version the core is locked to; the CLI must match it exactly. */
@@ -128,10 +129,11 @@ export function ensureChromium() {
 /**
  * Runs cargo, passing its output through except the "Finished" line,
  * so an up-to-date build prints nothing and a real build shows its progress.
+ * Cargo reads its config (rust-core/.cargo/config.toml) from the working directory, not the manifest's.
  */
 export function cargoQuiet(args) {
   return new Promise((resolve, reject) => {
-    const child = spawn('cargo', args, { cwd: ROOT, env: projectEnv(), stdio: ['ignore', 'inherit', 'pipe'] });
+    const child = spawn('cargo', args, { cwd: RUST, env: projectEnv(), stdio: ['ignore', 'inherit', 'pipe'] });
     let pending = '';
     child.stderr.setEncoding('utf8');
     child.stderr.on('data', (chunk) => {

@@ -14,8 +14,8 @@
 //! - Txs of exactly l bytes are single symbols; others travel as fragments (§4.4, `symbols`).
 //!   A decoded tx is delivered once its bytes check out.
 //!
-//! Adversaries (`NodeSetup.behaviour`): `Silent` sends no codewords (it still hands out keys,
-//! so its peers keep coding to it); `Censor` keeps the censored txs out of its coding window;
+//! Adversaries (`NodeSetup.behaviour`): `Silent` and `WithholdOnRequest` send no codewords
+//! (they still hand out keys, so their peers keep coding to them); `Censor` keeps the censored txs out of its coding window;
 //! `Corrupt` sends codewords with valid headers and random payloads; `LieAboutLoss` reports
 //! every codeword it receives as lost. A sender accepts at most as many losses as codewords it
 //! sent (`strokkur.excess_losses_reported`).
@@ -156,8 +156,13 @@ impl Strokkur {
         &mut self.peers[p.idx()]
     }
 
+    /// Silent nodes send no codewords; so do nodes that withhold on request (Strokkur has no
+    /// requests: not coding for peers is the one way to withhold, as in `004` Fig. 7).
     fn sends(&self) -> bool {
-        self.behaviour != Behaviour::Silent
+        !matches!(
+            self.behaviour,
+            Behaviour::Silent | Behaviour::WithholdOnRequest
+        )
     }
 
     fn on_peer_up(&mut self, p: PeerIdx, cx: &mut Ctx<'_, Self>) {
@@ -260,6 +265,7 @@ impl Strokkur {
             f if f > 0.0 => (f * self.inflow.per_s(cx.now)).max(self.cfg.min_rate_per_s),
             _ => f64::INFINITY,
         };
+        let sends = self.sends();
         let peer = &mut self.peers[from.idx()];
         let unreported = peer.sent.saturating_sub(peer.losses_heard);
         let believed = (n as u64).min(unreported) as u32;
@@ -270,7 +276,7 @@ impl Strokkur {
         peer.rate.on_losses(believed, cap);
         // A higher rate brings the next codeword forward.
         let due = peer.last_sent + peer.rate.interval();
-        if peer.link.is_some() && due < peer.next_at && self.behaviour != Behaviour::Silent {
+        if peer.link.is_some() && due < peer.next_at && sends {
             peer.generation = peer.generation.wrapping_add(1);
             peer.next_at = due.max(cx.now);
             let timer = StrokkurTimer::Send {
