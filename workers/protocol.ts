@@ -1,33 +1,62 @@
-// Messages between the page and workers/sim.worker.ts. One request in flight at a time;
-// typed arrays in a result are transferred, not copied.
+// Messages between the page and workers/sim.worker.ts. One request in flight per worker; typed
+// arrays in a result are transferred, not copied.
 
 export interface RunRequest {
   kind: 'run';
   id: number;
-  seed: bigint;
-  nodes: number;
-  degree: number;
+  /** The scenario as JSON text, exactly as the engine parses it. */
+  scenario: string;
+  /** Index into the scenario's `protocols`. */
+  run: number;
+  /** Overrides the scenario's seed when set. */
+  seed?: bigint;
+  /** Seeds the drawing layout, so every run of a scenario shares one picture. */
+  layoutSeed: bigint;
 }
 
-export interface RunResult {
-  kind: 'result';
+/** Sent between slices of a long run so the page can show a progress bar. */
+export interface RunProgress {
+  kind: 'progress';
   id: number;
-  seed: bigint;
-  digest: string;
+  nowUs: number;
+  endUs: number;
   events: number;
+}
+
+/** Everything the page needs to replay one run: the network, what happened, and the report. */
+export interface RunTrace {
+  kind: 'trace';
+  id: number;
+  label: string;
+  protocol: string;
   nodes: number;
-  degree: number;
-  origin: number;
-  /** Flattened undirected edges: a0, b0, a1, b1, ... */
+  endUs: number;
+  /** Flattened undirected links: a0, b0, a1, b1, ... */
   edges: Uint32Array;
-  /** First arrival per node in simulated microseconds; -1 when the tx never arrived. */
-  arrivalUs: Float64Array;
-  /** Seeded layout, x0, y0, x1, y1, ... in [-1, 1]. */
+  /** 1 for each adversarial node. */
+  adversaries: Uint8Array;
+  /** Seeded force-directed layout, x0, y0, ... in [-1, 1]. */
   positions: Float32Array;
-  /** Wall time spent in the engine and in the layout, in milliseconds. */
+  /** lat0, lon0, ... for geographic scenarios; empty otherwise. */
+  coordinates: Float64Array;
+  /** Per tx: created_us, origin. */
+  txPlan: Float64Array;
+  /** First arrivals: t_us, node, tx. */
+  deliveries: Float64Array;
+  /** Duplicate full copies: t_us, node, tx. */
+  duplicates: Float64Array;
+  /** Sends kept for drawing (the first `SEND_CAP`): t_us, from, to, kind, bytes, payload, arrive_us, lost. */
+  sends: Float64Array;
+  /** Sends seen in all (may exceed what `sends` holds). */
+  sendCount: number;
+  kinds: string[];
+  /** Bytes on the wire per time bin of `binUs`: payload and control, interleaved. */
+  bandwidth: Float64Array;
+  binUs: number;
+  /** The run's report JSON, exactly as `txsim run --out` writes it. */
+  report: string;
   engineMs: number;
   layoutMs: number;
-  engineVersion: string;
 }
 
 export interface RunFailure {
@@ -36,4 +65,4 @@ export interface RunFailure {
   message: string;
 }
 
-export type WorkerReply = RunResult | RunFailure;
+export type WorkerReply = RunProgress | RunTrace | RunFailure;

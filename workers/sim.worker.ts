@@ -1,46 +1,88 @@
-// Hosts the WASM simulation engine: one run per request, results transferred back to the page.
-import init, { demo_flood, version } from '../web/wasm/txcast_wasm.js';
+// Hosts the WASM simulation engine: runs one scenario run in bounded slices (posting progress
+// between them), records what happened, and transfers the trace and the report to the page.
+import init, { Simulation } from '../web/wasm/txcast_wasm.js';
 import { layoutPositions } from './layout';
-import type { RunRequest, WorkerReply } from './protocol';
+import type { RunRequest, RunTrace, WorkerReply } from './protocol';
+import { SendLog, Series } from './record';
+
+/** Events per slice: small enough to post progress often, big enough to keep overhead low. */
+const SLICE_EVENTS = 200_000;
+const PROGRESS_EVERY_MS = 80;
 
 // Start loading at once but await inside the handler: a top-level await would drop early messages.
 const ready = init();
 
+function post(reply: WorkerReply, transfer: Transferable[] = []): void {
+  self.postMessage(reply, { transfer });
+}
+
+function simulate(request: RunRequest): RunTrace {
+  const started = performance.now();
+  const sim = new Simulation(request.scenario, request.run, request.seed);
+  try {
+    sim.capture_sends(true);
+    const endUs = sim.end_us;
+    const deliveries = new Series();
+    const duplicates = new Series();
+    const sends = new SendLog(endUs);
+    let lastProgress = started;
+    let more = true;
+    while (more) {
+      more = sim.advance(endUs, SLICE_EVENTS);
+      deliveries.push(sim.take_deliveries());
+      duplicates.push(sim.take_duplicates());
+      sends.push(sim.take_sends());
+      const now = performance.now();
+      if (more && now - lastProgress > PROGRESS_EVERY_MS) {
+        lastProgress = now;
+        post({ kind: 'progress', id: request.id, nowUs: sim.now_us, endUs, events: sim.events });
+      }
+    }
+    const edges = sim.edges();
+    const nodes = sim.nodes;
+    const trace = {
+      label: sim.label,
+      protocol: sim.protocol,
+      kinds: sim.kinds(),
+      adversaries: sim.adversaries(),
+      coordinates: sim.coordinates(),
+      txPlan: sim.tx_plan(),
+    };
+    const report = sim.finish();
+    const engineMs = performance.now() - started;
+    const layoutStarted = performance.now();
+    const positions = layoutPositions(nodes, edges, request.layoutSeed);
+    return {
+      kind: 'trace',
+      id: request.id,
+      ...trace,
+      nodes,
+      endUs,
+      edges,
+      positions,
+      deliveries: deliveries.concat(),
+      duplicates: duplicates.concat(),
+      sends: sends.kept.concat(),
+      sendCount: sends.count,
+      bandwidth: sends.bandwidth,
+      binUs: sends.binUs,
+      report,
+      engineMs,
+      layoutMs: performance.now() - layoutStarted,
+    };
+  } finally {
+    sim.free();
+  }
+}
+
 self.onmessage = async (event: MessageEvent<RunRequest>) => {
   const request = event.data;
-  let reply: WorkerReply;
   try {
     await ready;
-    const started = performance.now();
-    const run = demo_flood(request.seed, request.nodes, request.degree);
-    try {
-      const engineMs = performance.now() - started;
-      const edges = run.edges();
-      const arrivalUs = run.arrival_us();
-      const layoutStarted = performance.now();
-      const positions = layoutPositions(run.nodes, edges, request.seed);
-      reply = {
-        kind: 'result',
-        id: request.id,
-        seed: request.seed,
-        digest: run.digest,
-        events: run.events,
-        nodes: run.nodes,
-        degree: request.degree,
-        origin: run.origin,
-        edges,
-        arrivalUs,
-        positions,
-        engineMs,
-        layoutMs: performance.now() - layoutStarted,
-        engineVersion: version(),
-      };
-    } finally {
-      run.free();
-    }
+    const trace = simulate(request);
+    const buffers = [trace.edges, trace.adversaries, trace.positions, trace.coordinates, trace.txPlan, trace.deliveries, trace.duplicates, trace.sends, trace.bandwidth];
+    post(trace, buffers.map((a) => a.buffer as ArrayBuffer));
   } catch (error) {
-    reply = { kind: 'error', id: request.id, message: error instanceof Error ? error.message : String(error) };
+    post({ kind: 'error', id: request.id, message: error instanceof Error ? error.message : String(error) });
   }
-  const transfer = reply.kind === 'result' ? [reply.edges.buffer, reply.arrivalUs.buffer, reply.positions.buffer] : [];
-  self.postMessage(reply, { transfer });
 };

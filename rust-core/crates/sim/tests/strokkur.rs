@@ -107,7 +107,10 @@ fn honest_strokkur_delivers_nearly_all_at_a_fraction_of_floodings_bytes() {
         flood.summary.latency_ms
     );
     assert_eq!(s.duplicates.copies_mean, 0.0, "no tx travels whole");
-    assert!(counter(&coded, "strokkur.losses") > 0, "the controller's signal");
+    assert!(
+        counter(&coded, "strokkur.losses") > 0,
+        "the controller's signal"
+    );
     assert_eq!(counter(&coded, "strokkur.invalid_symbols"), 0);
 }
 
@@ -116,8 +119,16 @@ fn a_larger_window_waits_longer() {
     // `004` Fig. 6: a tx waits in a larger window longer before codewords pick it. (The
     // overhead side of the trade-off needs the paper's load; see scenarios/strokkur-250.json.)
     let prep = Prepared::new(scenario(&[
-        ("k=10", "strokkur", config(serde_json::json!({ "window_symbols": 10 }))),
-        ("k=100", "strokkur", config(serde_json::json!({ "window_symbols": 100 }))),
+        (
+            "k=10",
+            "strokkur",
+            config(serde_json::json!({ "window_symbols": 10 })),
+        ),
+        (
+            "k=100",
+            "strokkur",
+            config(serde_json::json!({ "window_symbols": 100 })),
+        ),
     ]))
     .unwrap();
     let (small, large) = (run(&prep, 0).summary, run(&prep, 1).summary);
@@ -166,9 +177,19 @@ fn censored_txs_still_arrive() {
     let honest = (0..net.nodes).filter(|&v| net.is_honest(v)).count() as f64;
     let delivery = |c: usize| got[c] as f64 / (txs(c == 1) * (honest - 1.0));
     assert!(delivery(1) > 0.9, "censored {}", delivery(1));
-    assert!(delivery(1) > delivery(0) - 0.1, "{} vs {}", delivery(1), delivery(0));
+    assert!(
+        delivery(1) > delivery(0) - 0.1,
+        "{} vs {}",
+        delivery(1),
+        delivery(0)
+    );
     let latency = |c: usize| lat_ms[c] / got[c] as f64;
-    assert!(latency(1) < 1.5 * latency(0), "{} vs {}", latency(1), latency(0));
+    assert!(
+        latency(1) < 1.5 * latency(0),
+        "{} vs {}",
+        latency(1),
+        latency(0)
+    );
 }
 
 #[test]

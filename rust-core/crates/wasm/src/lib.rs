@@ -1,8 +1,10 @@
 //! The WebAssembly face of the core: thin wrappers over `sim`, with every error turned into a
 //! JS exception at this edge and no panic allowed across it.
 
+mod lightnode;
 mod simulation;
 
+pub use lightnode::LightNode;
 pub use simulation::Simulation;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use wasm_bindgen::prelude::*;

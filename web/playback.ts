@@ -1,0 +1,57 @@
+// The playback clock over simulated time: pure functions, so the UI state is easy to test.
+
+/** Simulated seconds per real second. */
+export const SPEEDS = [0.02, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 20] as const;
+export const DEFAULT_SPEED_INDEX = 2;
+/** A step when there is no next arrival to jump to, in microseconds. */
+export const STEP_US = 10_000;
+
+export interface Clock {
+  tUs: number;
+  endUs: number;
+  playing: boolean;
+  speedIndex: number;
+}
+
+export function newClock(endUs: number): Clock {
+  return { tUs: 0, endUs, playing: false, speedIndex: DEFAULT_SPEED_INDEX };
+}
+
+const clamp = (t: number, end: number) => Math.min(end, Math.max(0, t));
+
+/** Advances a playing clock by `realMs` of wall time; it stops at the end. */
+export function tick(clock: Clock, realMs: number): Clock {
+  if (!clock.playing) return clock;
+  const tUs = clamp(clock.tUs + realMs * 1000 * SPEEDS[clock.speedIndex], clock.endUs);
+  return { ...clock, tUs, playing: tUs < clock.endUs };
+}
+
+export function seek(clock: Clock, tUs: number): Clock {
+  return { ...clock, tUs: clamp(tUs, clock.endUs) };
+}
+
+export function togglePlay(clock: Clock): Clock {
+  // Playing from the end starts over.
+  if (!clock.playing && clock.tUs >= clock.endUs) return { ...clock, tUs: 0, playing: true };
+  return { ...clock, playing: !clock.playing };
+}
+
+export function setSpeed(clock: Clock, speedIndex: number): Clock {
+  return { ...clock, speedIndex: Math.min(SPEEDS.length - 1, Math.max(0, Math.round(speedIndex))) };
+}
+
+/**
+ * One step forward and paused: to the next arrival in `times` (sorted, us) after now, so a tx
+ * is watched hop by hop; by STEP_US when there is none.
+ */
+export function step(clock: Clock, times: Float64Array): Clock {
+  let lo = 0;
+  let hi = times.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (times[mid] <= clock.tUs) lo = mid + 1;
+    else hi = mid;
+  }
+  const next = lo < times.length ? times[lo] : clock.tUs + STEP_US;
+  return { ...clock, playing: false, tUs: clamp(next, clock.endUs) };
+}

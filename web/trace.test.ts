@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { deliveryOverTime, indexByTx, latenciesMs, TraceView, type TraceData } from './trace';
+
+// Two txs on 4 nodes: tx 0 from node 0 at t=0 reaches 1 and 2; tx 1 from node 3 at t=100 reaches 2.
+const trace: TraceData = {
+  nodes: 4,
+  endUs: 1000,
+  txPlan: Float64Array.of(0, 0, 100, 3),
+  deliveries: Float64Array.of(0, 0, 0, 100, 3, 1, 120, 1, 0, 300, 2, 0, 350, 2, 1),
+  duplicates: Float64Array.of(200, 1, 0, 400, 2, 0),
+};
+
+describe('TraceView', () => {
+  const view = new TraceView(trace);
+
+  it('gives a tx its arrivals per node and in time order', () => {
+    const tx0 = view.tx(0);
+    expect(Array.from(tx0.arrivalUs)).toEqual([0, 120, 300, -1]);
+    expect(Array.from(tx0.times)).toEqual([0, 120, 300]);
+    expect(tx0.lastUs).toBe(300);
+    expect(Array.from(tx0.duplicates)).toEqual([200, 1, 400, 2]);
+    const tx1 = view.tx(1);
+    expect(tx1.origin).toBe(3);
+    expect(Array.from(tx1.arrivalUs)).toEqual([-1, -1, 350, 100]);
+    expect(tx1.duplicates.length).toBe(0);
+  });
+
+  it('finds the latest tx created by a time', () => {
+    expect(view.latestTx(50)).toBe(0);
+    expect(view.latestTx(100)).toBe(1);
+    expect(view.latestTx(5000)).toBe(1);
+  });
+});
+
+describe('aggregates', () => {
+  it('indexes events by tx, ignoring unknown txs', () => {
+    const index = indexByTx(Float64Array.of(5, 0, 1, 6, 0, 0, 7, 0, 9), 2);
+    expect(Array.from(index.start)).toEqual([0, 1, 2]);
+    expect(Array.from(index.events)).toEqual([1, 0]);
+  });
+
+  it('sorts latencies in ms from each tx creation', () => {
+    expect(Array.from(latenciesMs(trace))).toEqual([0, 0, 0.12, 0.25, 0.3]);
+  });
+
+  it('accumulates the delivered share over time up to all delivered pairs', () => {
+    const { tMs, share } = deliveryOverTime(trace, 4);
+    expect(Array.from(tMs)).toEqual([0.25, 0.5, 0.75, 1]);
+    expect(Array.from(share)).toEqual([3 / 8, 5 / 8, 5 / 8, 5 / 8]);
+    const early = deliveryOverTime({ ...trace, endUs: 400 }, 4);
+    expect(Array.from(early.share)).toEqual([1 / 8, 3 / 8, 3 / 8, 5 / 8]);
+  });
+});

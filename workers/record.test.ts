@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { SendLog, Series } from './record';
+
+describe('Series', () => {
+  it('concatenates chunks in order and skips empty ones', () => {
+    const s = new Series();
+    s.push(Float64Array.of(1, 2));
+    s.push(new Float64Array(0));
+    s.push(Float64Array.of(3));
+    expect(s.length).toBe(3);
+    expect(Array.from(s.concat())).toEqual([1, 2, 3]);
+  });
+});
+
+describe('SendLog', () => {
+  // t_us, from, to, kind, bytes, payload, arrive_us, lost
+  const send = (t: number, bytes: number, payload: number) => [t, 0, 1, 0, bytes, payload, t + 5, 0];
+
+  it('bins payload and control bytes by send time', () => {
+    const log = new SendLog(200_000);
+    log.push(Float64Array.from([...send(0, 300, 250), ...send(999, 50, 0), ...send(150_000, 40, 0)]));
+    expect(log.binUs).toBe(1000);
+    expect(log.bandwidth[0]).toBe(250);
+    expect(log.bandwidth[1]).toBe(100);
+    expect(log.bandwidth[2 * 150 + 1]).toBe(40);
+    const total = log.bandwidth.reduce((a, b) => a + b, 0);
+    expect(total).toBe(390);
+  });
+
+  it('keeps at most the cap of sends but counts them all', () => {
+    const log = new SendLog(10_000, 3);
+    log.push(Float64Array.from([...send(1, 10, 0), ...send(2, 10, 0)]));
+    log.push(Float64Array.from([...send(3, 10, 0), ...send(4, 10, 0)]));
+    expect(log.count).toBe(4);
+    const kept = log.kept.concat();
+    expect(kept.length).toBe(24);
+    expect(kept[16]).toBe(3);
+  });
+
+  it('puts sends past the end into the last bin', () => {
+    const log = new SendLog(5000);
+    log.push(Float64Array.from(send(9_999_999, 7, 7)));
+    expect(log.bandwidth[log.bandwidth.length - 2]).toBe(7);
+  });
+});

@@ -1,0 +1,57 @@
+// Collects what a run emits, slice by slice, into flat arrays the page can replay.
+
+/** The most sends kept for drawing edge flashes (8 numbers each); bandwidth bins count them all. */
+export const SEND_CAP = 250_000;
+/** Bandwidth-over-time resolution: the run is cut into this many bins. */
+export const BANDWIDTH_BINS = 200;
+const SEND_STRIDE = 8;
+
+/** A growing Float64Array built from chunks without copying until the end. */
+export class Series {
+  private chunks: Float64Array[] = [];
+  length = 0;
+
+  push(chunk: Float64Array): void {
+    if (chunk.length === 0) return;
+    this.chunks.push(chunk);
+    this.length += chunk.length;
+  }
+
+  concat(): Float64Array {
+    const out = new Float64Array(this.length);
+    let at = 0;
+    for (const chunk of this.chunks) {
+      out.set(chunk, at);
+      at += chunk.length;
+    }
+    return out;
+  }
+}
+
+/** Sends: every one counted into bandwidth bins by send time, the first SEND_CAP kept. */
+export class SendLog {
+  readonly kept = new Series();
+  readonly bandwidth: Float64Array;
+  readonly binUs: number;
+  count = 0;
+
+  constructor(endUs: number, private readonly cap = SEND_CAP) {
+    this.binUs = Math.max(1000, Math.ceil(endUs / BANDWIDTH_BINS));
+    this.bandwidth = new Float64Array(2 * (Math.ceil(endUs / this.binUs) + 1));
+  }
+
+  push(sends: Float64Array): void {
+    const bins = this.bandwidth.length / 2;
+    for (let i = 0; i + SEND_STRIDE <= sends.length; i += SEND_STRIDE) {
+      const bin = Math.min(bins - 1, Math.floor(sends[i] / this.binUs));
+      const bytes = sends[i + 4];
+      const payload = sends[i + 5];
+      this.bandwidth[2 * bin] += payload;
+      this.bandwidth[2 * bin + 1] += bytes - payload;
+    }
+    const n = sends.length / SEND_STRIDE;
+    const room = Math.max(0, this.cap - this.count);
+    if (room > 0) this.kept.push(n <= room ? sends : sends.slice(0, room * SEND_STRIDE));
+    this.count += n;
+  }
+}
