@@ -1,169 +1,483 @@
-// The first view: run a toy flood in the worker, then play the arrival over simulated time.
-import type { RunRequest, RunResult, WorkerReply } from '../workers/protocol';
+// The page: pick or edit a scenario, run 1 to 4 of its protocols in parallel workers, replay what
+// happened on one shared clock, and show the report and the charts.
+import type { RunTrace } from '../workers/protocol';
+import { barChart, lineChart } from './charts';
+import { fillGlossary } from './glossary';
 import { drawLegend } from './legend';
-import { summariseArrivals } from './palette';
-import { paramsFromSearch, paramsToSearch, parseParams, DEFAULTS, type RunParams } from './params';
-import { drawScene, makeScene, type Scene } from './render';
+import { runColour } from './palette';
+import { Panel } from './panel';
+import { baseMapping } from './render';
+import { newClock, seek, setSpeed, SPEEDS, step, tick, togglePlay, type Clock } from './playback';
+import { ScenarioEditor } from './editor';
+import { showInspection, showInspectionMessage } from './inspector';
+import { COLUMNS, parseReport, type RunReport } from './report';
+import { RunSlot } from './runner';
+import { DEFAULT_SCENARIO, findScenario, LIBRARY } from './scenarios';
+import { deliveryOverTime, latenciesMs } from './trace';
 
-/** Real time that one playback of the whole run takes. */
-const PLAYBACK_MS = 4000;
+/** At most this many runs side by side, each in its own worker. */
+const MAX_RUNS = 4;
 
-function element<T extends HTMLElement | SVGElement>(id: string): T {
+function element<T extends Element>(id: string): T {
   const found = document.getElementById(id);
   if (!found) throw new Error(`missing #${id}`);
-  return found as T;
+  return found as unknown as T;
 }
 
-const form = element<HTMLFormElement>('controls');
-const seedInput = element<HTMLInputElement>('seed');
-const nodesInput = element<HTMLInputElement>('nodes');
-const degreeInput = element<HTMLInputElement>('degree');
-const runButton = element<HTMLButtonElement>('run-button');
-const replayButton = element<HTMLButtonElement>('replay');
-const clock = element<HTMLSpanElement>('clock');
-const view = element<HTMLElement>('run');
-const canvas = element<HTMLCanvasElement>('graph');
-const status = element<HTMLParagraphElement>('status');
-const legend = element<SVGSVGElement>('legend');
-const facts = {
-  digest: element<HTMLElement>('digest'),
-  events: element<HTMLElement>('events'),
-  reached: element<HTMLElement>('reached'),
-  percentiles: element<HTMLElement>('percentiles'),
-  timing: element<HTMLElement>('timing'),
+const ui = {
+  app: element<HTMLElement>('app'),
+  scenario: element<HTMLSelectElement>('scenario'),
+  seed: element<HTMLInputElement>('seed'),
+  runButton: element<HTMLButtonElement>('run-button'),
+  editToggle: element<HTMLButtonElement>('edit-toggle'),
+  description: element<HTMLElement>('scenario-description'),
+  runs: element<HTMLFieldSetElement>('runs'),
+  editor: element<HTMLElement>('editor'),
+  json: element<HTMLTextAreaElement>('scenario-json'),
+  form: element<HTMLFormElement>('scenario-form'),
+  editorStatus: element<HTMLElement>('editor-status'),
+  applyJson: element<HTMLButtonElement>('apply-json'),
+  error: element<HTMLElement>('scenario-error'),
+  play: element<HTMLButtonElement>('play'),
+  step: element<HTMLButtonElement>('step'),
+  speed: element<HTMLSelectElement>('speed'),
+  timeline: element<HTMLInputElement>('timeline'),
+  clock: element<HTMLElement>('clock'),
+  follow: element<HTMLInputElement>('follow'),
+  tx: element<HTMLInputElement>('tx'),
+  panels: element<HTMLElement>('panels'),
+  inspector: element<HTMLElement>('inspector'),
+  legend: element<SVGSVGElement>('legend'),
+  table: element<HTMLTableElement>('metrics-table'),
+  runLegend: element<HTMLElement>('run-legend'),
+  chartLatency: element<SVGSVGElement>('chart-latency'),
+  chartDelivery: element<SVGSVGElement>('chart-delivery'),
+  chartBars: element<SVGSVGElement>('chart-bars'),
+  chartBandwidth: element<SVGSVGElement>('chart-bandwidth'),
 };
 
-const reduceMotion = window.matchMedia('(prefers-reduced-motion: reduce)').matches;
-const worker = new Worker(new URL('../workers/sim.worker.ts', import.meta.url), { type: 'module' });
+interface ScenarioInfo {
+  seed: string;
+  labels: string[];
+}
 
-let scene: Scene | null = null;
-let nowUs = 0;
-let nextId = 1;
-let inFlight: number | null = null;
-let queued: RunParams | null = null;
+/** What the page reads from a scenario before the engine sees it: the seed text and the run labels. */
+function scenarioInfo(text: string): ScenarioInfo {
+  const parsed = JSON.parse(text) as { seed?: unknown; protocols?: { label?: unknown; protocol?: unknown }[] };
+  const seedMatch = /"seed"\s*:\s*(\d+)/.exec(text); // the exact digits: JSON.parse rounds past 2^53
+  const labels = Array.isArray(parsed.protocols) ? parsed.protocols.map((p, i) => String(p?.label ?? p?.protocol ?? `run ${i}`)) : [];
+  return { seed: seedMatch?.[1] ?? String(parsed.seed ?? 0), labels };
+}
+
+const editor = new ScenarioEditor(ui.form, ui.json, ui.editorStatus);
+ui.form.addEventListener('submit', (event) => event.preventDefault());
+let scenarioText = '';
+/** The seed override of the current runs, for replaying one to inspect a node. */
+let runSeed: bigint | undefined;
+let info: ScenarioInfo = { seed: '0', labels: [] };
+let clock: Clock = newClock(0);
+let pickedTx = 0;
+let panels: Panel[] = [];
+const slots: RunSlot[] = [];
+let reports: (RunReport | null)[] = [];
+let generation = 0;
+let lastFrame = 0;
 let animation = 0;
+const frameTimes: number[] = [];
+/** When set (from the URL), the first completed run pauses at this simulated time (ms). */
+let pauseAtMs: number | null = null;
 
-const ms = (us: number) => (us / 1000).toFixed(1);
+const reduceMotion = window.matchMedia('(prefers-reduced-motion: reduce)').matches;
 
-function setStatus(text: string): void {
-  status.textContent = text;
-}
-
-function redraw(): void {
-  drawScene(canvas, scene, nowUs);
-}
-
-function request(params: RunParams): void {
-  if (inFlight !== null) {
-    queued = params; // one request in flight; only the latest waiting one matters
-    return;
-  }
-  const id = nextId++;
-  inFlight = id;
-  view.dataset.state = 'running';
-  runButton.disabled = true;
-  setStatus(`simulating ${params.nodes} nodes…`);
-  const message: RunRequest = { kind: 'run', id, ...params };
-  worker.postMessage(message);
-}
-
-function showResult(result: RunResult): void {
-  const summary = summariseArrivals(result.arrivalUs);
-  scene = makeScene(result, summary.maxUs);
-  Object.assign(view.dataset, {
-    state: 'done',
-    digest: result.digest,
-    events: String(result.events),
-    seed: String(result.seed),
-    nodes: String(result.nodes),
-    degree: String(result.degree),
-    origin: String(result.origin),
-    reached: String(summary.reached),
-    played: 'false',
-  });
-  facts.digest.textContent = result.digest;
-  facts.events.textContent = result.events.toLocaleString('en-US');
-  facts.reached.textContent = `${summary.reached} of ${result.nodes}`;
-  facts.percentiles.textContent = `${ms(summary.p50Us)} / ${ms(summary.p95Us)} ms`;
-  facts.timing.textContent = `${result.engineMs.toFixed(1)} ms run · ${result.layoutMs.toFixed(0)} ms layout · v${result.engineVersion}`;
-  drawLegend(legend, summary.maxUs / 1000);
-  setStatus(`seed ${result.seed} · ${result.nodes} nodes · degree ${result.degree} · origin node ${result.origin}`);
-  play();
+function setAppState(state: 'idle' | 'running' | 'done' | 'error'): void {
+  ui.app.dataset.state = state;
 }
 
 function showError(message: string): void {
-  cancelAnimationFrame(animation);
-  scene = null;
-  view.dataset.state = 'error';
-  setStatus(message);
-  clock.textContent = '';
-  replayButton.disabled = true;
-  redraw();
+  ui.error.textContent = message;
+  ui.error.hidden = message === '';
 }
 
-function play(): void {
-  cancelAnimationFrame(animation);
-  if (!scene) return;
-  const endUs = scene.maxUs;
-  replayButton.disabled = true;
-  view.dataset.played = 'false';
-  const finish = () => {
-    nowUs = Number.POSITIVE_INFINITY; // every arrival in the past: no fading halos left
-    clock.textContent = `t = ${ms(endUs)} ms`;
-    redraw();
-    view.dataset.played = 'true';
-    replayButton.disabled = false;
-  };
-  if (reduceMotion || endUs <= 0) return finish();
-  const started = performance.now();
-  const frame = (now: number) => {
-    const progress = (now - started) / PLAYBACK_MS;
-    if (progress >= 1) return finish();
-    nowUs = progress * endUs;
-    clock.textContent = `t = ${ms(nowUs)} ms`;
-    redraw();
-    animation = requestAnimationFrame(frame);
-  };
-  animation = requestAnimationFrame(frame);
-}
+// ---- scenario selection ------------------------------------------------------------------
 
-worker.onmessage = (event: MessageEvent<WorkerReply>) => {
-  const reply = event.data;
-  if (reply.id !== inFlight) return;
-  inFlight = null;
-  runButton.disabled = false;
-  if (queued) {
-    const next = queued;
-    queued = null;
-    request(next);
-    return;
+for (const entry of LIBRARY) {
+  const option = document.createElement('option');
+  option.value = entry.id;
+  option.textContent = entry.name;
+  option.title = entry.description;
+  ui.scenario.append(option);
+}
+const customOption = document.createElement('option');
+customOption.value = 'custom';
+customOption.textContent = '(edited scenario)';
+customOption.hidden = true;
+ui.scenario.append(customOption);
+
+function loadScenario(text: string, description: string): boolean {
+  scenarioText = text;
+  editor.load(text);
+  ui.description.textContent = description;
+  try {
+    info = scenarioInfo(text);
+  } catch (error) {
+    info = { seed: '0', labels: [] };
+    showError(`the scenario is not valid JSON: ${error instanceof Error ? error.message : String(error)}`);
+    setAppState('error');
+    return false;
   }
-  if (reply.kind === 'result') showResult(reply);
-  else showError(`the engine rejected this run: ${reply.message}`);
-};
+  ui.seed.value = info.seed;
+  const boxes = info.labels.map((label, i) => {
+    const wrap = document.createElement('label');
+    const box = document.createElement('input');
+    box.type = 'checkbox';
+    box.value = String(i);
+    box.checked = i < MAX_RUNS;
+    wrap.append(box, ` ${label}`);
+    return wrap;
+  });
+  ui.runs.replaceChildren(ui.runs.querySelector('legend')!, ...boxes);
+  return true;
+}
 
-worker.onerror = (event) => {
-  inFlight = null;
-  runButton.disabled = false;
-  showError(`the simulation worker failed: ${event.message || 'could not load the WASM core'}`);
-};
+function selectedRuns(): number[] {
+  return Array.from(ui.runs.querySelectorAll<HTMLInputElement>('input:checked'), (b) => Number(b.value)).slice(0, MAX_RUNS);
+}
 
-form.addEventListener('submit', (event) => {
-  event.preventDefault();
-  const parsed = parseParams({ seed: seedInput.value, nodes: nodesInput.value, degree: degreeInput.value });
-  if (!parsed.ok) return showError(parsed.error);
-  history.replaceState(null, '', paramsToSearch(parsed.params));
-  request(parsed.params);
+ui.runs.addEventListener('change', (event) => {
+  const boxes = Array.from(ui.runs.querySelectorAll<HTMLInputElement>('input'));
+  const checked = boxes.filter((b) => b.checked);
+  if (checked.length > MAX_RUNS) (event.target as HTMLInputElement).checked = false;
 });
 
-replayButton.addEventListener('click', play);
-new ResizeObserver(redraw).observe(canvas);
+// ---- running -----------------------------------------------------------------------------
 
-const initial = paramsFromSearch(location.search);
-const start = initial.ok ? initial.params : DEFAULTS;
-seedInput.value = String(start.seed);
-nodesInput.value = String(start.nodes);
-degreeInput.value = String(start.degree);
-drawLegend(legend, 0);
-if (initial.ok) request(start);
-else showError(initial.error);
+function seedOverride(): bigint | undefined | string {
+  const text = ui.seed.value.trim();
+  if (text === info.seed) return undefined;
+  if (!/^\d{1,20}$/.test(text) || BigInt(text) >= 1n << 64n) return 'seed must be a whole number from 0 to 2^64 - 1';
+  return BigInt(text);
+}
+
+function run(): void {
+  const runs = selectedRuns();
+  const seed = seedOverride();
+  if (typeof seed === 'string') return showError(seed);
+  if (runs.length === 0) return showError('pick at least one protocol to run');
+  showError('');
+  generation += 1;
+  const mine = generation;
+  const layoutSeed = BigInt(info.seed);
+  runSeed = typeof seed === 'bigint' ? seed : undefined;
+  for (const slot of slots) if (slot.busy) slot.stop();
+  panels = runs.map((r) => new Panel(r, info.labels[r] ?? `run ${r}`, requestDraw, inspectNode));
+  reports = runs.map(() => null);
+  ui.panels.replaceChildren(...panels.map((p) => p.element));
+  ui.panels.dataset.count = String(panels.length);
+  clock = newClock(0);
+  setAppState('running');
+  ui.table.replaceChildren();
+  panels.forEach((panel, k) => {
+    slots[k] ??= new RunSlot((message) => workerCrashed(k, message));
+    slots[k].start(
+      { scenario: scenarioText, run: panel.index, seed: typeof seed === 'bigint' ? seed : undefined, layoutSeed },
+      {
+        progress: (p) => {
+          if (mine !== generation) return;
+          panel.setProgress(p.nowUs / Math.max(1, p.endUs), `simulating: ${(p.nowUs / 1000).toFixed(0)} of ${(p.endUs / 1000).toFixed(0)} ms, ${p.events.toLocaleString('en-US')} events`);
+        },
+        done: (trace) => mine === generation && runDone(k, trace),
+        failed: (message) => mine === generation && runFailed(k, message),
+      },
+    );
+  });
+}
+
+function runDone(k: number, trace: RunTrace): void {
+  const panel = panels[k];
+  panel.setTrace(trace);
+  const report = parseReport(trace.report);
+  reports[k] = report;
+  panel.element.dataset.digest = report.digest;
+  const kept = trace.sendCount > trace.sends.length / 8 ? ` (first ${(trace.sends.length / 8).toLocaleString('en-US')} sends drawn)` : '';
+  panel.setState('done', `${trace.nodes} nodes · ${report.events.toLocaleString('en-US')} events · ${trace.engineMs.toFixed(0)} ms engine${kept}`);
+  if (reports.every((r) => r !== null)) allDone();
+}
+
+function runFailed(k: number, message: string): void {
+  panels[k].setState('error', message);
+  for (const slot of slots) if (slot.busy) slot.stop();
+  showError(`the engine rejected this scenario: ${message}`);
+  editor.markError(message);
+  setAppState('error');
+}
+
+function workerCrashed(k: number, message: string): void {
+  const panel = panels[k];
+  if (panel) panel.setState('error', `${message}: press Run to restart it`);
+  showError(`${message}. Press Run to start a fresh worker.`);
+  ui.app.dataset.crashed = 'true';
+  setAppState('error');
+}
+
+function allDone(): void {
+  const endUs = Math.max(...panels.map((p) => p.trace?.endUs ?? 0));
+  clock = newClock(endUs);
+  clock = setSpeed(clock, Number(ui.speed.value));
+  ui.tx.max = String(Math.max(0, (panels[0].view?.txs ?? 1) - 1));
+  delete ui.app.dataset.crashed;
+  setAppState('done');
+  renderReport();
+  renderCharts();
+  if (pauseAtMs !== null) {
+    clock = seek(clock, pauseAtMs * 1000);
+    pauseAtMs = null;
+  } else if (!reduceMotion) clock = togglePlay(clock);
+  requestDraw();
+}
+
+// ---- playback ----------------------------------------------------------------------------
+
+function currentTx(): number {
+  const view = panels[0]?.view;
+  if (!view) return 0;
+  if (ui.follow.checked) pickedTx = view.latestTx(clock.tUs);
+  return Math.min(pickedTx, view.txs - 1);
+}
+
+function spanUs(tx: number): number {
+  let span = 1;
+  for (const p of panels) {
+    const v = p.tx(tx);
+    if (v) span = Math.max(span, v.lastUs - v.createdUs);
+  }
+  return span;
+}
+
+let legendSpan = -1;
+
+function draw(): void {
+  const started = performance.now();
+  const tx = currentTx();
+  const span = spanUs(tx);
+  for (const panel of panels) panel.draw(tx, clock.tUs, span);
+  if (span !== legendSpan) {
+    legendSpan = span;
+    drawLegend(ui.legend, span / 1000);
+  }
+  ui.clock.textContent = `t = ${(clock.tUs / 1000).toFixed(1)} of ${(clock.endUs / 1000).toFixed(0)} ms`;
+  ui.timeline.value = String(clock.endUs > 0 ? Math.round((1000 * clock.tUs) / clock.endUs) : 0);
+  if (document.activeElement !== ui.tx) ui.tx.value = String(tx);
+  ui.play.textContent = clock.playing ? 'Pause' : 'Play';
+  Object.assign(ui.app.dataset, { tUs: String(Math.round(clock.tUs)), tx: String(tx), playing: String(clock.playing) });
+  frameTimes.push(performance.now() - started);
+  if (frameTimes.length > 600) frameTimes.splice(0, frameTimes.length - 600);
+}
+
+function frame(now: number): void {
+  animation = 0;
+  const dt = lastFrame ? Math.min(100, now - lastFrame) : 0;
+  lastFrame = now;
+  clock = tick(clock, dt);
+  draw();
+  if (clock.playing) animation = requestAnimationFrame(frame);
+  else lastFrame = 0;
+}
+
+/** Coalesces redraws into one animation frame. */
+function requestDraw(): void {
+  if (!animation) animation = requestAnimationFrame(frame);
+}
+
+function update(next: Clock): void {
+  clock = next;
+  requestDraw();
+}
+
+for (const [i, s] of SPEEDS.entries()) {
+  const option = document.createElement('option');
+  option.value = String(i);
+  option.textContent = s < 1 ? `${s}×` : `${s}×`;
+  ui.speed.append(option);
+}
+ui.speed.value = String(clock.speedIndex);
+
+function inspectNode(panel: Panel, node: number): void {
+  for (const p of panels) p.selected = node;
+  clock = { ...clock, playing: false };
+  requestDraw();
+  const k = panels.indexOf(panel);
+  const tUs = clock.tUs;
+  showInspectionMessage(ui.inspector, `replaying ${panel.label} to ${(tUs / 1000).toFixed(1)} ms…`);
+  delete ui.inspector.dataset.node;
+  slots[k]
+    ?.inspect({ scenario: scenarioText, run: panel.index, seed: runSeed, layoutSeed: 0n }, tUs, node)
+    .then((reply) => showInspection(ui.inspector, panel.label, tUs, reply.json))
+    .catch((error: unknown) => showInspectionMessage(ui.inspector, `could not inspect node ${node}: ${error instanceof Error ? error.message : String(error)}`));
+}
+
+// ---- report and charts -------------------------------------------------------------------
+
+function renderReport(): void {
+  const head = document.createElement('tr');
+  for (const c of COLUMNS) {
+    const th = document.createElement('th');
+    th.textContent = c.title;
+    th.title = c.help;
+    head.append(th);
+  }
+  const rows = reports.map((r, k) => {
+    const tr = document.createElement('tr');
+    if (!r) return tr;
+    tr.dataset.run = String(panels[k].index);
+    tr.dataset.label = r.label;
+    tr.dataset.digest = r.digest;
+    for (const c of COLUMNS) {
+      const td = document.createElement('td');
+      const value = c.value(r);
+      td.textContent = c.format(value);
+      td.dataset.key = c.key;
+      if (c.key === 'digest') td.title = String(value);
+      if (c.key === 'label') td.style.borderLeft = `4px solid ${runColour(panels[k].index)}`;
+      tr.append(td);
+    }
+    return tr;
+  });
+  ui.table.replaceChildren(head, ...rows);
+}
+
+function renderCharts(): void {
+  const done = panels.filter((p) => p.trace);
+  ui.runLegend.replaceChildren(
+    ...done.map((p) => {
+      const li = document.createElement('li');
+      const swatch = document.createElement('span');
+      swatch.className = 'run-swatch';
+      swatch.style.background = runColour(p.index);
+      li.append(swatch, p.label);
+      return li;
+    }),
+  );
+  const size = { width: 460, height: 240 };
+  lineChart(
+    ui.chartLatency,
+    { ...size, xLabel: 'latency (ms)', yLabel: 'share of arrivals' },
+    done.map((p) => {
+      const x = latenciesMs(p.trace!);
+      return { label: p.label, colour: runColour(p.index), x, y: Float64Array.from(x, (_, i) => (i + 1) / x.length) };
+    }),
+    { yMax: 1 },
+  );
+  lineChart(
+    ui.chartDelivery,
+    { ...size, xLabel: 'simulated time (ms)', yLabel: 'delivered share' },
+    done.map((p) => {
+      const { tMs, share } = deliveryOverTime(p.trace!, 200);
+      return { label: p.label, colour: runColour(p.index), x: tMs, y: share };
+    }),
+    { yMax: 1 },
+  );
+  barChart(
+    ui.chartBars,
+    { ...size, xLabel: '', yLabel: 'per delivered tx / ratio' },
+    ['duplicates per tx', 'overhead'],
+    done.map((p, k) => {
+      const r = reports[panels.indexOf(p)] ?? reports[k]!;
+      return { label: p.label, colour: runColour(p.index), values: [r.summary.duplicates.mean ?? NaN, r.summary.overhead.mean ?? NaN] };
+    }),
+  );
+  lineChart(
+    ui.chartBandwidth,
+    { ...size, xLabel: 'simulated time (ms)', yLabel: 'kB/s per node' },
+    done.map((p) => {
+      const t = p.trace!;
+      const bins = t.bandwidth.length / 2;
+      const x = Float64Array.from({ length: bins }, (_, b) => ((b + 0.5) * t.binUs) / 1000);
+      const y = Float64Array.from({ length: bins }, (_, b) => (t.bandwidth[2 * b] + t.bandwidth[2 * b + 1]) / t.nodes / (t.binUs / 1e6) / 1000);
+      return { label: p.label, colour: runColour(p.index), x, y };
+    }),
+  );
+}
+
+// ---- wiring ------------------------------------------------------------------------------
+
+ui.scenario.addEventListener('change', () => {
+  const entry = findScenario(ui.scenario.value);
+  if (!entry) return;
+  history.replaceState(null, '', `?scenario=${encodeURIComponent(entry.id)}`);
+  if (loadScenario(entry.text, entry.description)) run();
+});
+ui.runButton.addEventListener('click', run);
+ui.editToggle.addEventListener('click', () => {
+  ui.editor.hidden = !ui.editor.hidden;
+  ui.editToggle.setAttribute('aria-expanded', String(!ui.editor.hidden));
+  if (!ui.editor.hidden) editor.opened();
+});
+ui.applyJson.addEventListener('click', () => {
+  ui.scenario.value = 'custom';
+  customOption.hidden = false;
+  if (loadScenario(editor.text(), 'an edited scenario')) run();
+});
+ui.play.addEventListener('click', () => update(togglePlay(clock)));
+ui.step.addEventListener('click', () => {
+  const view = panels[0]?.tx(currentTx());
+  ui.follow.checked = false;
+  update(step(clock, view?.times ?? new Float64Array(0)));
+});
+ui.speed.addEventListener('change', () => update(setSpeed(clock, Number(ui.speed.value))));
+ui.timeline.addEventListener('input', () => update(seek({ ...clock, playing: false }, (Number(ui.timeline.value) / 1000) * clock.endUs)));
+ui.follow.addEventListener('change', requestDraw);
+ui.tx.addEventListener('change', () => {
+  ui.follow.checked = false;
+  pickedTx = Math.max(0, Math.floor(Number(ui.tx.value) || 0));
+  const view = panels[0]?.tx(Math.min(pickedTx, (panels[0]?.view?.txs ?? 1) - 1));
+  // Jump to the tx's creation so its spread can be watched from the start.
+  if (view) update(seek(clock, view.createdUs));
+  else requestDraw();
+});
+
+document.addEventListener('keydown', (event) => {
+  const target = event.target as HTMLElement;
+  if (target.closest('input, textarea, select') || event.ctrlKey || event.metaKey || event.altKey) return;
+  if (event.key === ' ') update(togglePlay(clock));
+  else if (event.key === 'ArrowRight' || event.key === '.') ui.step.click();
+  else if (event.key === '+' || event.key === '=') update(setSpeed(clock, clock.speedIndex + 1));
+  else if (event.key === '-') update(setSpeed(clock, clock.speedIndex - 1));
+  else if (event.key === 'Home') update(seek(clock, 0));
+  else if (event.key === 'r') run();
+  else return;
+  ui.speed.value = String(clock.speedIndex);
+  event.preventDefault();
+});
+
+new ResizeObserver(requestDraw).observe(ui.panels);
+fillGlossary(element('protocol-list'), element('metric-list'));
+drawLegend(ui.legend, 0);
+
+// Test and measurement hooks: the e2e suite reads frame times and crashes a worker on purpose.
+Object.assign(window, {
+  txcast: {
+    frameTimes: () => frameTimes.slice(),
+    crashWorker: (k: number) => slots[k]?.crashForTest(),
+    /** Where node `node` of panel `k` is drawn, in page coordinates. */
+    nodePoint: (k: number, node: number) => {
+      const panel = panels[k];
+      if (!panel?.trace) return null;
+      const rect = panel.canvas.getBoundingClientRect();
+      const { cx, cy, scale } = baseMapping(rect.width, rect.height);
+      const t = panel.transform;
+      const p = panel.trace.positions;
+      return { x: rect.left + t.k * (cx + p[2 * node] * scale) + t.x, y: rect.top + t.k * (cy + p[2 * node + 1] * scale) + t.y };
+    },
+  },
+});
+
+const query = new URLSearchParams(location.search);
+const pauseParam = query.get('t');
+if (pauseParam !== null && Number.isFinite(Number(pauseParam))) pauseAtMs = Number(pauseParam);
+const initial = findScenario(query.get('scenario') ?? DEFAULT_SCENARIO) ?? findScenario(DEFAULT_SCENARIO) ?? LIBRARY[0];
+ui.scenario.value = initial.id;
+if (loadScenario(initial.text, initial.description)) {
+  const seedParam = query.get('seed');
+  if (seedParam) ui.seed.value = seedParam;
+  run();
+}

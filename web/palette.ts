@@ -35,3 +35,27 @@ export function summariseArrivals(arrivalUs: Float64Array): ArrivalSummary {
   const rank = (p: number) => times[Math.max(0, Math.ceil((p / 100) * times.length) - 1)] ?? 0;
   return { reached: times.length, maxUs: times.at(-1) ?? 0, p50Us: rank(50), p95Us: rank(95) };
 }
+
+/** Marks drawn over the arrival colours (Okabe-Ito: distinguishable with any colour vision). */
+export const MARKS = {
+  adversary: '#d55e00',
+  duplicate: '#cc79a7',
+  payload: '#e69f00',
+  control: '#56b4e9',
+  origin: '#ffffff',
+} as const;
+
+/** One colour per run in compare mode and in the charts (Okabe-Ito, in a fixed order). */
+export const RUN_COLOURS = ['#56b4e9', '#e69f00', '#009e73', '#cc79a7', '#f0e442', '#0072b2', '#d55e00'] as const;
+
+export function runColour(index: number): string {
+  return RUN_COLOURS[index % RUN_COLOURS.length];
+}
+
+/** Arrival colours quantised into this many buckets so a frame fills one path per bucket. */
+export const ARRIVAL_BUCKETS = 24;
+export const ARRIVAL_BUCKET_COLOURS: readonly string[] = Array.from({ length: ARRIVAL_BUCKETS }, (_, k) => arrivalColour(k / (ARRIVAL_BUCKETS - 1)));
+
+export function arrivalBucket(fraction: number): number {
+  return Math.round(Math.min(1, Math.max(0, fraction)) * (ARRIVAL_BUCKETS - 1));
+}

@@ -1,27 +1,34 @@
-// Draws a run on a 2D canvas at one instant of simulated time. Display state is a pure
-// function of (scene, now): replaying or resizing just draws again.
-import type { RunResult } from '../workers/protocol';
-import { arrivalColour, arrivalFraction, BACKGROUND, edgeColour, UNREACHED } from './palette';
+// Draws one run's network on a 2D canvas at one instant of simulated time for one picked tx.
+// Display state is a pure function of (panel, tx, time, view transform): pausing, seeking or
+// resizing just draws again.
+import type { RunTrace } from '../workers/protocol';
+import { ARRIVAL_BUCKET_COLOURS, ARRIVAL_BUCKETS, arrivalBucket, BACKGROUND, edgeColour, MARKS, UNREACHED } from './palette';
+import type { TxView } from './trace';
 
-export interface Scene {
-  nodes: number;
-  origin: number;
-  edges: Uint32Array;
+/** Pan and zoom, as d3-zoom gives them: screen = k * base + (x, y). */
+export interface ViewTransform {
+  k: number;
+  x: number;
+  y: number;
+}
+
+export interface FrameInput {
+  trace: RunTrace;
+  /** Node positions in [-1, 1] (the layout, or a map projection). */
   positions: Float32Array;
-  arrivalUs: Float64Array;
-  maxUs: number;
-  colours: string[];
-  /** Node indices by arrival time, unreached last, so later arrivals paint over earlier ones. */
-  order: Uint32Array;
+  tx: TxView;
+  tUs: number;
+  /** Arrival colours span this many microseconds after the tx was created (shared across panels). */
+  spanUs: number;
+  transform: ViewTransform;
 }
 
-export function makeScene(result: RunResult, maxUs: number): Scene {
-  const { nodes, arrivalUs } = result;
-  const colours = Array.from(arrivalUs, (t) => (t >= 0 ? arrivalColour(arrivalFraction(t, maxUs)) : UNREACHED));
-  const key = (i: number) => (arrivalUs[i] >= 0 ? arrivalUs[i] : Infinity);
-  const order = Uint32Array.from({ length: nodes }, (_, i) => i).sort((a, b) => key(a) - key(b) || a - b);
-  return { nodes, origin: result.origin, edges: result.edges, positions: result.positions, arrivalUs, maxUs, colours, order };
-}
+const SEND_STRIDE = 8;
+/** Messages drawn in flight at most per frame, and how far back to look for them (us). */
+const MAX_FLASHES = 4000;
+const FLASH_LOOKBACK_US = 2_000_000;
+/** A duplicate stays marked this long after it lands (us). */
+const DUPLICATE_MARK_US = 250_000;
 
 /** Matches the canvas backing store to its CSS size; returns the CSS size. */
 function fitCanvas(canvas: HTMLCanvasElement, context: CanvasRenderingContext2D): { width: number; height: number } {
@@ -36,55 +43,153 @@ function fitCanvas(canvas: HTMLCanvasElement, context: CanvasRenderingContext2D)
   return { width, height };
 }
 
-export function drawScene(canvas: HTMLCanvasElement, scene: Scene | null, nowUs: number): void {
+/** Where node positions land on a canvas of this size before pan and zoom. */
+export function baseMapping(width: number, height: number): { cx: number; cy: number; scale: number } {
+  const margin = 14;
+  return { cx: width / 2, cy: height / 2, scale: Math.max(10, Math.min(width, height) / 2 - margin) };
+}
+
+/** The node nearest to a point in CSS pixels, within `reach` pixels, or -1. */
+export function nodeAt(positions: Float32Array, width: number, height: number, t: ViewTransform, px: number, py: number, reach = 8): number {
+  const { cx, cy, scale } = baseMapping(width, height);
+  let best = -1;
+  let bestD = reach * reach;
+  for (let i = 0; i < positions.length / 2; i += 1) {
+    const dx = t.k * (cx + positions[2 * i] * scale) + t.x - px;
+    const dy = t.k * (cy + positions[2 * i + 1] * scale) + t.y - py;
+    const d = dx * dx + dy * dy;
+    if (d < bestD) {
+      bestD = d;
+      best = i;
+    }
+  }
+  return best;
+}
+
+/** First index (in sends) of a send at or after tUs: sends are recorded in time order. */
+function firstSendAfter(sends: Float64Array, tUs: number): number {
+  let lo = 0;
+  let hi = sends.length / SEND_STRIDE;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (sends[mid * SEND_STRIDE] <= tUs) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+export function drawFrame(canvas: HTMLCanvasElement, frame: FrameInput | null, selected = -1): void {
   const context = canvas.getContext('2d');
   if (!context) return;
   const { width, height } = fitCanvas(canvas, context);
   context.fillStyle = BACKGROUND;
   context.fillRect(0, 0, width, height);
-  if (!scene) return;
+  if (!frame) return;
 
-  const margin = 18;
-  const scale = Math.max(10, Math.min(width, height) / 2 - margin);
-  const cx = width / 2;
-  const cy = height / 2;
-  const { positions } = scene;
-  const x = (i: number) => cx + positions[2 * i] * scale;
-  const y = (i: number) => cy + positions[2 * i + 1] * scale;
-  const radius = Math.min(5, Math.max(1.6, (0.16 * 2 * scale) / Math.sqrt(scene.nodes)));
+  const { trace, positions, tx, tUs, spanUs, transform } = frame;
+  const { cx, cy, scale } = baseMapping(width, height);
+  const k = transform.k;
+  const x = (i: number) => k * (cx + positions[2 * i] * scale) + transform.x;
+  const y = (i: number) => k * (cy + positions[2 * i + 1] * scale) + transform.y;
+  const radius = Math.min(6, Math.max(1.2, (0.16 * 2 * scale) / Math.sqrt(trace.nodes))) * Math.sqrt(k);
 
-  context.strokeStyle = edgeColour(scene.edges.length / 2);
+  // Links, faint.
+  const { edges } = trace;
+  context.strokeStyle = edgeColour(edges.length / 2);
   context.lineWidth = 1;
   context.beginPath();
-  for (let e = 0; e + 1 < scene.edges.length; e += 2) {
-    context.moveTo(x(scene.edges[e]), y(scene.edges[e]));
-    context.lineTo(x(scene.edges[e + 1]), y(scene.edges[e + 1]));
+  for (let e = 0; e + 1 < edges.length; e += 2) {
+    context.moveTo(x(edges[e]), y(edges[e]));
+    context.lineTo(x(edges[e + 1]), y(edges[e + 1]));
   }
   context.stroke();
 
-  // A node that the tx reached within the last few percent of the run gets a fading halo: the front.
-  const flashUs = Math.max(1, scene.maxUs * 0.06);
-  for (const i of scene.order) {
-    const t = scene.arrivalUs[i];
-    const reached = t >= 0 && t <= nowUs;
-    const age = nowUs - t;
-    if (reached && age < flashUs) {
-      context.globalAlpha = 0.35 * (1 - age / flashUs);
-      context.fillStyle = scene.colours[i];
-      context.beginPath();
-      context.arc(x(i), y(i), radius * 2.6, 0, 2 * Math.PI);
-      context.fill();
-      context.globalAlpha = 1;
-    }
-    context.fillStyle = reached ? scene.colours[i] : UNREACHED;
-    context.beginPath();
-    context.arc(x(i), y(i), radius, 0, 2 * Math.PI);
-    context.fill();
+  // Messages in flight (every tx): a stroke from the sender along the link, as far as it has got.
+  const { sends } = trace;
+  const end = firstSendAfter(sends, tUs);
+  const payload = new Path2D();
+  const control = new Path2D();
+  let drawn = 0;
+  for (let s = end - 1; s >= 0 && drawn < MAX_FLASHES; s -= 1) {
+    const o = s * SEND_STRIDE;
+    const sent = sends[o];
+    if (sent < tUs - FLASH_LOOKBACK_US) break;
+    const arrive = sends[o + 6];
+    if (arrive <= tUs || sends[o + 7] !== 0) continue;
+    const from = sends[o + 1];
+    const to = sends[o + 2];
+    const progress = arrive > sent ? (tUs - sent) / (arrive - sent) : 1;
+    const path = sends[o + 5] > 0 ? payload : control;
+    path.moveTo(x(from), y(from));
+    path.lineTo(x(from) + (x(to) - x(from)) * progress, y(from) + (y(to) - y(from)) * progress);
+    drawn += 1;
   }
+  context.lineWidth = 1.2;
+  context.globalAlpha = 0.55;
+  context.strokeStyle = MARKS.control;
+  context.stroke(control);
+  context.strokeStyle = MARKS.payload;
+  context.stroke(payload);
+  context.globalAlpha = 1;
 
-  context.strokeStyle = '#ffffff';
+  // Nodes: one path per colour bucket; a node is coloured once the picked tx has reached it.
+  const buckets: Path2D[] = Array.from({ length: ARRIVAL_BUCKETS }, () => new Path2D());
+  const unreached = new Path2D();
+  const span = Math.max(1, spanUs);
+  for (let i = 0; i < trace.nodes; i += 1) {
+    const t = tx.arrivalUs[i];
+    const path = t >= 0 && t <= tUs ? buckets[arrivalBucket((t - tx.createdUs) / span)] : unreached;
+    path.moveTo(x(i) + radius, y(i));
+    path.arc(x(i), y(i), radius, 0, 2 * Math.PI);
+  }
+  context.fillStyle = UNREACHED;
+  context.fill(unreached);
+  buckets.forEach((path, b) => {
+    context.fillStyle = ARRIVAL_BUCKET_COLOURS[b];
+    context.fill(path);
+  });
+
+  // Adversaries: a diamond outline, so they read by shape as well as colour.
+  const adversaries = new Path2D();
+  const a = radius + 2.5;
+  for (let i = 0; i < trace.nodes; i += 1) {
+    if (!trace.adversaries[i]) continue;
+    adversaries.moveTo(x(i), y(i) - a);
+    adversaries.lineTo(x(i) + a, y(i));
+    adversaries.lineTo(x(i), y(i) + a);
+    adversaries.lineTo(x(i) - a, y(i));
+    adversaries.closePath();
+  }
+  context.strokeStyle = MARKS.adversary;
+  context.lineWidth = 1.4;
+  context.stroke(adversaries);
+
+  // Duplicates of the picked tx that landed recently: a ring where they land.
+  const duplicates = new Path2D();
+  for (let d = 0; d + 1 < tx.duplicates.length; d += 2) {
+    const t = tx.duplicates[d];
+    if (t > tUs || t < tUs - DUPLICATE_MARK_US) continue;
+    const n = tx.duplicates[d + 1];
+    duplicates.moveTo(x(n) + radius + 3, y(n));
+    duplicates.arc(x(n), y(n), radius + 3, 0, 2 * Math.PI);
+  }
+  context.strokeStyle = MARKS.duplicate;
+  context.lineWidth = 1.2;
+  context.stroke(duplicates);
+
+  // The tx's origin, once created, and the inspected node.
+  context.strokeStyle = MARKS.origin;
   context.lineWidth = 1.5;
-  context.beginPath();
-  context.arc(x(scene.origin), y(scene.origin), radius + 3.5, 0, 2 * Math.PI);
-  context.stroke();
+  if (tUs >= tx.createdUs) {
+    context.beginPath();
+    context.arc(x(tx.origin), y(tx.origin), radius + 4.5, 0, 2 * Math.PI);
+    context.stroke();
+  }
+  if (selected >= 0 && selected < trace.nodes) {
+    context.setLineDash([3, 3]);
+    context.beginPath();
+    context.arc(x(selected), y(selected), radius + 7, 0, 2 * Math.PI);
+    context.stroke();
+    context.setLineDash([]);
+  }
 }

@@ -63,6 +63,34 @@ export interface RunFailure {
   kind: 'error';
   id: number;
   message: string;
+  /** The WASM instance trapped: the worker must be replaced before the next run. */
+  fatal: boolean;
 }
 
-export type WorkerReply = RunProgress | RunTrace | RunFailure;
+/** A node's state at a simulated time: the run is replayed to that time (deterministically). */
+export interface InspectRequest {
+  kind: 'inspect';
+  id: number;
+  scenario: string;
+  run: number;
+  seed?: bigint;
+  tUs: number;
+  node: number;
+}
+
+export interface InspectReply {
+  kind: 'inspected';
+  id: number;
+  /** The engine's `inspect(node)` JSON: behaviour, peers, state pairs, stats, counters. */
+  json: string;
+  nowUs: number;
+}
+
+/** Test hook: makes the worker throw outside any handler, as a crash would. */
+export interface CrashRequest {
+  kind: 'crash';
+}
+
+export type WorkerRequest = RunRequest | InspectRequest | CrashRequest;
+
+export type WorkerReply = RunProgress | RunTrace | RunFailure | InspectReply;

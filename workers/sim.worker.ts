@@ -2,7 +2,7 @@
 // between them), records what happened, and transfers the trace and the report to the page.
 import init, { Simulation } from '../web/wasm/txcast_wasm.js';
 import { layoutPositions } from './layout';
-import type { RunRequest, RunTrace, WorkerReply } from './protocol';
+import type { InspectRequest, RunRequest, RunTrace, WorkerReply, WorkerRequest } from './protocol';
 import { SendLog, Series } from './record';
 
 /** Events per slice: small enough to post progress often, big enough to keep overhead low. */
@@ -75,14 +75,49 @@ function simulate(request: RunRequest): RunTrace {
   }
 }
 
-self.onmessage = async (event: MessageEvent<RunRequest>) => {
+/** The run last inspected, kept so inspecting later times of it only simulates forward. */
+let inspected: { key: string; sim: Simulation } | null = null;
+
+function inspect(request: InspectRequest): string {
+  const key = `${request.run}|${request.seed ?? ''}|${request.scenario}`;
+  if (!inspected || inspected.key !== key || inspected.sim.now_us > request.tUs) {
+    inspected?.sim.free();
+    inspected = null;
+    inspected = { key, sim: new Simulation(request.scenario, request.run, request.seed) };
+  }
+  const { sim } = inspected;
+  for (;;) {
+    const before = sim.events;
+    const more = sim.advance(request.tUs, SLICE_EVENTS);
+    // Nothing is kept: the trace arrays are only drained.
+    sim.take_deliveries();
+    sim.take_duplicates();
+    sim.take_counts();
+    if (!more || sim.now_us >= request.tUs || sim.events === before) break;
+  }
+  return sim.inspect(request.node);
+}
+
+self.onmessage = async (event: MessageEvent<WorkerRequest>) => {
   const request = event.data;
+  if (request.kind === 'crash') {
+    setTimeout(() => {
+      throw new Error('crash requested by the page');
+    });
+    return;
+  }
   try {
     await ready;
+    if (request.kind === 'inspect') {
+      const json = inspect(request);
+      post({ kind: 'inspected', id: request.id, json, nowUs: inspected?.sim.now_us ?? request.tUs });
+      return;
+    }
     const trace = simulate(request);
     const buffers = [trace.edges, trace.adversaries, trace.positions, trace.coordinates, trace.txPlan, trace.deliveries, trace.duplicates, trace.sends, trace.bandwidth];
     post(trace, buffers.map((a) => a.buffer as ArrayBuffer));
   } catch (error) {
-    post({ kind: 'error', id: request.id, message: error instanceof Error ? error.message : String(error) });
+    const fatal = error instanceof WebAssembly.RuntimeError;
+    post({ kind: 'error', id: request.id, message: error instanceof Error ? error.message : String(error), fatal });
   }
 };

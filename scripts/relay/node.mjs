@@ -8,21 +8,34 @@ import { tcp } from '@libp2p/tcp';
 import { webSockets } from '@libp2p/websockets';
 import { yamux } from '@libp2p/yamux';
 import { createLibp2p } from 'libp2p';
-import { ANNOUNCE_TOPIC, decodeTx, encodeTx, randomTxId, TX_TOPIC, txMessageId } from '../../web/lightnode/txwire.mjs';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import { buildWasm, WASM_BINARY, WASM_GLUE } from '../lib/bootstrap.mjs';
+import { FramedProtocol } from '../../web/lightnode/framed.mjs';
+import { ANNOUNCE_TOPIC, decodeTx, encodeTx, messageId, randomTxId, TX_TOPIC } from '../../web/lightnode/txwire.mjs';
 
 /**
  * Starts the relay and returns a handle: {peerId, multiaddrs(), stats(), publishTx(), stop()}.
  * @param {{host: string, wsPort: number, tcpPort: number, announce?: string[], loadTps?: number, txBytes?: number}} options
  */
-export async function startRelay({ host, wsPort, tcpPort, announce = [], loadTps = 0, txBytes = 250 }) {
+/** The same Rust state machines as the page, from the WASM build (built first if missing). */
+async function loadEngines() {
+  if (!fs.existsSync(WASM_GLUE) || !fs.existsSync(WASM_BINARY)) await buildWasm();
+  const wasm = await import(WASM_GLUE);
+  wasm.initSync({ module: fs.readFileSync(WASM_BINARY) });
+  return wasm.LightNode;
+}
+
+export async function startRelay({ host, wsPort, tcpPort, announce = [], loadTps = 0, txBytes = 250, log = () => {} }) {
+  const Engine = await loadEngines();
   const stats = { peers: 0, published: 0, delivered: 0, copies: 0, duplicates: 0, malformed: 0, reservations: 0 };
   // Gossipsub computes a message id once per publish and once per received copy (duplicates
   // included), so counting the calls per tx gives the copies it saw.
   const seen = new Map();
   const msgIdFn = (msg) => {
-    const id = txMessageId(msg.data ?? new Uint8Array());
+    const id = messageId(msg);
     if (msg.topic === TX_TOPIC) {
-      const key = msg.data && msg.data.length >= 8 ? decodeTx(msg.data)?.id ?? 'bad' : 'bad';
+      const key = decodeTx(msg.data)?.id ?? 'malformed';
       const count = (seen.get(key) ?? 0) + 1;
       seen.set(key, count);
       if (count > 1) stats.duplicates += 1;
@@ -70,7 +83,17 @@ export async function startRelay({ host, wsPort, tcpPort, announce = [], loadTps
     else stats.malformed += 1;
   });
 
+  const framed = [];
+  for (const name of ['cat', 'strokkur']) {
+    const engine = new Engine(name, '{}', crypto.randomBytes(8).readBigUInt64LE(), Date.now());
+    const protocol = new FramedProtocol({ libp2p: node, name, engine, log });
+    await protocol.start();
+    framed.push(protocol);
+  }
+
+  /** One tx on gossipsub and one on each framed protocol. */
   async function publishTx(bytes = txBytes) {
+    for (const protocol of framed) protocol.submit(bytes);
     const id = randomTxId();
     await pubsub.publish(TX_TOPIC, encodeTx({ id, sentAtMs: Date.now(), bytes }));
     stats.published += 1;
@@ -96,11 +119,14 @@ export async function startRelay({ host, wsPort, tcpPort, announce = [], loadTps
     multiaddrs: () => node.getMultiaddrs().map((ma) => ma.toString()),
     stats: () => {
       stats.copies = stats.delivered + stats.duplicates;
-      return { ...stats };
+      const out = { ...stats };
+      for (const protocol of framed) out[protocol.name] = { ...protocol.stats, peers: protocol.peers.size };
+      return out;
     },
     publishTx,
     async stop() {
       if (load) clearTimeout(load);
+      for (const protocol of framed) await protocol.stop();
       await node.stop();
     },
   };

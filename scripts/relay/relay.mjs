@@ -66,6 +66,7 @@ const relay = await startRelay({
   announce: args.announce,
   loadTps: load,
   txBytes: number(args['tx-bytes'], 'tx-bytes', 16, 65536),
+  log: (line) => console.log(line),
 });
 
 console.log(`txcast relay ${relay.peerId}`);

@@ -12,4 +12,4 @@ export function randomTxId(): string;
 export function toHex(bytes: Uint8Array): string;
 export function encodeTx(tx: { id: string; sentAtMs: number; bytes?: number }): Uint8Array;
 export function decodeTx(data: Uint8Array): TxHeader | null;
-export function txMessageId(data: Uint8Array): Uint8Array;
+export function messageId(msg: { topic: string; data?: Uint8Array; from?: unknown; sequenceNumber?: bigint }): Uint8Array;

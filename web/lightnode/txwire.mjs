@@ -43,7 +43,11 @@ export function decodeTx(data) {
   return { id: toHex(data.subarray(0, 8)), sentAtMs, bytes: data.length };
 }
 
-/** Gossipsub message id: the tx id, so that a tx published twice is one message. */
-export function txMessageId(data) {
-  return data.length >= 8 ? data.slice(0, 8) : data.slice();
+/**
+ * Gossipsub message id. On the tx topic it is the tx id (a tx published twice is one message);
+ * elsewhere it is the publisher and sequence number, as gossipsub does by default.
+ */
+export function messageId(msg) {
+  if (msg.topic === TX_TOPIC && msg.data && msg.data.length >= 8) return msg.data.slice(0, 8);
+  return new TextEncoder().encode(`${msg.from ?? ''}/${msg.sequenceNumber ?? ''}/${msg.topic}`);
 }

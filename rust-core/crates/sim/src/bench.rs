@@ -44,6 +44,8 @@ pub fn engine_scenario(nodes: u32) -> Scenario {
             duration_ms: 2_000.0,
             max_txs: Some(100),
             tx_bytes: 128,
+            tx_size: None,
+            rate_steps: Vec::new(),
         }),
         adversaries: Vec::new(),
         drain_ms: 10_000.0,

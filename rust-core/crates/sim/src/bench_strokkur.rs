@@ -27,6 +27,8 @@ pub fn scenario() -> Scenario {
             duration_ms: 2_000.0,
             max_txs: None,
             tx_bytes: 128,
+            tx_size: None,
+            rate_steps: Vec::new(),
         }),
         adversaries: Vec::new(),
         drain_ms: 500.0,

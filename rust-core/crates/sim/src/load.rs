@@ -201,21 +201,48 @@ pub fn validate(s: &Scenario) -> Result<(), ScenarioError> {
             duration_ms,
             max_txs,
             tx_bytes,
+            tx_size,
+            rate_steps,
         }) => {
             positive("workload.total_tps", *total_tps, 1e6)?;
             positive("workload.duration_ms", *duration_ms, MAX_SIM_MS)?;
-            let expected = total_tps * duration_ms / 1000.0;
+            let mut peak = *total_tps;
+            let mut last_at = 0.0;
+            for (i, step) in rate_steps.iter().enumerate() {
+                let p = format!("workload.rate_steps[{i}]");
+                in_range(&format!("{p}.at_ms"), step.at_ms, last_at, *duration_ms)?;
+                positive(&format!("{p}.total_tps"), step.total_tps, 1e6)?;
+                last_at = step.at_ms;
+                peak = peak.max(step.total_tps);
+            }
+            let expected = peak * duration_ms / 1000.0;
             let cap = max_txs.map(|m| m as f64).unwrap_or(f64::INFINITY);
             if expected.min(cap) > MAX_TXS {
                 return Err(err(
                     "workload",
-                    format!("about {expected:.0} transactions; the limit is {MAX_TXS}"),
+                    format!("up to {expected:.0} transactions; the limit is {MAX_TXS}"),
                 ));
             }
             if *max_txs == Some(0) {
                 return Err(err("workload.max_txs", "must be at least 1"));
             }
-            tx_size("workload.tx_bytes", *tx_bytes)?;
+            size_in_range("workload.tx_bytes", *tx_bytes)?;
+            match tx_size {
+                Some(TxSize::Uniform(UniformSize { max_bytes }))
+                | Some(TxSize::Lognormal(LognormalSize { max_bytes, .. })) => {
+                    size_in_range("workload.tx_size.max_bytes", *max_bytes)?;
+                    if max_bytes < tx_bytes {
+                        return Err(err(
+                            "workload.tx_size.max_bytes",
+                            "must be at least tx_bytes",
+                        ));
+                    }
+                }
+                None => {}
+            }
+            if let Some(TxSize::Lognormal(LognormalSize { sigma, .. })) = tx_size {
+                in_range("workload.tx_size.sigma", *sigma, 0.0, 5.0)?;
+            }
             *duration_ms
         }
         Workload::Burst(Burst {
@@ -237,7 +264,7 @@ pub fn validate(s: &Scenario) -> Result<(), ScenarioError> {
                     format!("must be between 1 and {MAX_TXS}"),
                 ));
             }
-            tx_size("workload.tx_bytes", *tx_bytes)?;
+            size_in_range("workload.tx_bytes", *tx_bytes)?;
             in_range("workload.interval_ms", *interval_ms, 0.0, MAX_SIM_MS)?;
             in_range("workload.start_ms", *start_ms, 0.0, MAX_SIM_MS)?;
             start_ms + interval_ms * (*count as f64)
@@ -317,7 +344,7 @@ pub fn validate(s: &Scenario) -> Result<(), ScenarioError> {
     Ok(())
 }
 
-fn tx_size(path: &str, bytes: u32) -> Result<(), ScenarioError> {
+fn size_in_range(path: &str, bytes: u32) -> Result<(), ScenarioError> {
     if bytes == 0 || bytes > MAX_TX_BYTES {
         return Err(err(
             path,

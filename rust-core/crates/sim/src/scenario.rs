@@ -197,8 +197,46 @@ pub struct Poisson {
     /// ...or after this many transactions, whichever comes first.
     #[serde(default)]
     pub max_txs: Option<u64>,
-    /// Size of every transaction.
+    /// Size of every transaction; with `tx_size`, the smallest (uniform) or median (log-normal).
     pub tx_bytes: u32,
+    /// Draw sizes from a distribution instead of using `tx_bytes` for all.
+    #[serde(default)]
+    pub tx_size: Option<TxSize>,
+    /// Changes of `total_tps` during the run (Strokkur Fig. 11: 1,250 -> 2,000 -> 1,250 tps).
+    #[serde(default)]
+    pub rate_steps: Vec<RateStep>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum TxSize {
+    Uniform(UniformSize),
+    Lognormal(LognormalSize),
+}
+
+kind_tagged!(TxSize { "uniform" => Uniform, "lognormal" => Lognormal });
+
+/// Sizes uniform in [tx_bytes, max_bytes].
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct UniformSize {
+    pub max_bytes: u32,
+}
+
+/// Sizes log-normal with median tx_bytes, capped at max_bytes.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct LognormalSize {
+    pub sigma: f64,
+    pub max_bytes: u32,
+}
+
+/// From `at_ms` on, transactions are created at `total_tps`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RateStep {
+    pub at_ms: f64,
+    pub total_tps: f64,
 }
 
 /// One publisher sends `count` messages of `tx_bytes`, `interval_ms` apart.

@@ -2,7 +2,7 @@
 //! stream, so every protocol in a scenario gets exactly the same load.
 
 use crate::network::Network;
-use crate::scenario::{Burst, Poisson, Scenario, Workload};
+use crate::scenario::{Burst, LognormalSize, Poisson, Scenario, TxSize, UniformSize, Workload};
 use proto::{stream, Rng, Tx, TxId};
 
 /// Transactions in creation order; a tx's id is its index here.
@@ -29,23 +29,38 @@ impl TxPlan {
                 duration_ms,
                 max_txs,
                 tx_bytes,
+                tx_size,
+                rate_steps,
             }) => {
                 let honest: Vec<u32> = (0..net.nodes)
                     .filter(|&v| net.is_honest(v))
                     .map(|v| v as u32)
                     .collect();
-                let mean_gap_us = 1e6 / total_tps;
                 let end = duration_ms * 1000.0;
                 let cap = max_txs.unwrap_or(u64::MAX);
+                // Piecewise-constant rate: (start time in us, tps), in order.
+                let mut segments = vec![(0.0, *total_tps)];
+                segments.extend(rate_steps.iter().map(|s| (s.at_ms * 1000.0, s.total_tps)));
                 let mut t = 0.0;
+                let mut seg = 0;
                 loop {
-                    t += rng.exponential(mean_gap_us);
+                    let gap = rng.exponential(1e6 / segments[seg].1);
+                    // Memoryless: a gap that crosses a rate change restarts at the change.
+                    if let Some(&(next_at, _)) = segments.get(seg + 1) {
+                        if t + gap >= next_at {
+                            t = next_at;
+                            seg += 1;
+                            continue;
+                        }
+                    }
+                    t += gap;
                     if t >= end || plan.created_us.len() as u64 >= cap {
                         break;
                     }
                     plan.created_us.push(t.round() as u64);
                     plan.origin.push(honest[rng.index(honest.len())]);
-                    plan.len.push(*tx_bytes);
+                    plan.len
+                        .push(draw_size(*tx_bytes, tx_size.as_ref(), &mut rng));
                 }
                 plan.end_us = end.round() as u64;
             }
@@ -76,6 +91,19 @@ impl TxPlan {
         Tx {
             id: TxId(i as u64),
             len: self.len[i],
+        }
+    }
+}
+
+fn draw_size(bytes: u32, size: Option<&TxSize>, rng: &mut Rng) -> u32 {
+    match size {
+        None => bytes,
+        Some(TxSize::Uniform(UniformSize { max_bytes })) => {
+            bytes + rng.below((max_bytes - bytes) as u64 + 1) as u32
+        }
+        Some(TxSize::Lognormal(LognormalSize { sigma, max_bytes })) => {
+            let x = bytes as f64 * libm::exp(sigma * rng.normal());
+            (x.round() as u32).clamp(1, *max_bytes)
         }
     }
 }

@@ -26,6 +26,8 @@ fn flood_scenario(nodes: u32, degree: u32, txs: u64) -> Scenario {
             duration_ms: 10_000.0,
             max_txs: Some(txs),
             tx_bytes: 128,
+            tx_size: None,
+            rate_steps: Vec::new(),
         }),
         adversaries: Vec::new(),
         drain_ms: 20_000.0,

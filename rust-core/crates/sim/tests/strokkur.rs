@@ -40,6 +40,8 @@ fn scenario(protocols: &[(&str, &str, serde_json::Value)]) -> Scenario {
             duration_ms: 2_500.0,
             max_txs: None,
             tx_bytes: 128,
+            tx_size: None,
+            rate_steps: Vec::new(),
         }),
         adversaries: Vec::new(),
         drain_ms: 1_500.0,

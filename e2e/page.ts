@@ -1,0 +1,59 @@
+// Helpers for driving the visualizer page in the e2e tests.
+import { expect, type Page } from '@playwright/test';
+
+/** Waits until every run of the current scenario has finished in its worker. */
+export async function runsDone(page: Page): Promise<void> {
+  await expect(page.locator('#app')).toHaveAttribute('data-state', 'done', { timeout: 45_000 });
+}
+
+/** The metrics table as the page shows it: one entry per run with its digest and events. */
+export function shownRuns(page: Page) {
+  return page.locator('#metrics-table tr[data-digest]').evaluateAll((rows) =>
+    rows.map((row) => {
+      const r = row as HTMLElement;
+      const cell = (key: string) => r.querySelector(`td[data-key="${key}"]`)?.textContent ?? '';
+      return { label: r.dataset.label ?? '', digest: r.dataset.digest ?? '', events: Number(cell('events').replace(/,/g, '')), delivery: cell('delivery') };
+    }),
+  );
+}
+
+/** Puts scenario JSON into the editor and runs it. */
+export async function runJson(page: Page, json: string): Promise<void> {
+  if (await page.locator('#editor').isHidden()) await page.click('#edit-toggle');
+  await page.fill('#scenario-json', json);
+  await page.click('#apply-json');
+}
+
+/** Counts pixels of one canvas near an RGB colour. */
+export function pixelsNear(page: Page, selector: string, rgb: [number, number, number], tolerance = 40) {
+  return page.locator(selector).evaluate(
+    (canvas, [colour, tol]) => {
+      const c = canvas as HTMLCanvasElement;
+      const { data } = c.getContext('2d')!.getImageData(0, 0, c.width, c.height);
+      const [r0, g0, b0] = colour as number[];
+      let n = 0;
+      for (let i = 0; i < data.length; i += 4) {
+        if (Math.abs(data[i] - r0) + Math.abs(data[i + 1] - g0) + Math.abs(data[i + 2] - b0) < (tol as number)) n += 1;
+      }
+      return n;
+    },
+    [rgb, tolerance] as const,
+  );
+}
+
+/** A small scenario for fast tests: 60 nodes, 10% of them withholding, two protocols. */
+export const SMALL_SCENARIO = {
+  name: 'e2e: small, with adversaries',
+  description: 'A small network for the browser tests.',
+  seed: 3,
+  nodes: 60,
+  topology: { kind: 'random_regular', degree: 6 },
+  latency: { kind: 'lognormal', median_ms: 50, sigma: 0.4 },
+  workload: { kind: 'poisson', total_tps: 10, duration_ms: 1000, tx_bytes: 200 },
+  drain_ms: 3000,
+  protocols: [
+    { label: 'flood', protocol: 'flood' },
+    { label: 'cat', protocol: 'cat' },
+  ],
+  adversaries: [{ fraction: 0.1, behaviour: { kind: 'withhold_on_request' } }],
+};

@@ -1,0 +1,117 @@
+import { readdirSync } from 'node:fs';
+import { expect, test } from '@playwright/test';
+import { pixelsNear, runJson, runsDone, shownRuns, SMALL_SCENARIO } from './page';
+import { nativeRuns } from './txsim';
+
+const VERMILLION: [number, number, number] = [0xd5, 0x5e, 0x00];
+
+test('the page is cross-origin isolated', async ({ page }) => {
+  await page.goto('/');
+  expect(await page.evaluate(() => crossOriginIsolated)).toBe(true);
+});
+
+test('the library lists every scenario file', async ({ page }) => {
+  await page.goto('/');
+  const files = readdirSync('scenarios').filter((f) => f.endsWith('.json') && f !== 'schema.json');
+  const options = await page.locator('#scenario option:not([value="custom"])').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value));
+  expect(options.map((id) => `${id}.json`).sort()).toEqual(files.sort());
+  await expect(page.locator('#scenario')).toHaveValue('compare-300');
+});
+
+test('the first screen compares the protocols with the numbers txsim reports', async ({ page }) => {
+  await page.goto('/');
+  await runsDone(page);
+  const native = await nativeRuns({ file: 'scenarios/compare-300.json' });
+  const shown = await shownRuns(page);
+  expect(native.length).toBeGreaterThanOrEqual(2);
+  expect(shown.map((r) => r.label)).toEqual(native.slice(0, 4).map((r) => r.label));
+  expect(shown.map((r) => r.digest)).toEqual(native.slice(0, 4).map((r) => r.digest));
+  expect(shown.map((r) => r.events)).toEqual(native.slice(0, 4).map((r) => r.events));
+  await expect(page.locator('.panel[data-state="done"]')).toHaveCount(shown.length);
+  // Every chart has one line or bar group per run.
+  await expect(page.locator('#chart-latency path.series')).toHaveCount(shown.length);
+  await expect(page.locator('#chart-delivery path.series')).toHaveCount(shown.length);
+  await expect(page.locator('#chart-bandwidth path.series')).toHaveCount(shown.length);
+  await expect(page.locator('#chart-bars rect.bar')).toHaveCount(2 * shown.length);
+});
+
+test('playback: pause, step to the next arrival, seek, and the tx spreads on the canvas', async ({ page }) => {
+  await page.goto('/');
+  await runJson(page, JSON.stringify(SMALL_SCENARIO));
+  await runsDone(page);
+  const app = page.locator('#app');
+  await expect(app).toHaveAttribute('data-playing', 'true');
+  await page.keyboard.press('Space');
+  await expect(app).toHaveAttribute('data-playing', 'false');
+
+  // Seek to the start, pick tx 0, and step: time moves to arrivals of tx 0, one at a time.
+  await page.locator('#timeline').fill('0');
+  await page.fill('#tx', '0');
+  await page.locator('#tx').dispatchEvent('change');
+  await page.locator('#tx').blur(); // shortcuts are off while typing in a field
+  await expect(app).toHaveAttribute('data-tx', '0');
+  let previous = Number(await app.getAttribute('data-t-us'));
+  for (let k = 0; k < 4; k += 1) {
+    await page.keyboard.press('ArrowRight');
+    await expect(app).not.toHaveAttribute('data-t-us', String(previous)); // drawn in the next frame
+    const now = Number(await app.getAttribute('data-t-us'));
+    expect(now).toBeGreaterThan(previous);
+    previous = now;
+  }
+  await expect(app).toHaveAttribute('data-tx', '0');
+
+  // Before the tx exists nothing is coloured; at the end, most nodes are.
+  const yellowish: [number, number, number] = [0xfd, 0xe7, 0x25];
+  await page.locator('#timeline').fill('1000');
+  await page.waitForTimeout(100);
+  const late = await pixelsNear(page, '.panel[data-run="0"] canvas', yellowish, 200);
+  expect(late).toBeGreaterThan(50);
+  // Adversarial nodes are marked (vermillion diamonds).
+  expect(await pixelsNear(page, '.panel[data-run="0"] canvas', VERMILLION, 60)).toBeGreaterThan(20);
+});
+
+test('an edited scenario runs with txsim digests; an invalid one shows its JSON path and the app keeps working', async ({ page }) => {
+  await page.goto('/');
+  await runsDone(page);
+  const bad = { ...SMALL_SCENARIO, topology: { kind: 'random_regular', degree: 60 } };
+  await runJson(page, JSON.stringify(bad));
+  await expect(page.locator('#app')).toHaveAttribute('data-state', 'error', { timeout: 30_000 });
+  await expect(page.locator('#scenario-error')).toContainText('topology.degree');
+
+  const json = JSON.stringify(SMALL_SCENARIO, null, 2);
+  await runJson(page, json);
+  await runsDone(page);
+  const native = await nativeRuns({ json });
+  expect((await shownRuns(page)).map((r) => r.digest)).toEqual(native.map((r) => r.digest));
+});
+
+test('the schema form shows an engine error beside its field, and runs once fixed', async ({ page }) => {
+  await page.goto('/');
+  await runsDone(page);
+  await runJson(page, JSON.stringify(SMALL_SCENARIO));
+  await runsDone(page);
+  const degree = page.locator('#scenario-form [data-path="topology.degree"]');
+  await degree.locator('input').fill('75');
+  await expect(degree.locator('.field-error')).toContainText('below the node count');
+  await expect(page.locator('#editor-status')).toContainText('at `topology.degree`');
+  await degree.locator('input').fill('4');
+  await expect(page.locator('#editor-status')).toHaveAttribute('data-valid', 'true');
+  expect(JSON.parse(await page.locator('#scenario-json').inputValue()).topology.degree).toBe(4);
+  await page.click('#apply-json');
+  await runsDone(page);
+  await expect(page.locator('.panel[data-state="done"]')).toHaveCount(2);
+});
+
+test('clicking a node shows its state at the paused time', async ({ page }) => {
+  await page.goto('/');
+  await runJson(page, JSON.stringify(SMALL_SCENARIO));
+  await runsDone(page);
+  await page.locator('#timeline').fill('500');
+  const point = await page.evaluate(() => (window as unknown as { txcast: { nodePoint(k: number, n: number): { x: number; y: number } } }).txcast.nodePoint(1, 7));
+  await page.mouse.click(point.x, point.y);
+  const inspector = page.locator('#inspector');
+  await expect(inspector).toHaveAttribute('data-node', '7', { timeout: 20_000 });
+  await expect(inspector).toContainText('node 7 in cat');
+  await expect(inspector).toContainText('txs in pool');
+  await expect(inspector).toContainText('cat.requested_txs');
+});

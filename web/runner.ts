@@ -1,0 +1,104 @@
+// One simulation worker per run slot: start a run, hear its progress, get its trace. A worker that
+// crashes (or whose WASM instance traps) is replaced by a fresh one on the next start.
+import type { InspectReply, RunProgress, RunRequest, RunTrace, WorkerReply, WorkerRequest } from '../workers/protocol';
+
+export interface RunHandlers {
+  progress(p: RunProgress): void;
+  done(trace: RunTrace): void;
+  /** The engine rejected the run (e.g. an invalid scenario); the worker is fine. */
+  failed(message: string): void;
+}
+
+export type RunSpec = Omit<RunRequest, 'kind' | 'id'>;
+
+let nextId = 1;
+
+export class RunSlot {
+  private worker: Worker | null = null;
+  private current = 0;
+  private handlers: RunHandlers | null = null;
+
+  /** `onCrash` hears of a worker that died or whose engine trapped, busy or not. */
+  constructor(private readonly onCrash: (message: string) => void) {}
+
+  private spawn(): Worker {
+    const worker = new Worker(new URL('../workers/sim.worker.ts', import.meta.url), { type: 'module' });
+    worker.onmessage = (event: MessageEvent<WorkerReply>) => this.receive(event.data);
+    worker.onerror = (event) => {
+      event.preventDefault();
+      this.crash(`the simulation worker crashed: ${event.message || 'it could not load the WASM core'}`);
+    };
+    return worker;
+  }
+
+  private inspecting: { id: number; resolve: (r: InspectReply) => void; reject: (e: Error) => void } | null = null;
+
+  private receive(reply: WorkerReply): void {
+    if (this.inspecting && reply.id === this.inspecting.id) {
+      const pending = this.inspecting;
+      this.inspecting = null;
+      if (reply.kind === 'inspected') pending.resolve(reply);
+      else if (reply.kind === 'error') {
+        pending.reject(new Error(reply.message));
+        if (reply.fatal) this.crash(`the simulation engine failed: ${reply.message}`);
+      }
+      return;
+    }
+    if (reply.id !== this.current || !this.handlers || reply.kind === 'inspected') return;
+    if (reply.kind === 'progress') return this.handlers.progress(reply);
+    const handlers = this.handlers;
+    this.handlers = null;
+    if (reply.kind === 'trace') handlers.done(reply);
+    else if (reply.fatal) this.crash(`the simulation engine failed: ${reply.message}`);
+    else handlers.failed(reply.message);
+  }
+
+  private crash(message: string): void {
+    this.inspecting?.reject(new Error(message));
+    this.inspecting = null;
+    this.worker?.terminate();
+    this.worker = null;
+    this.handlers = null;
+    this.onCrash(message);
+  }
+
+  get busy(): boolean {
+    return this.handlers !== null;
+  }
+
+  /** Starts a run, abandoning (and so terminating) any run still going in this slot. */
+  start(spec: RunSpec, handlers: RunHandlers): void {
+    if (this.busy) this.stop();
+    this.worker ??= this.spawn();
+    this.current = nextId++;
+    this.handlers = handlers;
+    const request: WorkerRequest = { kind: 'run', id: this.current, ...spec };
+    this.worker.postMessage(request);
+  }
+
+  /** A node's state at a simulated time (the worker replays the run to it); one at a time. */
+  inspect(spec: RunSpec, tUs: number, node: number): Promise<InspectReply> {
+    if (this.busy || this.inspecting) return Promise.reject(new Error('the worker is busy'));
+    this.worker ??= this.spawn();
+    const id = nextId++;
+    const request: WorkerRequest = { kind: 'inspect', id, scenario: spec.scenario, run: spec.run, seed: spec.seed, tUs, node };
+    return new Promise((resolve, reject) => {
+      this.inspecting = { id, resolve, reject };
+      this.worker!.postMessage(request);
+    });
+  }
+
+  /** Stops the run in progress: the worker is busy in WASM, so it is terminated. */
+  stop(): void {
+    this.inspecting?.reject(new Error('stopped'));
+    this.inspecting = null;
+    this.worker?.terminate();
+    this.worker = null;
+    this.handlers = null;
+  }
+
+  /** Test hook: crash this slot's worker. */
+  crashForTest(): void {
+    this.worker?.postMessage({ kind: 'crash' } satisfies WorkerRequest);
+  }
+}
