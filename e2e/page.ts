@@ -2,8 +2,8 @@
 import { expect, type Page } from '@playwright/test';
 
 /** Waits until every run of the current scenario has finished in its worker. */
-export async function runsDone(page: Page): Promise<void> {
-  await expect(page.locator('#app')).toHaveAttribute('data-state', 'done', { timeout: 45_000 });
+export async function runsDone(page: Page, timeout = 45_000): Promise<void> {
+  await expect(page.locator('#app')).toHaveAttribute('data-state', 'done', { timeout });
 }
 
 /** The metrics table as the page shows it: one entry per run with its digest and events. */

@@ -115,3 +115,52 @@ test('clicking a node shows its state at the paused time', async ({ page }) => {
   await expect(inspector).toContainText('txs in pool');
   await expect(inspector).toContainText('cat.requested_txs');
 });
+
+test('a share link reopens the same scenario; a damaged one says so', async ({ page }) => {
+  await page.goto('/');
+  const json = JSON.stringify({ ...SMALL_SCENARIO, name: 'shared one' }, null, 2);
+  await runJson(page, json);
+  await runsDone(page);
+  const digests = (await shownRuns(page)).map((r) => r.digest);
+  await page.click('#share');
+  const url = await page.locator('#share-url').inputValue();
+  expect(url).toMatch(/#s=[A-Za-z0-9_-]+$/);
+
+  const other = await page.context().newPage();
+  await other.goto(url);
+  await runsDone(other);
+  expect(JSON.parse(await other.locator('#scenario-json').inputValue())).toEqual(JSON.parse(json));
+  expect((await shownRuns(other)).map((r) => r.digest)).toEqual(digests);
+
+  const damaged = await page.context().newPage();
+  await damaged.goto('/#s=not-a-scenario');
+  await runsDone(damaged);
+  await expect(damaged.locator('#scenario-error')).toContainText('could not open the shared scenario');
+  await expect(damaged.locator('#scenario')).toHaveValue('compare-300');
+});
+
+test('exports the report as JSON and CSV, the trace, and a chart as SVG and PNG', async ({ page }) => {
+  await page.goto('/');
+  await runJson(page, JSON.stringify(SMALL_SCENARIO));
+  await runsDone(page);
+  const save = async (selector: string) => {
+    const [file] = await Promise.all([page.waitForEvent('download'), page.click(selector)]);
+    const path = await file.path();
+    return { name: file.suggestedFilename(), text: (await import('node:fs')).readFileSync(path) };
+  };
+  const json = await save('#export-json');
+  const report = JSON.parse(json.text.toString()) as { runs: { digest: string }[]; scenario: { name: string } };
+  expect(report.scenario.name).toBe(SMALL_SCENARIO.name);
+  expect(report.runs.map((r) => r.digest)).toEqual((await shownRuns(page)).map((r) => r.digest));
+  const csv = (await save('#export-csv')).text.toString().trim().split('\n');
+  expect(csv.length).toBe(3);
+  expect(csv[0]).toContain('digest');
+  const trace = (await save('#export-trace')).text.toString().trim().split('\n');
+  expect(trace[0]).toBe('run,event,t_us,node,tx');
+  expect(trace.length).toBeGreaterThan(100);
+  const svg = await save('figure[data-chart="latency"] [data-format="svg"]');
+  expect(svg.name).toMatch(/\.svg$/);
+  expect(svg.text.toString()).toContain('<path class="series"');
+  const png = await save('figure[data-chart="latency"] [data-format="png"]');
+  expect(Array.from(png.text.subarray(1, 4), (b) => String.fromCharCode(b)).join('')).toBe('PNG');
+});

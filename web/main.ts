@@ -9,10 +9,12 @@ import { Panel } from './panel';
 import { baseMapping } from './render';
 import { newClock, seek, setSpeed, SPEEDS, step, tick, togglePlay, type Clock } from './playback';
 import { ScenarioEditor } from './editor';
+import { download, svgDocument, svgToPng, traceCsv } from './export';
 import { showInspection, showInspectionMessage } from './inspector';
-import { COLUMNS, parseReport, type RunReport } from './report';
+import { COLUMNS, parseReport, reportCsv, type RunReport } from './report';
 import { RunSlot } from './runner';
 import { DEFAULT_SCENARIO, findScenario, LIBRARY } from './scenarios';
+import { readFragment, shareFragment } from './share';
 import { deliveryOverTime, latenciesMs } from './trace';
 
 /** At most this many runs side by side, each in its own worker. */
@@ -47,6 +49,9 @@ const ui = {
   tx: element<HTMLInputElement>('tx'),
   panels: element<HTMLElement>('panels'),
   inspector: element<HTMLElement>('inspector'),
+  share: element<HTMLButtonElement>('share'),
+  shareUrl: element<HTMLInputElement>('share-url'),
+  shareError: element<HTMLElement>('share-error'),
   legend: element<SVGSVGElement>('legend'),
   table: element<HTMLTableElement>('metrics-table'),
   runLegend: element<HTMLElement>('run-legend'),
@@ -84,6 +89,8 @@ let generation = 0;
 let lastFrame = 0;
 let animation = 0;
 const frameTimes: number[] = [];
+/** performance.now() of the first frame that drew a finished run (ms since navigation start). */
+let firstFrameMs: number | null = null;
 /** When set (from the URL), the first completed run pauses at this simulated time (ms). */
 let pauseAtMs: number | null = null;
 
@@ -269,7 +276,9 @@ function draw(): void {
   if (document.activeElement !== ui.tx) ui.tx.value = String(tx);
   ui.play.textContent = clock.playing ? 'Pause' : 'Play';
   Object.assign(ui.app.dataset, { tUs: String(Math.round(clock.tUs)), tx: String(tx), playing: String(clock.playing) });
-  frameTimes.push(performance.now() - started);
+  const finished = performance.now();
+  frameTimes.push(finished - started);
+  if (firstFrameMs === null && panels.some((p) => p.trace)) firstFrameMs = finished;
   if (frameTimes.length > 600) frameTimes.splice(0, frameTimes.length - 600);
 }
 
@@ -435,6 +444,45 @@ ui.tx.addEventListener('change', () => {
   else requestDraw();
 });
 
+ui.share.addEventListener('click', () => {
+  const seed = typeof seedOverride() === 'bigint' ? ui.seed.value.trim() : undefined;
+  const made = shareFragment(scenarioText, seed);
+  ui.shareError.textContent = made.ok ? '' : made.error;
+  if (!made.ok) return;
+  const url = `${location.origin}${location.pathname}#${made.fragment}`;
+  ui.shareUrl.value = url;
+  history.replaceState(null, '', url);
+  navigator.clipboard?.writeText(url).catch(() => undefined);
+});
+
+const baseName = () => (ui.scenario.value === 'custom' ? 'scenario' : ui.scenario.value);
+const doneReports = () => reports.filter((r): r is RunReport => r !== null);
+element<HTMLButtonElement>('export-json').addEventListener('click', () => {
+  let scenario: unknown = scenarioText;
+  try {
+    scenario = JSON.parse(scenarioText);
+  } catch {
+    // keep the text
+  }
+  download(`${baseName()}.report.json`, new Blob([JSON.stringify({ scenario, runs: doneReports() }, null, 2)], { type: 'application/json' }));
+});
+element<HTMLButtonElement>('export-csv').addEventListener('click', () => download(`${baseName()}.report.csv`, new Blob([reportCsv(doneReports())], { type: 'text/csv' })));
+element<HTMLButtonElement>('export-trace').addEventListener('click', () => {
+  const runs = panels.flatMap((p) => (p.trace ? [{ label: p.label, deliveries: p.trace.deliveries, duplicates: p.trace.duplicates }] : []));
+  download(`${baseName()}.trace.csv`, new Blob([traceCsv(runs)], { type: 'text/csv' }));
+});
+element<HTMLButtonElement>('export-scenario').addEventListener('click', () => download(`${baseName()}.json`, new Blob([scenarioText], { type: 'application/json' })));
+for (const figure of document.querySelectorAll<HTMLElement>('figure[data-chart]')) {
+  const svg = figure.querySelector('svg')!;
+  const name = `${baseName()}.${figure.dataset.chart}`;
+  figure.querySelector('[data-format="svg"]')!.addEventListener('click', () => download(`${name}.svg`, new Blob([svgDocument(svg)], { type: 'image/svg+xml' })));
+  figure.querySelector('[data-format="png"]')!.addEventListener('click', () => {
+    svgToPng(svg)
+      .then((png) => download(`${name}.png`, png))
+      .catch((error: unknown) => showError(`could not make the PNG: ${error instanceof Error ? error.message : String(error)}`));
+  });
+}
+
 document.addEventListener('keydown', (event) => {
   const target = event.target as HTMLElement;
   if (target.closest('input, textarea, select') || event.ctrlKey || event.metaKey || event.altKey) return;
@@ -457,6 +505,8 @@ drawLegend(ui.legend, 0);
 Object.assign(window, {
   txcast: {
     frameTimes: () => frameTimes.slice(),
+    clearFrameTimes: () => frameTimes.splice(0),
+    firstFrameMs: () => firstFrameMs,
     crashWorker: (k: number) => slots[k]?.crashForTest(),
     /** Where node `node` of panel `k` is drawn, in page coordinates. */
     nodePoint: (k: number, node: number) => {
@@ -474,10 +524,33 @@ Object.assign(window, {
 const query = new URLSearchParams(location.search);
 const pauseParam = query.get('t');
 if (pauseParam !== null && Number.isFinite(Number(pauseParam))) pauseAtMs = Number(pauseParam);
-const initial = findScenario(query.get('scenario') ?? DEFAULT_SCENARIO) ?? findScenario(DEFAULT_SCENARIO) ?? LIBRARY[0];
-ui.scenario.value = initial.id;
-if (loadScenario(initial.text, initial.description)) {
-  const seedParam = query.get('seed');
-  if (seedParam) ui.seed.value = seedParam;
-  run();
+/** Opens a shared scenario from the fragment; false when there is none to open. */
+function openShared(): boolean {
+  const shared = readFragment(location.hash);
+  if (!shared) return false;
+  if (!shared.ok) {
+    showError(`could not open the shared scenario: ${shared.error}`);
+    return false;
+  }
+  ui.scenario.value = 'custom';
+  customOption.hidden = false;
+  if (loadScenario(shared.scenario, 'a shared scenario')) {
+    if (shared.seed) ui.seed.value = shared.seed;
+    run();
+  }
+  return true;
+}
+
+window.addEventListener('hashchange', () => void openShared());
+
+if (!openShared()) {
+  const initial = findScenario(query.get('scenario') ?? DEFAULT_SCENARIO) ?? findScenario(DEFAULT_SCENARIO) ?? LIBRARY[0];
+  const damaged = ui.error.textContent;
+  ui.scenario.value = initial.id;
+  if (loadScenario(initial.text, initial.description)) {
+    const seedParam = query.get('seed');
+    if (seedParam) ui.seed.value = seedParam;
+    run();
+  }
+  if (damaged) showError(damaged); // a damaged share link: say so over the default scenario
 }

@@ -11,7 +11,7 @@ import { createLibp2p } from 'libp2p';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import { buildWasm, WASM_BINARY, WASM_GLUE } from '../lib/bootstrap.mjs';
-import { FramedProtocol } from '../../web/lightnode/framed.mjs';
+import { FramedProtocol, LIVE_CONFIGS } from '../../web/lightnode/framed.mjs';
 import { ANNOUNCE_TOPIC, decodeTx, encodeTx, messageId, randomTxId, TX_TOPIC } from '../../web/lightnode/txwire.mjs';
 
 /**
@@ -85,7 +85,7 @@ export async function startRelay({ host, wsPort, tcpPort, announce = [], loadTps
 
   const framed = [];
   for (const name of ['cat', 'strokkur']) {
-    const engine = new Engine(name, '{}', crypto.randomBytes(8).readBigUInt64LE(), Date.now());
+    const engine = new Engine(name, JSON.stringify(LIVE_CONFIGS[name]), crypto.randomBytes(8).readBigUInt64LE(), Date.now());
     const protocol = new FramedProtocol({ libp2p: node, name, engine, log });
     await protocol.start();
     framed.push(protocol);

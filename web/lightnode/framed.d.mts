@@ -10,6 +10,7 @@ export interface Limits {
   maxQueuedBytes: number;
 }
 export const DEFAULT_LIMITS: Limits;
+export const LIVE_CONFIGS: Record<ProtocolName, object>;
 /** The WASM LightNode's face (web/wasm/txcast_wasm.d.ts). */
 export interface Engine {
   peer_up(peer: number, now_ms: number): void;

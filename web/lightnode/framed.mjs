@@ -23,6 +23,14 @@ export const DEFAULT_LIMITS = {
   maxQueuedBytes: 8 << 20,
 };
 
+/**
+ * Protocol options for a live network (JSON, as in a scenario). Strokkur pauses its codeword
+ * streams once no new symbol entered the window for `idle_after_ms`; a light node's traffic
+ * comes in small bursts with the rate still low, so the simulator's 500 ms pause could stop
+ * coding before the last txs of a burst decode. It codes on for 5 s instead.
+ */
+export const LIVE_CONFIGS = { cat: {}, strokkur: { idle_after_ms: 5000 } };
+
 const LENGTH_ERRORS = new Set(['InvalidDataLengthError', 'InvalidDataLengthLengthError', 'InvalidMessageLengthError']);
 
 /** A token bucket: `take(n)` is false when the peer is over its rate. */

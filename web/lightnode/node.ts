@@ -13,7 +13,7 @@ import { yamux } from '@libp2p/yamux';
 import { multiaddr } from '@multiformats/multiaddr';
 import { createLibp2p } from 'libp2p';
 import init, { LightNode as Engine } from '../wasm/txcast_wasm.js';
-import { FramedProtocol, type ProtocolName } from './framed.mjs';
+import { FramedProtocol, LIVE_CONFIGS, type ProtocolName } from './framed.mjs';
 import type { ArrivalRecord } from './store';
 import { shouldDial, transportOf, type TransportName } from './transport';
 import { ANNOUNCE_TOPIC, decodeTx, encodeTx, messageId, randomTxId, TX_TOPIC } from './txwire.mjs';
@@ -149,7 +149,7 @@ export class LightNode {
     pubsub.subscribe(ANNOUNCE_TOPIC);
     await init();
     for (const name of ['cat', 'strokkur'] as ProtocolName[]) {
-      const engine = new Engine(name, '{}', randomSeed(), Date.now());
+      const engine = new Engine(name, JSON.stringify(LIVE_CONFIGS[name]), randomSeed(), Date.now());
       const framed = new FramedProtocol({
         libp2p: node,
         name,

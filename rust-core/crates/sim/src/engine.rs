@@ -181,7 +181,7 @@ impl<P: Protocol> Engine<P> {
             uplink_scheduled: vec![false; n],
             queued_seq: 0,
             prioritized: false,
-            link_up: vec![true; net.peer.len()],
+            link_up: vec![true; net.edges.len()],
             link_rng: Rng::derive(scenario.seed, stream::LINKS, 1),
             loss: scenario.links.loss,
             jitter_us: (scenario.links.jitter_ms * 1000.0).round() as u64,
@@ -308,7 +308,7 @@ impl<P: Protocol> Engine<P> {
         if !self.link_up[e] {
             return;
         }
-        let r = self.net.peer[e] as usize;
+        let r = self.net.edges[e].peer as usize;
         let payload = msg.payload_len().min(bytes);
         let stats = &mut self.metrics.node[r];
         stats.down_payload += payload as u64;
@@ -335,7 +335,8 @@ impl<P: Protocol> Engine<P> {
         if !self.link_up[e] {
             return;
         }
-        let r = self.net.peer[e] as usize;
+        let edge = self.net.edges[e];
+        let r = edge.peer as usize;
         if let Some(tx) = msg.full_tx() {
             self.metrics.node[r].copies += 1;
             if self.metrics.has(r, tx.0 as usize) {
@@ -349,7 +350,7 @@ impl<P: Protocol> Engine<P> {
                 }
             }
         }
-        let from = PeerIdx(self.net.back[e]);
+        let from = PeerIdx(edge.back);
         self.dispatch(r, Input::Message(from, msg));
     }
 
@@ -417,7 +418,8 @@ impl<P: Protocol> Engine<P> {
                 if self.link_up[e] {
                     self.link_up[e] = false;
                     self.link_up[rev] = false;
-                    let other = self.net.peer[e];
+                    let edge = self.net.edges[e];
+                    let other = edge.peer;
                     self.queue.push(
                         self.now,
                         Event::PeerDown {
@@ -429,7 +431,7 @@ impl<P: Protocol> Engine<P> {
                         self.now,
                         Event::PeerDown {
                             node: other,
-                            peer: self.net.back[e],
+                            peer: edge.back,
                         },
                     );
                     self.metrics.count(node, "engine.disconnects", 1);
@@ -465,8 +467,9 @@ impl<P: Protocol> Engine<P> {
         stats.up_control += (bytes - payload) as u64;
         let priority = msg.priority();
         self.prioritized |= priority != 0;
-        let idle = self.up_free_us[node] <= self.now && self.uplink_waiting[node].is_empty();
-        if !self.prioritized || idle {
+        if !self.prioritized
+            || (self.up_free_us[node] <= self.now && self.uplink_waiting[node].is_empty())
+        {
             self.transmit(node, e, msg);
             return;
         }
@@ -500,12 +503,13 @@ impl<P: Protocol> Engine<P> {
         } else {
             0
         };
-        let arrive = done + self.net.latency_us[e] + jitter;
+        let edge = self.net.edges[e];
+        let arrive = done + edge.latency_us + jitter;
         if let Some(trace) = &mut self.trace {
             trace(&TraceEvent::Send {
                 t_us: self.now,
                 from: node as u32,
-                to: self.net.peer[e],
+                to: edge.peer,
                 kind: msg.kind(),
                 bytes: bytes as u32,
                 payload: msg.payload_len().min(bytes) as u32,

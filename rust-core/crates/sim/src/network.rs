@@ -8,6 +8,16 @@ use crate::load::{err, ScenarioError};
 use crate::scenario::*;
 use proto::{stream, Behaviour, Rng};
 
+/// A directed edge: everything a message on it needs, in one place (one cache line).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Edge {
+    /// The receiver.
+    pub peer: u32,
+    /// The receiver's `PeerIdx` for the sender, so a message can say who it came from.
+    pub back: u32,
+    pub latency_us: u64,
+}
+
 pub struct Network {
     pub nodes: usize,
     /// Undirected links in construction order, with their one-way latency.
@@ -15,11 +25,7 @@ pub struct Network {
     /// Directed edges grouped by sender: node v's edges are `offsets[v]..offsets[v+1]`; the
     /// position within that range is the `PeerIdx` by which v knows the receiver.
     pub offsets: Vec<u32>,
-    /// Receiver of each directed edge.
-    pub peer: Vec<u32>,
-    /// The receiver's `PeerIdx` for the sender, so a message can say who it came from.
-    pub back: Vec<u32>,
-    pub latency_us: Vec<u64>,
+    pub edges: Vec<Edge>,
     /// Bits per second; 0 means unlimited.
     pub up_bps: Vec<u64>,
     pub down_bps: Vec<u64>,
@@ -102,18 +108,23 @@ impl Network {
             offsets[v + 1] = offsets[v] + degree[v] as u32;
         }
         let total = offsets[n] as usize;
-        let (mut peer, mut back, mut latency_us) = (vec![0; total], vec![0; total], vec![0; total]);
+        let mut edges = vec![Edge::default(); total];
         let mut fill: Vec<u32> = offsets[..n].to_vec();
         for (i, &(a, b)) in links.iter().enumerate() {
             let (ea, eb) = (fill[a as usize], fill[b as usize]);
             fill[a as usize] += 1;
             fill[b as usize] += 1;
-            peer[ea as usize] = b;
-            peer[eb as usize] = a;
-            back[ea as usize] = eb - offsets[b as usize];
-            back[eb as usize] = ea - offsets[a as usize];
-            latency_us[ea as usize] = undirected_latency[i];
-            latency_us[eb as usize] = undirected_latency[i];
+            let latency_us = undirected_latency[i];
+            edges[ea as usize] = Edge {
+                peer: b,
+                back: eb - offsets[b as usize],
+                latency_us,
+            };
+            edges[eb as usize] = Edge {
+                peer: a,
+                back: ea - offsets[a as usize],
+                latency_us,
+            };
         }
 
         let (up_bps, down_bps) = bandwidths(s, n);
@@ -122,9 +133,7 @@ impl Network {
             nodes: n,
             links,
             offsets,
-            peer,
-            back,
-            latency_us,
+            edges,
             up_bps,
             down_bps,
             behaviour,
@@ -148,8 +157,8 @@ impl Network {
 
     /// The edge in the other direction.
     pub fn reverse(&self, e: usize) -> usize {
-        let r = self.peer[e] as usize;
-        self.offsets[r] as usize + self.back[e] as usize
+        let edge = self.edges[e];
+        self.offsets[edge.peer as usize] as usize + edge.back as usize
     }
 
     pub fn is_honest(&self, v: usize) -> bool {

@@ -58,8 +58,8 @@ fn dijkstra(prep: &Prepared, src: usize) -> Vec<u64> {
             continue;
         }
         for e in net.edges_of(v) {
-            let w = net.peer[e] as usize;
-            let nd = d + net.latency_us[e];
+            let w = net.edges[e].peer as usize;
+            let nd = d + net.edges[e].latency_us;
             if nd < dist[w] {
                 dist[w] = nd;
                 heap.push(Reverse((nd, w)));

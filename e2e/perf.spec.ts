@@ -1,0 +1,85 @@
+// Measured, printed, not asserted as time: frame time while animating big networks, time to the
+// first frame, and the gzipped size of what the page downloads.
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { expect, test, type Page } from '@playwright/test';
+import { runJson, runsDone } from './page';
+
+interface Hooks {
+  txcast: { frameTimes(): number[]; clearFrameTimes(): void; firstFrameMs(): number | null };
+}
+
+const figures: Record<string, number> = {};
+
+function quantile(sorted: number[], q: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+}
+
+/** One flood over a random 8-regular network of `nodes`: the layout and frames are what is measured. */
+function bigScenario(nodes: number): string {
+  return JSON.stringify({
+    name: `perf: ${nodes} nodes`,
+    seed: 5,
+    nodes,
+    topology: { kind: 'random_regular', degree: 8 },
+    latency: { kind: 'lognormal', median_ms: 70, sigma: 0.5 },
+    workload: { kind: 'poisson', total_tps: 4, duration_ms: 1000, tx_bytes: 250 },
+    drain_ms: 2000,
+    protocols: [{ label: 'flood', protocol: 'flood' }],
+  });
+}
+
+async function frameTimes(page: Page, nodes: number) {
+  await runJson(page, bigScenario(nodes));
+  await runsDone(page, 120_000);
+  // Play slowly from the start so messages are in flight in every frame measured.
+  await page.locator('#speed').selectOption({ label: '0.1×' });
+  await page.locator('#timeline').fill('0');
+  await page.locator('#timeline').blur();
+  await page.evaluate(() => (window as unknown as Hooks).txcast.clearFrameTimes());
+  await page.click('#play');
+  await expect(page.locator('#app')).toHaveAttribute('data-playing', 'true');
+  await page.waitForTimeout(3000);
+  const times = (await page.evaluate(() => (window as unknown as Hooks).txcast.frameTimes())).sort((a, b) => a - b);
+  expect(times.length).toBeGreaterThan(10);
+  figures[`frame_ms_median_${nodes}`] = quantile(times, 0.5);
+  figures[`frame_ms_p95_${nodes}`] = quantile(times, 0.95);
+  figures[`frames_${nodes}`] = times.length;
+}
+
+test.describe.configure({ mode: 'serial' });
+
+test('perf: time to first frame', async ({ page }) => {
+  await page.goto('/');
+  await runsDone(page);
+  const first = await page.evaluate(() => (window as unknown as Hooks).txcast.firstFrameMs());
+  expect(first).not.toBeNull();
+  figures.first_frame_ms = first!;
+});
+
+test('perf: frame time at 2,000 and 5,000 nodes', async ({ page }) => {
+  test.setTimeout(240_000);
+  await page.goto('/');
+  await runsDone(page);
+  await frameTimes(page, 2000);
+  await frameTimes(page, 5000);
+});
+
+test('perf: gzipped sizes of the WASM module and the JS bundle', () => {
+  const assets = path.join('dist', 'assets');
+  const gz = (ext: string) => readdirSync(assets).filter((f) => f.endsWith(ext)).reduce((sum, f) => sum + gzipSync(readFileSync(path.join(assets, f))).length, 0);
+  const raw = (ext: string) => readdirSync(assets).filter((f) => f.endsWith(ext)).reduce((sum, f) => sum + statSync(path.join(assets, f)).size, 0);
+  figures.wasm_gzip_kb = gz('.wasm') / 1024;
+  figures.js_gzip_kb = gz('.js') / 1024;
+  figures.wasm_raw_kb = raw('.wasm') / 1024;
+  figures.js_raw_kb = raw('.js') / 1024;
+  expect(figures.wasm_gzip_kb).toBeGreaterThan(0);
+});
+
+test.afterAll(() => {
+  const rounded = Object.fromEntries(Object.entries(figures).map(([k, v]) => [k, Math.round(v * 100) / 100]));
+  console.log(`\nperf figures (measured, not asserted): ${JSON.stringify(rounded)}`);
+  mkdirSync('test-results', { recursive: true });
+  writeFileSync(path.join('test-results', 'perf.json'), `${JSON.stringify(rounded, null, 2)}\n`);
+});
