@@ -15,6 +15,8 @@ export default defineConfig({
     outDir: `${root}dist`,
     emptyOutDir: true,
     target: 'es2022',
+    // Two pages: the visualizer, and the light node alone (web/lightnode/, lighter for phones and tests).
+    rollupOptions: { input: { main: `${root}web/index.html`, lightnode: `${root}web/lightnode/index.html` } },
   },
   worker: { format: 'es' },
   server: { headers: isolation, fs: { allow: [root] } },

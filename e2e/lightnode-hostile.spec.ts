@@ -10,7 +10,7 @@ import { createNetns, netnsAvailable, startPreview, waitForLine, type Netns } fr
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const DIST = process.env.LIGHTNODE_DIST ?? path.join(ROOT, 'dist');
-const PAGE = process.env.LIGHTNODE_PAGE ?? '/';
+const PAGE = process.env.LIGHTNODE_PAGE ?? '/lightnode/index.html';
 const NODE = fs.existsSync(path.join(ROOT, 'node_modules/node/bin/node')) ? path.join(ROOT, 'node_modules/node/bin/node') : process.execPath;
 const WEB_PORT = 4319;
 

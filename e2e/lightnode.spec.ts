@@ -9,11 +9,15 @@ import { createNetns, netnsAvailable, startPreview, waitForLine, type Netns } fr
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const DIST = process.env.LIGHTNODE_DIST ?? path.join(ROOT, 'dist');
-const PAGE = process.env.LIGHTNODE_PAGE ?? '/';
+// The light node's own page: the visualizer's canvas would compete with libp2p for the main thread.
+const PAGE = process.env.LIGHTNODE_PAGE ?? '/lightnode/index.html';
 const WEB_PORT = 4318;
 const PAGES = 3;
 const FIRST_ROUND = 4; // txs each page submits while the relay runs
 const SECOND_ROUND = 3; // and after it stopped
+const TX_BYTES = 128; // one Strokkur symbol per tx (its default symbol size)
+const started = Date.now();
+const mark = (what: string) => console.log(`[lightnode e2e] ${((Date.now() - started) / 1000).toFixed(1)} s: ${what}`);
 
 test.describe.configure({ mode: 'serial' });
 test.skip(!netnsAvailable(), 'needs root and `ip netns` to create a network namespace');
@@ -44,6 +48,7 @@ async function waitData(page: Page, key: string, predicate: (value: number) => b
 /** Submits `count` txs on the page and waits until it has published `total` in all. */
 async function submit(page: Page, count: number, total: number) {
   await page.fill('#ln-count', String(count));
+  await page.fill('#ln-bytes', String(TX_BYTES));
   await page.click('#ln-submit');
   await waitData(page, 'published', (n) => n === total);
 }
@@ -88,6 +93,7 @@ test.afterAll(async () => {
 });
 
 test('three pages join through the relay, connect over WebRTC and gossip txs', async () => {
+  mark('relay, web server and browser up');
   const url = `http://${ns.addr}:${WEB_PORT}${PAGE}?relay=${encodeURIComponent(relayAddr)}&autostart=1`;
   await Promise.all(pages.map((page) => page.goto(url)));
   for (const page of pages) {
@@ -103,10 +109,12 @@ test('three pages join through the relay, connect over WebRTC and gossip txs', a
     await expect(webrtcRows.first().locator('td').nth(2)).toContainText('/webrtc');
   }
 
+  mark('all pages have direct WebRTC connections');
   for (const page of pages) await submit(page, FIRST_ROUND, FIRST_ROUND);
   const total = PAGES * FIRST_ROUND;
   for (const page of pages) {
     await waitData(page, 'delivered', (n) => n === total - FIRST_ROUND);
+    mark('gossipsub delivered on a page');
     expect(Number(await data(page, 'own'))).toBe(FIRST_ROUND);
     expect(Number(await data(page, 'txs'))).toBe(total);
     // Every copy is either a tx's first one or a duplicate (read together: copies keep coming).
@@ -117,11 +125,13 @@ test('three pages join through the relay, connect over WebRTC and gossip txs', a
     // CAT and Strokkur, over their own streams and the Rust state machines.
     for (const protocol of ['cat', 'strokkur']) {
       await waitData(page, `${protocol}-delivered`, (n) => n === total - FIRST_ROUND);
+      mark(`${protocol} delivered on a page`);
       expect(Number(await data(page, `${protocol}-own`))).toBe(FIRST_ROUND);
       expect(Number(await data(page, `${protocol}-peers`))).toBe(PAGES);
       expect(Number(await data(page, `${protocol}-malformed`))).toBe(0);
     }
   }
+  mark('every page has every tx on all three protocols');
   await expect.poll(() => relayStats.delivered ?? 0, { timeout: 10_000 }).toBe(total);
   await expect.poll(() => [relayStats.cat?.delivered, relayStats.strokkur?.delivered], { timeout: 10_000 }).toEqual([total, total]);
 });
@@ -133,6 +143,7 @@ test('after the relay stops the pages keep exchanging over their direct connecti
     await expect(page.locator('#lightnode')).toHaveAttribute('data-relay-connected', 'false', { timeout: 10_000 });
     await waitData(page, 'webrtc-peers', (n) => n === PAGES - 1);
   }
+  mark('relay stopped');
   for (const page of pages) await submit(page, SECOND_ROUND, FIRST_ROUND + SECOND_ROUND);
   const expected = (PAGES - 1) * (FIRST_ROUND + SECOND_ROUND);
   for (const page of pages) {
@@ -140,4 +151,5 @@ test('after the relay stops the pages keep exchanging over their direct connecti
     expect(Number(await data(page, 'own'))).toBe(FIRST_ROUND + SECOND_ROUND);
     for (const protocol of ['cat', 'strokkur']) await waitData(page, `${protocol}-delivered`, (n) => n === expected);
   }
+  mark('second round delivered without the relay');
 });

@@ -96,7 +96,11 @@ test('the schema form shows an engine error beside its field, and runs once fixe
   await expect(page.locator('#editor-status')).toContainText('at `topology.degree`');
   await degree.locator('input').fill('4');
   await expect(page.locator('#editor-status')).toHaveAttribute('data-valid', 'true');
-  expect(JSON.parse(await page.locator('#scenario-json').inputValue()).topology.degree).toBe(4);
+  const edited = JSON.parse(await page.locator('#scenario-json').inputValue());
+  expect(edited.topology.degree).toBe(4);
+  // The form writes what was edited, not every default it shows.
+  expect(Object.keys(edited).sort()).toEqual(Object.keys(SMALL_SCENARIO).sort());
+  expect(edited.protocols).toEqual(SMALL_SCENARIO.protocols);
   await page.click('#apply-json');
   await runsDone(page);
   await expect(page.locator('.panel[data-state="done"]')).toHaveCount(2);
@@ -163,4 +167,23 @@ test('exports the report as JSON and CSV, the trace, and a chart as SVG and PNG'
   expect(svg.text.toString()).toContain('<path class="series"');
   const png = await save('figure[data-chart="latency"] [data-format="png"]');
   expect(Array.from(png.text.subarray(1, 4), (b) => String.fromCharCode(b)).join('')).toBe('PNG');
+});
+
+test('a geographic scenario opens on the world map; circular and force views switch', async ({ page }) => {
+  await page.goto('/');
+  await runJson(page, JSON.stringify({ ...SMALL_SCENARIO, name: 'geo', latency: { kind: 'geographic' } }));
+  await runsDone(page);
+  await expect(page.locator('#layout')).toHaveValue('map');
+  await expect(page.locator('.panel[data-run="0"]')).toHaveAttribute('data-layout', 'map');
+  const LAND: [number, number, number] = [0x1b, 0x26, 0x33];
+  await expect.poll(() => pixelsNear(page, '.panel[data-run="0"] canvas', LAND, 4), { timeout: 10_000 }).toBeGreaterThan(1_500);
+  await page.locator('#layout').selectOption('circular');
+  await expect(page.locator('.panel[data-run="0"]')).toHaveAttribute('data-layout', 'circular');
+  await page.waitForTimeout(100);
+  expect(await pixelsNear(page, '.panel[data-run="0"] canvas', LAND, 4)).toBeLessThan(500);
+
+  // A scenario without coordinates offers no map.
+  await runJson(page, JSON.stringify(SMALL_SCENARIO));
+  await runsDone(page);
+  await expect(page.locator('#layout option[value="map"]')).toBeDisabled();
 });

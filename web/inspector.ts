@@ -1,4 +1,5 @@
 // The node inspector: what the engine's `inspect(node)` says about a node at the paused time.
+import { count } from './format';
 
 export interface Inspection {
   node: number;
@@ -18,7 +19,7 @@ function table(title: string, rows: [string, string | number][]): HTMLElement {
     const dt = document.createElement('dt');
     dt.textContent = k;
     const dd = document.createElement('dd');
-    dd.textContent = typeof v === 'number' ? v.toLocaleString('en-US') : v;
+    dd.textContent = typeof v === 'number' ? count(v) : v;
     dl.append(dt, dd);
   }
   section.append(h, dl);

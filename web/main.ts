@@ -5,12 +5,14 @@ import { barChart, lineChart } from './charts';
 import { fillGlossary } from './glossary';
 import { drawLegend } from './legend';
 import { runColour } from './palette';
+import type { LayoutKind } from './layouts';
 import { Panel } from './panel';
 import { baseMapping } from './render';
 import { newClock, seek, setSpeed, SPEEDS, step, tick, togglePlay, type Clock } from './playback';
 import { ScenarioEditor } from './editor';
 import { download, svgDocument, svgToPng, traceCsv } from './export';
 import { showInspection, showInspectionMessage } from './inspector';
+import { count } from './format';
 import { COLUMNS, parseReport, reportCsv, type RunReport } from './report';
 import { RunSlot } from './runner';
 import { DEFAULT_SCENARIO, findScenario, LIBRARY } from './scenarios';
@@ -48,6 +50,7 @@ const ui = {
   follow: element<HTMLInputElement>('follow'),
   tx: element<HTMLInputElement>('tx'),
   panels: element<HTMLElement>('panels'),
+  layout: element<HTMLSelectElement>('layout'),
   inspector: element<HTMLElement>('inspector'),
   share: element<HTMLButtonElement>('share'),
   shareUrl: element<HTMLInputElement>('share-url'),
@@ -77,6 +80,8 @@ function scenarioInfo(text: string): ScenarioInfo {
 const editor = new ScenarioEditor(ui.form, ui.json, ui.editorStatus);
 ui.form.addEventListener('submit', (event) => event.preventDefault());
 let scenarioText = '';
+/** Set once the user picks a view: geographic scenarios then stop switching to the map by themselves. */
+let layoutChosen = false;
 /** The seed override of the current runs, for replaying one to inspect a node. */
 let runSeed: bigint | undefined;
 let info: ScenarioInfo = { seed: '0', labels: [] };
@@ -89,6 +94,19 @@ let generation = 0;
 let lastFrame = 0;
 let animation = 0;
 const frameTimes: number[] = [];
+/** Wall time between animation frames while playing (ms). */
+const frameIntervals: number[] = [];
+/** Main-thread tasks over 50 ms (start, duration), as the browser reports them. */
+const longTasks: [number, number][] = [];
+try {
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) longTasks.push([e.startTime, e.duration]);
+  }).observe({ type: 'longtask', buffered: true });
+} catch {
+  // not supported: nothing to report
+}
+/** When the latest runs were started (performance.now()). */
+let runStartedAt = 0;
 /** performance.now() of the first frame that drew a finished run (ms since navigation start). */
 let firstFrameMs: number | null = null;
 /** When set (from the URL), the first completed run pauses at this simulated time (ms). */
@@ -175,6 +193,7 @@ function run(): void {
   const mine = generation;
   const layoutSeed = BigInt(info.seed);
   runSeed = typeof seed === 'bigint' ? seed : undefined;
+  runStartedAt = performance.now();
   for (const slot of slots) if (slot.busy) slot.stop();
   panels = runs.map((r) => new Panel(r, info.labels[r] ?? `run ${r}`, requestDraw, inspectNode));
   reports = runs.map(() => null);
@@ -190,7 +209,7 @@ function run(): void {
       {
         progress: (p) => {
           if (mine !== generation) return;
-          panel.setProgress(p.nowUs / Math.max(1, p.endUs), `simulating: ${(p.nowUs / 1000).toFixed(0)} of ${(p.endUs / 1000).toFixed(0)} ms, ${p.events.toLocaleString('en-US')} events`);
+          panel.setProgress(p.nowUs / Math.max(1, p.endUs), `simulating: ${(p.nowUs / 1000).toFixed(0)} of ${(p.endUs / 1000).toFixed(0)} ms, ${count(p.events)} events`);
         },
         done: (trace) => mine === generation && runDone(k, trace),
         failed: (message) => mine === generation && runFailed(k, message),
@@ -200,13 +219,19 @@ function run(): void {
 }
 
 function runDone(k: number, trace: RunTrace): void {
+  requestDraw(); // show this run's network at once, before the others finish
   const panel = panels[k];
   panel.setTrace(trace);
+  // Geographic scenarios open on the map; the choice is offered only when there is one.
+  ui.layout.querySelector<HTMLOptionElement>('option[value="map"]')!.disabled = !panel.hasMap;
+  if (panel.hasMap && k === 0 && !layoutChosen) ui.layout.value = 'map';
+  if (!panel.hasMap && ui.layout.value === 'map') ui.layout.value = 'force';
+  panel.setLayout(ui.layout.value as LayoutKind, requestDraw);
   const report = parseReport(trace.report);
   reports[k] = report;
   panel.element.dataset.digest = report.digest;
-  const kept = trace.sendCount > trace.sends.length / 8 ? ` (first ${(trace.sends.length / 8).toLocaleString('en-US')} sends drawn)` : '';
-  panel.setState('done', `${trace.nodes} nodes · ${report.events.toLocaleString('en-US')} events · ${trace.engineMs.toFixed(0)} ms engine${kept}`);
+  const kept = trace.sendCount > trace.sends.length / 8 ? ` (first ${count(trace.sends.length / 8)} sends drawn)` : '';
+  panel.setState('done', `${trace.nodes} nodes · ${count(report.events)} events · ${trace.engineMs.toFixed(0)} ms engine${kept}`);
   if (reports.every((r) => r !== null)) allDone();
 }
 
@@ -246,7 +271,7 @@ function allDone(): void {
 
 function currentTx(): number {
   const view = panels[0]?.view;
-  if (!view) return 0;
+  if (!view) return pickedTx;
   if (ui.follow.checked) pickedTx = view.latestTx(clock.tUs);
   return Math.min(pickedTx, view.txs - 1);
 }
@@ -285,6 +310,10 @@ function draw(): void {
 function frame(now: number): void {
   animation = 0;
   const dt = lastFrame ? Math.min(100, now - lastFrame) : 0;
+  if (lastFrame && clock.playing) {
+    frameIntervals.push(now - lastFrame);
+    if (frameIntervals.length > 600) frameIntervals.splice(0, frameIntervals.length - 600);
+  }
   lastFrame = now;
   clock = tick(clock, dt);
   draw();
@@ -367,7 +396,11 @@ function renderCharts(): void {
     }),
   );
   const size = { width: 460, height: 240 };
-  lineChart(
+  // One chart per task: together they would hold the main thread for longer than a frame should.
+  const mine = generation;
+  const steps: (() => void)[] = [];
+  const later = (f: () => void) => steps.push(f);
+  later(() => lineChart(
     ui.chartLatency,
     { ...size, xLabel: 'latency (ms)', yLabel: 'share of arrivals' },
     done.map((p) => {
@@ -375,8 +408,8 @@ function renderCharts(): void {
       return { label: p.label, colour: runColour(p.index), x, y: Float64Array.from(x, (_, i) => (i + 1) / x.length) };
     }),
     { yMax: 1 },
-  );
-  lineChart(
+  ));
+  later(() => lineChart(
     ui.chartDelivery,
     { ...size, xLabel: 'simulated time (ms)', yLabel: 'delivered share' },
     done.map((p) => {
@@ -384,8 +417,8 @@ function renderCharts(): void {
       return { label: p.label, colour: runColour(p.index), x: tMs, y: share };
     }),
     { yMax: 1 },
-  );
-  barChart(
+  ));
+  later(() => barChart(
     ui.chartBars,
     { ...size, xLabel: '', yLabel: 'per delivered tx / ratio' },
     ['duplicates per tx', 'overhead'],
@@ -393,8 +426,8 @@ function renderCharts(): void {
       const r = reports[panels.indexOf(p)] ?? reports[k]!;
       return { label: p.label, colour: runColour(p.index), values: [r.summary.duplicates.mean ?? NaN, r.summary.overhead.mean ?? NaN] };
     }),
-  );
-  lineChart(
+  ));
+  later(() => lineChart(
     ui.chartBandwidth,
     { ...size, xLabel: 'simulated time (ms)', yLabel: 'kB/s per node' },
     done.map((p) => {
@@ -404,7 +437,15 @@ function renderCharts(): void {
       const y = Float64Array.from({ length: bins }, (_, b) => (t.bandwidth[2 * b] + t.bandwidth[2 * b + 1]) / t.nodes / (t.binUs / 1e6) / 1000);
       return { label: p.label, colour: runColour(p.index), x, y };
     }),
-  );
+  ));
+  const next = () => {
+    if (mine !== generation) return;
+    steps.shift()?.();
+    if (steps.length) setTimeout(next, 0);
+    else ui.app.dataset.charts = 'done';
+  };
+  delete ui.app.dataset.charts;
+  setTimeout(next, 0);
 }
 
 // ---- wiring ------------------------------------------------------------------------------
@@ -425,6 +466,11 @@ ui.applyJson.addEventListener('click', () => {
   ui.scenario.value = 'custom';
   customOption.hidden = false;
   if (loadScenario(editor.text(), 'an edited scenario')) run();
+});
+ui.layout.addEventListener('change', () => {
+  layoutChosen = true;
+  for (const p of panels) p.setLayout(ui.layout.value as LayoutKind, requestDraw);
+  requestDraw();
 });
 ui.play.addEventListener('click', () => update(togglePlay(clock)));
 ui.step.addEventListener('click', () => {
@@ -505,7 +551,15 @@ drawLegend(ui.legend, 0);
 Object.assign(window, {
   txcast: {
     frameTimes: () => frameTimes.slice(),
-    clearFrameTimes: () => frameTimes.splice(0),
+    clearFrameTimes: () => {
+      frameTimes.splice(0);
+      frameIntervals.splice(0);
+    },
+    frameIntervals: () => frameIntervals.slice(),
+    /** The longest main-thread task since the latest runs started, in ms (0 if none over 50 ms). */
+    longTasks: () => longTasks.slice(),
+    runStartedAt: () => runStartedAt,
+    longestTaskSinceRun: () => Math.max(0, ...longTasks.filter(([start]) => start >= runStartedAt).map(([, d]) => d)),
     firstFrameMs: () => firstFrameMs,
     crashWorker: (k: number) => slots[k]?.crashForTest(),
     /** Where node `node` of panel `k` is drawn, in page coordinates. */
@@ -515,7 +569,7 @@ Object.assign(window, {
       const rect = panel.canvas.getBoundingClientRect();
       const { cx, cy, scale } = baseMapping(rect.width, rect.height);
       const t = panel.transform;
-      const p = panel.trace.positions;
+      const p = panel.nodePositions;
       return { x: rect.left + t.k * (cx + p[2 * node] * scale) + t.x, y: rect.top + t.k * (cy + p[2 * node + 1] * scale) + t.y };
     },
   },
@@ -524,6 +578,11 @@ Object.assign(window, {
 const query = new URLSearchParams(location.search);
 const pauseParam = query.get('t');
 if (pauseParam !== null && Number.isFinite(Number(pauseParam))) pauseAtMs = Number(pauseParam);
+const txParam = query.get('tx');
+if (txParam !== null && /^\d+$/.test(txParam)) {
+  ui.follow.checked = false;
+  pickedTx = Number(txParam);
+}
 /** Opens a shared scenario from the fragment; false when there is none to open. */
 function openShared(): boolean {
   const shared = readFragment(location.hash);

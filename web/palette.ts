@@ -4,6 +4,8 @@ import { interpolateViridis } from 'd3';
 
 export const BACKGROUND = '#111821';
 export const UNREACHED = '#2e3845';
+/** Land in the map view: a shade above the background, below the links. */
+export const LAND = '#1b2633';
 
 /** Edges stay faint however many there are: their summed ink is roughly constant. */
 export function edgeColour(edgeCount: number): string {

@@ -2,6 +2,7 @@
 import { select, zoom, zoomIdentity, type ZoomTransform } from 'd3';
 import type { RunTrace } from '../workers/protocol';
 import { runColour } from './palette';
+import { circularPositions, landPath, mapPositions, type LayoutKind } from './layouts';
 import { drawFrame, nodeAt, type ViewTransform } from './render';
 import { TraceView, type TxView } from './trace';
 
@@ -17,6 +18,9 @@ export class Panel {
   transform: ViewTransform = { k: 1, x: 0, y: 0 };
   selected = -1;
   private txCache: TxView | null = null;
+  private layout: LayoutKind = 'force';
+  private positions: Float32Array = new Float32Array(0);
+  private land: Path2D | null = null;
 
   constructor(
     readonly index: number,
@@ -52,7 +56,7 @@ export class Panel {
     this.canvas.addEventListener('click', (event) => {
       if (!this.trace) return;
       const rect = this.canvas.getBoundingClientRect();
-      const node = nodeAt(this.trace.positions, rect.width, rect.height, this.transform, event.clientX - rect.left, event.clientY - rect.top);
+      const node = nodeAt(this.positions, rect.width, rect.height, this.transform, event.clientX - rect.left, event.clientY - rect.top);
       if (node >= 0) onPick(this, node);
     });
     this.setState('running', 'starting…');
@@ -73,6 +77,35 @@ export class Panel {
     this.trace = trace;
     this.view = new TraceView(trace);
     this.txCache = null;
+    this.setLayout(this.layout);
+  }
+
+  /** Whether this run has coordinates to put on a map (a geographic scenario). */
+  get hasMap(): boolean {
+    return (this.trace?.coordinates.length ?? 0) > 0;
+  }
+
+  /** Switches the view; `onReady` is called when an asynchronously loaded map arrives. */
+  setLayout(kind: LayoutKind, onReady?: () => void): void {
+    const trace = this.trace;
+    this.layout = kind === 'map' && !this.hasMap ? 'force' : kind;
+    this.land = null;
+    if (!trace) return;
+    if (this.layout === 'circular') this.positions = circularPositions(trace.nodes);
+    else if (this.layout === 'map') {
+      this.positions = mapPositions(trace.coordinates);
+      void landPath().then((path) => {
+        if (this.layout !== 'map') return;
+        this.land = path;
+        onReady?.();
+      });
+    } else this.positions = trace.positions;
+    this.element.dataset.layout = this.layout;
+  }
+
+  /** Where nodes are drawn in the current view (unit box). */
+  get nodePositions(): Float32Array {
+    return this.positions;
   }
 
   tx(tx: number): TxView | null {
@@ -84,6 +117,6 @@ export class Panel {
   draw(tx: number, tUs: number, spanUs: number): void {
     const view = this.trace ? this.tx(tx) : null;
     if (!this.trace || !view) return drawFrame(this.canvas, null);
-    drawFrame(this.canvas, { trace: this.trace, positions: this.trace.positions, tx: view, tUs, spanUs, transform: this.transform }, this.selected);
+    drawFrame(this.canvas, { trace: this.trace, positions: this.positions, tx: view, tUs, spanUs, transform: this.transform, background: this.land }, this.selected);
   }
 }

@@ -2,7 +2,7 @@
 // Display state is a pure function of (panel, tx, time, view transform): pausing, seeking or
 // resizing just draws again.
 import type { RunTrace } from '../workers/protocol';
-import { ARRIVAL_BUCKET_COLOURS, ARRIVAL_BUCKETS, arrivalBucket, BACKGROUND, edgeColour, MARKS, UNREACHED } from './palette';
+import { ARRIVAL_BUCKET_COLOURS, ARRIVAL_BUCKETS, arrivalBucket, BACKGROUND, edgeColour, LAND, MARKS, UNREACHED } from './palette';
 import type { TxView } from './trace';
 
 /** Pan and zoom, as d3-zoom gives them: screen = k * base + (x, y). */
@@ -21,6 +21,8 @@ export interface FrameInput {
   /** Arrival colours span this many microseconds after the tx was created (shared across panels). */
   spanUs: number;
   transform: ViewTransform;
+  /** Drawn under the network in the same unit box (the world's land in the map view). */
+  background?: Path2D | null;
 }
 
 const SEND_STRIDE = 8;
@@ -91,6 +93,14 @@ export function drawFrame(canvas: HTMLCanvasElement, frame: FrameInput | null, s
   const k = transform.k;
   const x = (i: number) => k * (cx + positions[2 * i] * scale) + transform.x;
   const y = (i: number) => k * (cy + positions[2 * i + 1] * scale) + transform.y;
+  if (frame.background) {
+    const ratio = canvas.width / width;
+    context.save();
+    context.setTransform(ratio * k * scale, 0, 0, ratio * k * scale, ratio * (k * cx + transform.x), ratio * (k * cy + transform.y));
+    context.fillStyle = LAND;
+    context.fill(frame.background);
+    context.restore();
+  }
   const radius = Math.min(6, Math.max(1.2, (0.16 * 2 * scale) / Math.sqrt(trace.nodes))) * Math.sqrt(k);
 
   // Links, faint.

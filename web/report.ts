@@ -1,4 +1,5 @@
 // The run report (what `txsim run --out` writes per run) and the figures the page shows from it.
+import { count } from './format';
 
 export interface Stat {
   p5?: number;
@@ -56,7 +57,7 @@ export const COLUMNS: Column[] = [
   { key: 'overhead', title: 'overhead', help: 'Bytes a node downloads (payload and control) per byte of tx it accepted, averaged over honest nodes; 1 is the ideal.', value: (r) => r.summary.overhead.mean ?? NaN, format: num(2) },
   { key: 'duplicates', title: 'dups / tx', help: 'Extra full copies a node receives of a tx it already has, on average.', value: (r) => r.summary.duplicates.mean ?? NaN, format: num(2) },
   { key: 'up_kb', title: 'up kB / node', help: 'Mean bytes each node uploads (payload + control), in kB.', value: (r) => (r.summary.bytes_up.payload.mean ?? 0) + (r.summary.bytes_up.control.mean ?? 0), format: kb },
-  { key: 'events', title: 'events', help: 'Simulator events processed: a measure of the work.', value: (r) => r.events, format: (v) => Number(v).toLocaleString('en-US') },
+  { key: 'events', title: 'events', help: 'Simulator events processed: a measure of the work.', value: (r) => r.events, format: (v) => count(Number(v)) },
   { key: 'digest', title: 'digest', help: 'Fingerprint of the whole run: equal digests mean identical runs (native txsim and WASM agree).', value: (r) => r.digest, format: (v) => String(v).slice(0, 12) },
 ];
 

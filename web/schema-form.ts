@@ -80,6 +80,21 @@ interface Context {
   rebuild: () => void;
 }
 
+/**
+ * A missing object or list is shown with its defaults but only written into the scenario when
+ * something in it is edited: opening the form must not change the scenario.
+ */
+function attachOnEdit(ctx: Context, slot: Record<string | number, Json>, key: string | number, value: Json, present: boolean): Context {
+  if (present) return ctx;
+  return {
+    ...ctx,
+    changed: () => {
+      slot[key] = value;
+      ctx.changed();
+    },
+  };
+}
+
 function field(label: string, path: string, help: string | undefined, control: HTMLElement): HTMLElement {
   const wrap = document.createElement('label');
   wrap.className = 'field';
@@ -182,8 +197,9 @@ function node(ctx: Context, raw: Schema, parent: JsonObject | Json[], key: strin
   const schema = resolve(ctx.root, raw);
   const slot = parent as Record<string | number, Json>;
   if (schema.oneOf?.every((v) => v.properties?.kind?.const)) {
-    if (!isObject(slot[key]) || !variantOf(schema, slot[key])) slot[key] = initialValue(ctx.root, schema.oneOf[0]);
-    const value = slot[key] as JsonObject;
+    const present = isObject(slot[key]) && variantOf(schema, slot[key]) !== undefined;
+    const value = present ? (slot[key] as JsonObject) : (initialValue(ctx.root, schema.oneOf[0]) as JsonObject);
+    ctx = attachOnEdit(ctx, slot, key, value, present);
     const variant = variantOf(schema, value)!;
     const kinds = schema.oneOf.map((v) => v.properties!.kind!.const!);
     const select = document.createElement('select');
@@ -199,19 +215,23 @@ function node(ctx: Context, raw: Schema, parent: JsonObject | Json[], key: strin
   }
   const t = types(schema);
   if (schema.properties && (t.includes('object') || t.length === 0)) {
-    if (!isObject(slot[key])) slot[key] = initialValue(ctx.root, schema);
-    const value = slot[key] as JsonObject;
+    const present = isObject(slot[key]);
+    const value = present ? (slot[key] as JsonObject) : (initialValue(ctx.root, schema) as JsonObject);
+    ctx = attachOnEdit(ctx, slot, key, value, present);
     const children = objectFields(ctx, schema, value, path, ['config']);
     if ('config' in (schema.properties ?? {})) {
       const configSchema = protocolConfigSchema(ctx.root, schema, value.protocol);
-      if (!isObject(value.config)) value.config = {};
-      children.push(configSchema?.properties ? group('config', childPath(path, 'config'), objectFields(ctx, configSchema, value.config as JsonObject, childPath(path, 'config'))) : jsonInput(ctx, value, 'config', childPath(path, 'config'), 'config'));
+      const hasConfig = isObject(value.config);
+      const config = hasConfig ? (value.config as JsonObject) : {};
+      const configCtx = attachOnEdit(ctx, value, 'config', config, hasConfig);
+      children.push(configSchema?.properties ? group('config', childPath(path, 'config'), objectFields(configCtx, configSchema, config, childPath(path, 'config'))) : jsonInput(ctx, value, 'config', childPath(path, 'config'), 'config'));
     }
     return group(label, path, children, schema.description);
   }
   if (t.includes('array') && schema.items && resolve(ctx.root, schema.items).properties) {
-    if (!Array.isArray(slot[key])) slot[key] = [];
-    const list = slot[key] as Json[];
+    const present = Array.isArray(slot[key]);
+    const list = present ? (slot[key] as Json[]) : [];
+    ctx = attachOnEdit(ctx, slot, key, list, present);
     const children = list.map((_, i) => {
       const item = node(ctx, schema.items!, list, i, childPath(path, i), `${label} ${i}`);
       const remove = document.createElement('button');

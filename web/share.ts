@@ -1,6 +1,7 @@
 // Share a scenario as a URL: the JSON, deflated (fflate) and base64url-encoded into the fragment,
 // so it never reaches a server. Both directions are size-capped.
 import { deflateSync, Inflate, strFromU8, strToU8 } from 'fflate';
+import { count } from './format';
 
 /** Longest fragment payload we produce: long URLs break in chat apps and address bars. */
 export const MAX_SHARE_CHARS = 16_384;
@@ -34,7 +35,7 @@ export function shareFragment(scenario: string, seed?: string): { ok: true; frag
   if (data.length > MAX_SHARE_CHARS) {
     return {
       ok: false,
-      error: `this scenario compresses to ${data.length.toLocaleString('en-US')} characters; share links hold at most ${MAX_SHARE_CHARS.toLocaleString('en-US')}. Export the JSON and share the file instead.`,
+      error: `this scenario compresses to ${count(data.length)} characters; share links hold at most ${count(MAX_SHARE_CHARS)}. Export the JSON and share the file instead.`,
     };
   }
   return { ok: true, fragment: `s=${data}${seed ? `&seed=${seed}` : ''}` };

@@ -208,7 +208,6 @@ fn lies_about_losses_are_bounded() {
     let honest = report(strokkur()).summary;
     let s = with_adversaries(strokkur(), 0.2, Behaviour::LieAboutLoss);
     let r = report(s);
-    assert!(counter(&r, "strokkur.excess_losses_reported") > 0 || r.summary.overhead.p95 > 0.0);
     // Liars inflate what honest nodes send them, not what honest nodes download.
     assert!(
         r.summary.overhead.mean < 1.5 * honest.overhead.mean,
@@ -217,7 +216,11 @@ fn lies_about_losses_are_bounded() {
         honest.overhead.mean
     );
     let up = |s: &sim::metrics::Summary| s.bytes_up.payload.mean + s.bytes_up.control.mean;
-    assert!(up(&r.summary) > up(&honest), "the lies do raise rates");
+    let (lied, fair) = (up(&r.summary), up(&honest));
+    assert!(lied > fair, "the lies do raise rates");
+    // ...but a sender believes no more losses than codewords it sent, and the rate to a peer
+    // stays under a multiple of the sender's inflow.
+    assert!(lied < 3.0 * fair, "{lied} vs {fair}");
 }
 
 #[test]
