@@ -132,6 +132,8 @@ test('three pages join through the relay, connect over WebRTC and gossip txs', a
     }
   }
   mark('every page has every tx on all three protocols');
+  const received = total - FIRST_ROUND;
+  await expect(pages[0].locator('#ln-chart')).toHaveAttribute('data-series', `gossipsub:${received} cat:${received} strokkur:${received}`);
   await expect.poll(() => relayStats.delivered ?? 0, { timeout: 10_000 }).toBe(total);
   await expect.poll(() => [relayStats.cat?.delivered, relayStats.strokkur?.delivered], { timeout: 10_000 }).toEqual([total, total]);
 });

@@ -33,6 +33,9 @@ test('the first screen compares the protocols with the numbers txsim reports', a
   await expect(page.locator('#chart-delivery path.series')).toHaveCount(shown.length);
   await expect(page.locator('#chart-bandwidth path.series')).toHaveCount(shown.length);
   await expect(page.locator('#chart-bars rect.bar')).toHaveCount(2 * shown.length);
+  // Protocol counters: the flood run has none, so a CAT counter shows one line (CAT's).
+  await page.locator('#counter-pick').selectOption('cat.requested_txs');
+  await expect(page.locator('#chart-counters path.series')).toHaveCount(1);
 });
 
 test('playback: pause, step to the next arrival, seek, and the tx spreads on the canvas', async ({ page }) => {

@@ -15,7 +15,7 @@ import { showInspection, showInspectionMessage } from './inspector';
 import { count } from './format';
 import { COLUMNS, parseReport, reportCsv, type RunReport } from './report';
 import { RunSlot } from './runner';
-import { DEFAULT_SCENARIO, findScenario, LIBRARY } from './scenarios';
+import { DEFAULT_SCENARIO, findScenario, LIBRARY, type LibraryEntry } from './scenarios';
 import { readFragment, shareFragment } from './share';
 import { deliveryOverTime, latenciesMs } from './trace';
 
@@ -62,6 +62,8 @@ const ui = {
   chartDelivery: element<SVGSVGElement>('chart-delivery'),
   chartBars: element<SVGSVGElement>('chart-bars'),
   chartBandwidth: element<SVGSVGElement>('chart-bandwidth'),
+  chartCounters: element<SVGSVGElement>('chart-counters'),
+  counterPick: element<HTMLSelectElement>('counter-pick'),
 };
 
 interface ScenarioInfo {
@@ -438,6 +440,13 @@ function renderCharts(): void {
       return { label: p.label, colour: runColour(p.index), x, y };
     }),
   ));
+  later(() => {
+    const names = [...new Set(done.flatMap((p) => p.trace!.counterNames))].sort();
+    const keep = ui.counterPick.value;
+    ui.counterPick.replaceChildren(...names.map((n) => new Option(n, n)));
+    ui.counterPick.value = names.includes(keep) ? keep : (names.find((n) => /codeword/.test(n)) ?? names[0] ?? '');
+    renderCounterChart();
+  });
   const next = () => {
     if (mine !== generation) return;
     steps.shift()?.();
@@ -448,13 +457,41 @@ function renderCharts(): void {
   setTimeout(next, 0);
 }
 
+/** The picked protocol counter's rate over time, one line per run that has it. */
+function renderCounterChart(): void {
+  const name = ui.counterPick.value;
+  lineChart(
+    ui.chartCounters,
+    { width: 460, height: 240, xLabel: 'simulated time (ms)', yLabel: `${name || 'no counters'} /s per node` },
+    panels.flatMap((p) => {
+      const t = p.trace;
+      const c = t ? t.counterNames.indexOf(name) : -1;
+      if (!t || c < 0) return [];
+      const bins = t.counterBins.length / Math.max(1, t.counterNames.length);
+      const x = Float64Array.from({ length: bins }, (_, b) => ((b + 0.5) * t.binUs) / 1000);
+      const y = Float64Array.from({ length: bins }, (_, b) => t.counterBins[c * bins + b] / t.nodes / (t.binUs / 1e6));
+      return [{ label: p.label, colour: runColour(p.index), x, y }];
+    }),
+  );
+}
+
 // ---- wiring ------------------------------------------------------------------------------
+
+/** Loads a library scenario's file and runs it (unless another was picked meanwhile). */
+async function openLibrary(entry: LibraryEntry, seed?: string | null): Promise<void> {
+  const text = await entry.load();
+  if (ui.scenario.value !== entry.id) return;
+  if (loadScenario(text, entry.description)) {
+    if (seed) ui.seed.value = seed;
+    run();
+  }
+}
 
 ui.scenario.addEventListener('change', () => {
   const entry = findScenario(ui.scenario.value);
   if (!entry) return;
   history.replaceState(null, '', `?scenario=${encodeURIComponent(entry.id)}`);
-  if (loadScenario(entry.text, entry.description)) run();
+  void openLibrary(entry);
 });
 ui.runButton.addEventListener('click', run);
 ui.editToggle.addEventListener('click', () => {
@@ -467,6 +504,7 @@ ui.applyJson.addEventListener('click', () => {
   customOption.hidden = false;
   if (loadScenario(editor.text(), 'an edited scenario')) run();
 });
+ui.counterPick.addEventListener('change', renderCounterChart);
 ui.layout.addEventListener('change', () => {
   layoutChosen = true;
   for (const p of panels) p.setLayout(ui.layout.value as LayoutKind, requestDraw);
@@ -606,10 +644,7 @@ if (!openShared()) {
   const initial = findScenario(query.get('scenario') ?? DEFAULT_SCENARIO) ?? findScenario(DEFAULT_SCENARIO) ?? LIBRARY[0];
   const damaged = ui.error.textContent;
   ui.scenario.value = initial.id;
-  if (loadScenario(initial.text, initial.description)) {
-    const seedParam = query.get('seed');
-    if (seedParam) ui.seed.value = seedParam;
-    run();
-  }
-  if (damaged) showError(damaged); // a damaged share link: say so over the default scenario
+  void openLibrary(initial, query.get('seed')).then(() => {
+    if (damaged) showError(damaged); // a damaged share link: say so over the default scenario
+  });
 }

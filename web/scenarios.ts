@@ -1,39 +1,32 @@
-// The scenario library: every file in scenarios/ (but the schema), bundled as raw JSON text so the
-// engine parses exactly the bytes that txsim reads.
+// The scenario library: every file in scenarios/ (but the schema). Names and descriptions are
+// bundled; each file's text is fetched when picked (some files are large), raw, so the engine
+// parses exactly the bytes that txsim reads.
 
 export interface LibraryEntry {
   /** File name without the extension, e.g. "compare-300". */
   id: string;
   name: string;
   description: string;
-  text: string;
+  /** The file's exact text. */
+  load(): Promise<string>;
 }
 
 /** The scenario shown on the first screen: a small comparison of the protocols. */
 export const DEFAULT_SCENARIO = 'compare-300';
 
-const files = import.meta.glob<string>(['../scenarios/*.json', '!../scenarios/schema.json'], {
-  query: '?raw',
-  import: 'default',
-  eager: true,
-});
+const names = import.meta.glob<string | undefined>(['../scenarios/*.json', '!../scenarios/schema.json'], { import: 'name', eager: true });
+const descriptions = import.meta.glob<string | undefined>(['../scenarios/*.json', '!../scenarios/schema.json'], { import: 'description', eager: true });
+const texts = import.meta.glob<string>(['../scenarios/*.json', '!../scenarios/schema.json'], { query: '?raw', import: 'default' });
 
-function entry(path: string, text: string): LibraryEntry {
-  const id = path.replace(/^.*\//, '').replace(/\.json$/, '');
-  let name = id;
-  let description = '';
-  try {
-    const parsed = JSON.parse(text) as { name?: unknown; description?: unknown };
-    if (typeof parsed.name === 'string') name = parsed.name;
-    if (typeof parsed.description === 'string') description = parsed.description;
-  } catch {
-    description = 'this file is not valid JSON';
-  }
-  return { id, name, description, text };
-}
+const idOf = (path: string) => path.replace(/^.*\//, '').replace(/\.json$/, '');
 
-export const LIBRARY: LibraryEntry[] = Object.entries(files)
-  .map(([path, text]) => entry(path, text))
+export const LIBRARY: LibraryEntry[] = Object.keys(texts)
+  .map((path) => ({
+    id: idOf(path),
+    name: typeof names[path] === 'string' ? names[path] : idOf(path),
+    description: typeof descriptions[path] === 'string' ? descriptions[path] : '',
+    load: texts[path],
+  }))
   .sort((a, b) => (a.id === DEFAULT_SCENARIO ? -1 : b.id === DEFAULT_SCENARIO ? 1 : a.id.localeCompare(b.id)));
 
 export function findScenario(id: string): LibraryEntry | undefined {

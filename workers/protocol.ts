@@ -53,6 +53,9 @@ export interface RunTrace {
   /** Bytes on the wire per time bin of `binUs`: payload and control, interleaved. */
   bandwidth: Float64Array;
   binUs: number;
+  /** Protocol counters over time: counter c's per-bin sums (bins of `binUs`) at [c * bins, (c + 1) * bins). */
+  counterBins: Float64Array;
+  counterNames: string[];
   /** The run's report JSON, exactly as `txsim run --out` writes it. */
   report: string;
   engineMs: number;

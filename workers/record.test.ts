@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SendLog, Series } from './record';
+import { CounterBins, SendLog, Series } from './record';
 
 describe('Series', () => {
   it('concatenates chunks in order and skips empty ones', () => {
@@ -41,5 +41,15 @@ describe('SendLog', () => {
     const log = new SendLog(5000);
     log.push(Float64Array.from(send(9_999_999, 7, 7)));
     expect(log.bandwidth[log.bandwidth.length - 2]).toBe(7);
+  });
+});
+
+describe('CounterBins', () => {
+  it('sums counter moves per counter and time bin, counter-major', () => {
+    const bins = new CounterBins(3000, 1000);
+    expect(bins.bins).toBe(4);
+    bins.push(Float64Array.of(10, 0, 1, 2, 1500, 3, 1, 5, 20, 1, 0, 7, 99_999, 0, 0, 1));
+    expect(Array.from(bins.flat(2))).toEqual([7, 0, 0, 1, 2, 5, 0, 0]);
+    expect(bins.flat(3).length).toBe(12);
   });
 });

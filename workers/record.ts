@@ -55,3 +55,30 @@ export class SendLog {
     this.count += n;
   }
 }
+
+/** Counter moves (t_us, node, counter, n) summed per counter into time bins. */
+export class CounterBins {
+  private readonly rows: Float64Array[] = [];
+  readonly bins: number;
+
+  constructor(endUs: number, readonly binUs: number) {
+    this.bins = Math.ceil(endUs / binUs) + 1;
+  }
+
+  push(counts: Float64Array): void {
+    for (let i = 0; i + 3 < counts.length; i += 4) {
+      const counter = counts[i + 2];
+      while (this.rows.length <= counter) this.rows.push(new Float64Array(this.bins));
+      this.rows[counter][Math.min(this.bins - 1, Math.floor(counts[i] / this.binUs))] += counts[i + 3];
+    }
+  }
+
+  /** counter-major: counter c's bins at [c * bins, (c + 1) * bins). */
+  flat(counters: number): Float64Array {
+    const out = new Float64Array(counters * this.bins);
+    this.rows.forEach((row, c) => {
+      if (c < counters) out.set(row, c * this.bins);
+    });
+    return out;
+  }
+}

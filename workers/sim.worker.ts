@@ -3,7 +3,7 @@
 import init, { Simulation } from '../web/wasm/txcast_wasm.js';
 import { layoutPositions } from './layout';
 import type { InspectRequest, RunRequest, RunTrace, WorkerReply, WorkerRequest } from './protocol';
-import { SendLog, Series } from './record';
+import { CounterBins, SendLog, Series } from './record';
 
 /** Events per slice: small enough to post progress often, big enough to keep overhead low. */
 const SLICE_EVENTS = 200_000;
@@ -25,6 +25,7 @@ function simulate(request: RunRequest): RunTrace {
     const deliveries = new Series();
     const duplicates = new Series();
     const sends = new SendLog(endUs);
+    const counters = new CounterBins(endUs, sends.binUs);
     let lastProgress = started;
     let more = true;
     while (more) {
@@ -32,6 +33,7 @@ function simulate(request: RunRequest): RunTrace {
       deliveries.push(sim.take_deliveries());
       duplicates.push(sim.take_duplicates());
       sends.push(sim.take_sends());
+      counters.push(sim.take_counts());
       const now = performance.now();
       if (more && now - lastProgress > PROGRESS_EVERY_MS) {
         lastProgress = now;
@@ -47,6 +49,7 @@ function simulate(request: RunRequest): RunTrace {
       adversaries: sim.adversaries(),
       coordinates: sim.coordinates(),
       txPlan: sim.tx_plan(),
+      counterNames: sim.counter_names(),
     };
     const report = sim.finish();
     const engineMs = performance.now() - started;
@@ -66,6 +69,7 @@ function simulate(request: RunRequest): RunTrace {
       sendCount: sends.count,
       bandwidth: sends.bandwidth,
       binUs: sends.binUs,
+      counterBins: counters.flat(trace.counterNames.length),
       report,
       engineMs,
       layoutMs: performance.now() - layoutStarted,
@@ -114,7 +118,7 @@ self.onmessage = async (event: MessageEvent<WorkerRequest>) => {
       return;
     }
     const trace = simulate(request);
-    const buffers = [trace.edges, trace.adversaries, trace.positions, trace.coordinates, trace.txPlan, trace.deliveries, trace.duplicates, trace.sends, trace.bandwidth];
+    const buffers = [trace.edges, trace.adversaries, trace.positions, trace.coordinates, trace.txPlan, trace.deliveries, trace.duplicates, trace.sends, trace.bandwidth, trace.counterBins];
     post(trace, buffers.map((a) => a.buffer as ArrayBuffer));
   } catch (error) {
     const fatal = error instanceof WebAssembly.RuntimeError;

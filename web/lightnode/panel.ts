@@ -27,6 +27,8 @@ root.innerHTML = `
     <button id="ln-submit" type="submit" disabled>Submit tx</button>
   </form>
   <dl class="ln-facts" id="ln-facts"></dl>
+  <h3>Arrivals over time</h3>
+  <svg id="ln-chart" class="ln-chart" aria-label="txs received over time, per protocol"></svg>
   <h3>CAT and Strokkur</h3>
   <table class="ln-table"><thead><tr><th>protocol</th><th>peers</th><th>own</th><th>delivered</th><th>frames in/out</th><th>malformed</th><th>oversized</th><th>rate-limited</th><th>disconnected</th></tr></thead><tbody id="ln-framed"></tbody></table>
   <h3>Peers</h3>
@@ -57,6 +59,10 @@ const logBox = $<HTMLPreElement>('ln-log');
 relayInput.value = params.get('relay') ?? '';
 
 let light: LightNode | null = null;
+let charts: typeof import('../charts') | null = null;
+let palette: typeof import('../palette') | null = null;
+let startedMs = 0;
+let chartDrawnMs = 0;
 const storeReady: Promise<ArrivalStore | null> = ArrivalStore.open().catch((error) => {
   log(`arrival store unavailable: ${(error as Error).message}`);
   return null;
@@ -172,6 +178,8 @@ function render(): void {
     }),
   );
 
+  drawChart();
+
   let webrtc = 0;
   let relayConnected = false;
   for (const list of conns.values()) {
@@ -213,6 +221,36 @@ function render(): void {
   );
 }
 
+/** Txs received from others over time, one line per protocol: the simulator's chart, live. */
+function drawChart(): void {
+  if (!light || !charts || !palette) return;
+  const now = Date.now();
+  if (now - chartDrawnMs < 500) {
+    scheduleLater();
+    return;
+  }
+  chartDrawnMs = now;
+  const sources: [string, Iterable<{ firstMs: number; own: boolean }>][] = [
+    ['gossipsub', light.txs.values()],
+    ...light.framed.map((f): [string, Iterable<{ firstMs: number; own: boolean }>] => [f.name, f.arrivals.values()]),
+  ];
+  const series = sources.map(([label, arrivals], i) => {
+    const times = [...arrivals].filter((a) => !a.own).map((a) => (a.firstMs - startedMs) / 1000).sort((a, b) => a - b);
+    return { label, colour: palette!.runColour(i), x: [0, ...times], y: [0, ...times.map((_, k) => k + 1)] };
+  });
+  const svg = $<HTMLElement>('ln-chart') as unknown as SVGSVGElement;
+  charts.lineChart(svg, { width: 640, height: 180, xLabel: 's since start', yLabel: 'txs received' }, series);
+  svg.dataset.series = series.map((s) => `${s.label}:${s.x.length - 1}`).join(' ');
+}
+
+let later: ReturnType<typeof setTimeout> | null = null;
+function scheduleLater(): void {
+  later ??= setTimeout(() => {
+    later = null;
+    scheduleRender();
+  }, 500);
+}
+
 async function start(): Promise<void> {
   if (light) return;
   startButton.disabled = true;
@@ -220,6 +258,8 @@ async function start(): Promise<void> {
   statusLine.textContent = 'loading libp2p…';
   try {
     const { LightNode } = await import('./node');
+    [charts, palette] = await Promise.all([import('../charts'), import('../palette')]);
+    startedMs = Date.now();
     light = new LightNode({ onChange: scheduleRender, onArrival: record, log });
     await light.start(relayInput.value);
     root.dataset.state = 'running';

@@ -178,14 +178,28 @@ fn streams_pause_when_no_new_symbol_comes_and_resume_with_the_next() {
     let cfg = StrokkurConfig::default();
     let ms = Dur::from_millis;
     let mut net: TestNet<Strokkur> = TestNet::new(&cfg, 2, &[(0, 1, ms(20))], &[], 1);
-    net.submit_at(Time(0), 0, Tx { id: TxId(0), len: 128 });
+    net.submit_at(
+        Time(0),
+        0,
+        Tx {
+            id: TxId(0),
+            len: 128,
+        },
+    );
     net.run_until(Time(3_000_000));
     let early = net.counter("strokkur.codewords_sent");
     // About idle_after_ms of codewords at 100/s per direction, then nothing.
     assert!((20..=160).contains(&early), "{early}");
     net.run_until(Time(10_000_000));
     assert_eq!(net.counter("strokkur.codewords_sent"), early);
-    net.submit_at(Time(10_000_000), 1, Tx { id: TxId(1), len: 128 });
+    net.submit_at(
+        Time(10_000_000),
+        1,
+        Tx {
+            id: TxId(1),
+            len: 128,
+        },
+    );
     net.run_until(Time(11_000_000));
     assert!(net.counter("strokkur.codewords_sent") > early);
     assert_eq!(net.reached(TxId(1)), 2);
