@@ -114,7 +114,6 @@ test('three pages join through the relay, connect over WebRTC and gossip txs', a
   const total = PAGES * FIRST_ROUND;
   for (const page of pages) {
     await waitData(page, 'delivered', (n) => n === total - FIRST_ROUND);
-    mark('gossipsub delivered on a page');
     expect(Number(await data(page, 'own'))).toBe(FIRST_ROUND);
     expect(Number(await data(page, 'txs'))).toBe(total);
     // Every copy is either a tx's first one or a duplicate (read together: copies keep coming).
@@ -125,7 +124,6 @@ test('three pages join through the relay, connect over WebRTC and gossip txs', a
     // CAT and Strokkur, over their own streams and the Rust state machines.
     for (const protocol of ['cat', 'strokkur']) {
       await waitData(page, `${protocol}-delivered`, (n) => n === total - FIRST_ROUND);
-      mark(`${protocol} delivered on a page`);
       expect(Number(await data(page, `${protocol}-own`))).toBe(FIRST_ROUND);
       expect(Number(await data(page, `${protocol}-peers`))).toBe(PAGES);
       expect(Number(await data(page, `${protocol}-malformed`))).toBe(0);

@@ -114,6 +114,7 @@ test('clicking a node shows its state at the paused time', async ({ page }) => {
   await runJson(page, JSON.stringify(SMALL_SCENARIO));
   await runsDone(page);
   await page.locator('#timeline').fill('500');
+  await page.locator('.panel[data-run="1"] canvas').scrollIntoViewIfNeeded();
   const point = await page.evaluate(() => (window as unknown as { txcast: { nodePoint(k: number, n: number): { x: number; y: number } } }).txcast.nodePoint(1, 7));
   await page.mouse.click(point.x, point.y);
   const inspector = page.locator('#inspector');
