@@ -13,9 +13,10 @@ await vite.build({ configFile, logLevel: 'warn' });
 const server = await vite.preview({ configFile, preview: { port: 0, host: '127.0.0.1' } });
 const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
 try {
-  const page = await browser.newPage({ viewport: { width: 1180, height: 900 }, deviceScaleFactor: 1 });
-  await page.goto(`${server.resolvedUrls.local[0]}?seed=7&nodes=400&degree=8`);
-  await page.locator('#run[data-played="true"]').waitFor({ timeout: 60_000 });
+  const page = await browser.newPage({ viewport: { width: 1400, height: 1000 }, deviceScaleFactor: 1 });
+  // The first screen: the protocol comparison, paused on tx 0 while it spreads.
+  await page.goto(`${server.resolvedUrls.local[0]}?scenario=compare-300&tx=0&t=300`);
+  await page.locator('#app[data-state="done"]').waitFor({ timeout: 120_000 });
   const file = path.join(ROOT, 'docs', 'screenshot.png');
   await page.screenshot({ path: file, fullPage: true });
   say(`saved ${path.relative(ROOT, file)}`);

@@ -1,7 +1,7 @@
 // Draws one run's network on a 2D canvas at one instant of simulated time for one picked tx.
 // Display state is a pure function of (panel, tx, time, view transform): pausing, seeking or
 // resizing just draws again.
-import type { RunTrace } from '../workers/protocol';
+import { SEND_STRIDE, type RunTrace } from '../workers/protocol';
 import { ARRIVAL_BUCKET_COLOURS, ARRIVAL_BUCKETS, arrivalBucket, BACKGROUND, edgeColour, LAND, MARKS, UNREACHED } from './palette';
 import type { TxView } from './trace';
 
@@ -25,7 +25,6 @@ export interface FrameInput {
   background?: Path2D | null;
 }
 
-const SEND_STRIDE = 8;
 /** Messages drawn in flight at most per frame, and how far back to look for them (us). */
 const MAX_FLASHES = 4000;
 const FLASH_LOOKBACK_US = 2_000_000;

@@ -1,6 +1,9 @@
 // Messages between the page and workers/sim.worker.ts. One request in flight per worker; typed
 // arrays in a result are transferred, not copied.
 
+/** Numbers per send in `RunTrace.sends` (the WASM `take_sends` layout). */
+export const SEND_STRIDE = 9;
+
 export interface RunRequest {
   kind: 'run';
   id: number;
@@ -45,7 +48,7 @@ export interface RunTrace {
   deliveries: Float64Array;
   /** Duplicate full copies: t_us, node, tx. */
   duplicates: Float64Array;
-  /** Sends kept for drawing (the first `SEND_CAP`): t_us, from, to, kind, bytes, payload, arrive_us, lost. */
+  /** Sends kept for drawing (the first `SEND_CAP`), `SEND_STRIDE` numbers each: t_us, from, to, kind, bytes, payload, arrive_us, lost, tx (-1 when the message carries no single full tx). */
   sends: Float64Array;
   /** Sends seen in all (may exceed what `sends` holds). */
   sendCount: number;

@@ -1,10 +1,11 @@
 // Collects what a run emits, slice by slice, into flat arrays the page can replay.
 
-/** The most sends kept for drawing edge flashes (8 numbers each); bandwidth bins count them all. */
+import { SEND_STRIDE } from './protocol';
+
+/** The most sends kept for drawing edge flashes (`SEND_STRIDE` numbers each); bandwidth bins count them all. */
 export const SEND_CAP = 250_000;
 /** Bandwidth-over-time resolution: the run is cut into this many bins. */
 export const BANDWIDTH_BINS = 200;
-const SEND_STRIDE = 8;
 
 /** A growing Float64Array built from chunks without copying until the end. */
 export class Series {

@@ -21,8 +21,10 @@ pub struct EngineOptions {
 /// One step of a run, for traces and the UI.
 #[derive(Clone, Debug, PartialEq)]
 pub enum TraceEvent {
-    /// A message left `from` for `to`; it arrives at `arrive_us` unless `lost`.
+    /// A message left `from` for `to`; it arrives at `arrive_us` unless `lost`. `tx` is the
+    /// transaction it carries in full, if any.
     Send {
+        tx: Option<u64>,
         t_us: u64,
         from: u32,
         to: u32,
@@ -507,6 +509,7 @@ impl<P: Protocol> Engine<P> {
         let arrive = done + edge.latency_us + jitter;
         if let Some(trace) = &mut self.trace {
             trace(&TraceEvent::Send {
+                tx: msg.full_tx().map(|t| t.0),
                 t_us: self.now,
                 from: node as u32,
                 to: edge.peer,

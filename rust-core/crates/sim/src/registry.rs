@@ -2,13 +2,16 @@
 
 use crate::engine::EngineOptions;
 use crate::load::{err, ScenarioError};
-use crate::run::{start, Prepared, Started};
+use crate::run::{parse_config, start, ConfigCheck, Prepared, Started};
 use proto::cat::{Cat, CatConfig};
 use proto::flood::{Flood, FloodConfig};
 use proto::gossipsub::{Gossipsub, GossipsubConfig};
 use proto::inv::{Inv, InvConfig};
 use proto::shrec::{Shrec, ShrecConfig};
 use proto::strokkur::{Strokkur, StrokkurConfig};
+use proto::Protocol;
+use serde::de::DeserializeOwned;
+use serde::Serialize;
 
 /// Name and one-line description of every protocol, in the order `txsim protocols` lists them.
 pub const PROTOCOLS: &[(&str, &str)] = &[
@@ -49,41 +52,49 @@ pub const PROTOCOLS: &[(&str, &str)] = &[
 /// Default fanout of `push`, when the config does not give one.
 pub const PUSH_DEFAULT_FANOUT: u32 = 4;
 
-/// Start protocol entry `index` of the scenario.
-pub fn start_run(
-    prep: &Prepared,
-    index: usize,
-    options: &EngineOptions,
-) -> Result<Started, ScenarioError> {
-    let name = prep.scenario.protocols[index].protocol.as_str();
-    match name {
-        "flood" => start::<Flood>(prep, index, options, |_| {}),
-        "push" => start::<Flood>(prep, index, options, |c| {
-            c.fanout.get_or_insert(PUSH_DEFAULT_FANOUT);
-        }),
-        "inv" => start::<Inv>(prep, index, options, |_| {}),
-        "shrec" => start::<Shrec>(prep, index, options, |_| {}),
-        "cat" => start::<Cat>(prep, index, options, |_| {}),
-        "cat2" => start::<Cat>(prep, index, options, |c| c.from_field = true),
-        "gossipsub" => {
-            let started = start::<Gossipsub>(prep, index, options, |_| {})?;
-            let config: GossipsubConfig = serde_json::from_value(started.config.clone())
-                .map_err(|e| err(format!("protocols[{index}].config"), e.to_string()))?;
-            config
-                .validate()
-                .map_err(|e| err(format!("protocols[{index}].config.{}", e.field), e.why))?;
-            Ok(started)
-        }
-        "strokkur" => {
-            // An invalid config only makes nodes idle (and counted); refuse it here.
-            let started = start::<Strokkur>(prep, index, options, |_| {})?;
-            let config: StrokkurConfig = serde_json::from_value(started.config.clone())
-                .map_err(|e| err(format!("protocols[{index}].config"), e.to_string()))?;
-            config
-                .validate()
-                .map_err(|e| err(format!("protocols[{index}].config.{}", e.field), e.why))?;
-            Ok(started)
-        }
+/// What to do with a registered protocol once its name is resolved.
+trait Visit {
+    type Out;
+    fn visit<P>(
+        self,
+        adjust: fn(&mut P::Config),
+        check: ConfigCheck<P::Config>,
+    ) -> Result<Self::Out, ScenarioError>
+    where
+        P: Protocol + 'static,
+        P::Config: Serialize + DeserializeOwned;
+}
+
+fn no_change<C>(_: &mut C) {}
+
+fn no_rules<C>(_: &C) -> Result<(), (&'static str, String)> {
+    Ok(())
+}
+
+fn gossipsub_rules(c: &GossipsubConfig) -> Result<(), (&'static str, String)> {
+    c.validate().map_err(|e| (e.field, e.why.to_string()))
+}
+
+fn strokkur_rules(c: &StrokkurConfig) -> Result<(), (&'static str, String)> {
+    c.validate().map_err(|e| (e.field, e.why))
+}
+
+/// The one place that maps a protocol name to its type, variant adjustment and config rules.
+fn resolve<V: Visit>(prep: &Prepared, index: usize, v: V) -> Result<V::Out, ScenarioError> {
+    match prep.scenario.protocols[index].protocol.as_str() {
+        "flood" => v.visit::<Flood>(no_change, no_rules),
+        "push" => v.visit::<Flood>(
+            |c| {
+                c.fanout.get_or_insert(PUSH_DEFAULT_FANOUT);
+            },
+            no_rules,
+        ),
+        "inv" => v.visit::<Inv>(no_change, no_rules),
+        "shrec" => v.visit::<Shrec>(no_change, no_rules),
+        "cat" => v.visit::<Cat>(no_change, no_rules),
+        "cat2" => v.visit::<Cat>(|c| c.from_field = true, no_rules),
+        "gossipsub" => v.visit::<Gossipsub>(no_change, gossipsub_rules),
+        "strokkur" => v.visit::<Strokkur>(no_change, strokkur_rules),
         other => Err(err(
             format!("protocols[{index}].protocol"),
             format!(
@@ -92,6 +103,73 @@ pub fn start_run(
             ),
         )),
     }
+}
+
+struct StartVisit<'a> {
+    prep: &'a Prepared,
+    index: usize,
+    options: &'a EngineOptions,
+}
+
+impl Visit for StartVisit<'_> {
+    type Out = Started;
+    fn visit<P>(
+        self,
+        adjust: fn(&mut P::Config),
+        check: ConfigCheck<P::Config>,
+    ) -> Result<Started, ScenarioError>
+    where
+        P: Protocol + 'static,
+        P::Config: Serialize + DeserializeOwned,
+    {
+        let config = parse_config::<P>(self.prep, self.index, adjust, check)?;
+        start::<P>(self.prep, self.index, config, self.options)
+    }
+}
+
+struct CheckVisit<'a> {
+    prep: &'a Prepared,
+    index: usize,
+}
+
+impl Visit for CheckVisit<'_> {
+    type Out = serde_json::Value;
+    fn visit<P>(
+        self,
+        adjust: fn(&mut P::Config),
+        check: ConfigCheck<P::Config>,
+    ) -> Result<Self::Out, ScenarioError>
+    where
+        P: Protocol + 'static,
+        P::Config: Serialize + DeserializeOwned,
+    {
+        let config = parse_config::<P>(self.prep, self.index, adjust, check)?;
+        serde_json::to_value(&config)
+            .map_err(|e| err(format!("protocols[{}].config", self.index), e.to_string()))
+    }
+}
+
+/// Start protocol entry `index` of the scenario.
+pub fn start_run(
+    prep: &Prepared,
+    index: usize,
+    options: &EngineOptions,
+) -> Result<Started, ScenarioError> {
+    resolve(
+        prep,
+        index,
+        StartVisit {
+            prep,
+            index,
+            options,
+        },
+    )
+}
+
+/// Check protocol entry `index`'s config without building anything; returns it with its
+/// defaults filled in.
+pub fn check_run(prep: &Prepared, index: usize) -> Result<serde_json::Value, ScenarioError> {
+    resolve(prep, index, CheckVisit { prep, index })
 }
 
 /// For the schema: protocol name, config type name, config schema.

@@ -108,16 +108,20 @@ pub struct Started {
     pub run: Box<dyn Run>,
 }
 
-/// Parse a protocol's config at JSON path `path` and start its engine.
-pub fn start<P>(
+/// A config rule the type cannot express, broken: (field, why).
+pub type ConfigCheck<C> = fn(&C) -> Result<(), (&'static str, String)>;
+
+/// Parse protocol entry `index`'s config (defaults filled in), let the registry adjust it for
+/// a variant name, and check the rules its type cannot express.
+pub fn parse_config<P>(
     prep: &Prepared,
     index: usize,
-    options: &EngineOptions,
-    adjust: impl FnOnce(&mut P::Config),
-) -> Result<Started, ScenarioError>
+    adjust: fn(&mut P::Config),
+    check: ConfigCheck<P::Config>,
+) -> Result<P::Config, ScenarioError>
 where
-    P: Protocol + 'static,
-    P::Config: Serialize + DeserializeOwned,
+    P: Protocol,
+    P::Config: DeserializeOwned,
 {
     let spec = &prep.scenario.protocols[index];
     let path = format!("protocols[{index}].config");
@@ -132,7 +136,24 @@ where
             err(at, e.into_inner().to_string())
         })?;
     adjust(&mut config);
-    let config_json = serde_json::to_value(&config).map_err(|e| err(&path, e.to_string()))?;
+    check(&config).map_err(|(field, why)| err(format!("{path}.{field}"), why))?;
+    Ok(config)
+}
+
+/// Start the engine of protocol entry `index` with its parsed config.
+pub fn start<P>(
+    prep: &Prepared,
+    index: usize,
+    config: P::Config,
+    options: &EngineOptions,
+) -> Result<Started, ScenarioError>
+where
+    P: Protocol + 'static,
+    P::Config: Serialize,
+{
+    let spec = &prep.scenario.protocols[index];
+    let config_json = serde_json::to_value(&config)
+        .map_err(|e| err(format!("protocols[{index}].config"), e.to_string()))?;
     let engine = Engine::<P>::new(
         Rc::clone(&prep.net),
         Rc::clone(&prep.plan),

@@ -1,16 +1,10 @@
 //! The pull-based protocols (`inv`, `shrec`, `cat`) in the simulator: the direction of each
 //! result the seeds report. Smaller networks than the scenario files, so the tests stay fast.
 
-use proto::cat::Cat;
-use proto::flood::Flood;
-use proto::inv::Inv;
-use proto::shrec::Shrec;
-use proto::Protocol;
-use serde::de::DeserializeOwned;
-use serde::Serialize;
 use serde_json::{json, Value};
 use sim::engine::EngineOptions;
-use sim::run::{start, Prepared, RunReport};
+use sim::registry::start_run;
+use sim::run::{Prepared, RunReport};
 
 /// A scenario as its JSON file would say it; tests adjust fields before running it.
 fn scenario(
@@ -36,13 +30,9 @@ fn scenario(
     })
 }
 
-fn run<P>(s: Value) -> RunReport
-where
-    P: Protocol + 'static,
-    P::Config: Serialize + DeserializeOwned,
-{
+fn run(s: Value) -> RunReport {
     let prep = Prepared::new(sim::parse_scenario(&s.to_string()).unwrap()).unwrap();
-    let mut started = start::<P>(&prep, 0, &EngineOptions::default(), |_| {}).unwrap();
+    let mut started = start_run(&prep, 0, &EngineOptions::default()).unwrap();
     started.run.run_until(u64::MAX);
     started.report(&prep, 0.0)
 }
@@ -60,9 +50,9 @@ fn duplication(r: &RunReport) -> f64 {
 fn cat_receives_each_tx_about_once_and_flooding_about_degree_times() {
     let (nodes, degree, txs) = (60, 10, 60);
     let s = |protocol, config| scenario(nodes, degree, txs, 4000, protocol, config);
-    let flood = run::<Flood>(s("flood", json!({})));
-    let cat = run::<Cat>(s("cat", json!({})));
-    let cat2 = run::<Cat>(s("cat", json!({ "from_field": true })));
+    let flood = run(s("flood", json!({})));
+    let cat = run(s("cat", json!({})));
+    let cat2 = run(s("cat", json!({ "from_field": true })));
     for r in [&flood, &cat, &cat2] {
         assert!(
             r.summary.delivery.mean > 0.999,
@@ -99,8 +89,8 @@ fn fail_fast_stops_verifying_a_tx_twice() {
         s["links"] = json!({ "jitter_ms": 5.0 });
         s
     };
-    let before = run::<Inv>(s(false));
-    let after = run::<Inv>(s(true));
+    let before = run(s(false));
+    let after = run(s(true));
     let twice = |r: &RunReport| counter(r, "inv.txs_processed_twice");
     assert!(twice(&before) > 0);
     assert_eq!(twice(&after), 0);
@@ -121,8 +111,8 @@ fn inv_jitter_trades_duplicates_for_latency() {
             json!({ "trickle": { "kind": "uniform_jitter", "max_ms": max_ms } }),
         )
     };
-    let fast = run::<Inv>(s(0.0));
-    let slow = run::<Inv>(s(1000.0));
+    let fast = run(s(0.0));
+    let slow = run(s(1000.0));
     assert!(fast.summary.overhead.mean > slow.summary.overhead.mean);
     assert!(fast.summary.latency_ms.mean < slow.summary.latency_ms.mean);
 }
@@ -147,10 +137,10 @@ fn shrec_latency_grows_with_withholding_peers_and_the_timeout() {
     };
     // `004` Fig. 7 reports the 95th percentile over nodes of each node's mean latency.
     let lat = |r: &RunReport| r.summary.latency_ms.p95;
-    let honest = run::<Shrec>(s(0.0, 30_000));
-    let tuned = run::<Shrec>(s(0.2, 1_000));
-    let production_low = run::<Shrec>(s(0.04, 30_000));
-    let production = run::<Shrec>(s(0.2, 30_000));
+    let honest = run(s(0.0, 30_000));
+    let tuned = run(s(0.2, 1_000));
+    let production_low = run(s(0.04, 30_000));
+    let production = run(s(0.2, 30_000));
     assert_eq!(counter(&honest, "shrec.duplicate_txs"), 0);
     let (h, t, pl, p) = (
         lat(&honest),

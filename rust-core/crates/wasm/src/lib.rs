@@ -106,12 +106,13 @@ pub fn check_scenario(scenario_json: &str) -> Result<String, JsError> {
     guarded("check_scenario", || {
         let scenario = sim::parse_scenario(scenario_json).map_err(|e| e.to_string())?;
         let prep = sim::Prepared::new(scenario).map_err(|e| e.to_string())?;
-        let runs: Vec<_> = prep
-            .scenario
-            .protocols
-            .iter()
-            .map(|p| serde_json::json!({"label": p.label(), "protocol": p.protocol}))
-            .collect();
+        let mut runs = Vec::new();
+        for (i, p) in prep.scenario.protocols.iter().enumerate() {
+            let config = sim::registry::check_run(&prep, i).map_err(|e| e.to_string())?;
+            runs.push(
+                serde_json::json!({"label": p.label(), "protocol": p.protocol, "config": config}),
+            );
+        }
         Ok(serde_json::json!({
             "name": prep.scenario.name, "nodes": prep.net.nodes, "links": prep.net.links.len(),
             "txs": prep.plan.count(), "runs": runs,

@@ -13,7 +13,7 @@ use wasm_bindgen::prelude::*;
 #[derive(Default)]
 struct Captured {
     kinds: Vec<&'static str>,
-    /// t_us, from, to, kind index, bytes, payload bytes, arrive_us, lost (0/1).
+    /// t_us, from, to, kind index, bytes, payload bytes, arrive_us, lost (0/1), tx (-1: none).
     sends: Vec<f64>,
     /// t_us, node, tx.
     deliveries: Vec<f64>,
@@ -39,6 +39,7 @@ impl Captured {
     fn take(&mut self, event: &TraceEvent) {
         match *event {
             TraceEvent::Send {
+                tx,
                 t_us,
                 from,
                 to,
@@ -59,6 +60,7 @@ impl Captured {
                         payload as f64,
                         arrive_us as f64,
                         lost as u8 as f64,
+                        tx.map_or(-1.0, |t| t as f64),
                     ]);
                 }
             }
@@ -244,7 +246,8 @@ impl Simulation {
             .map(|k| k.to_string())
             .collect()
     }
-    /// Sends since the last call: t_us, from, to, kind, bytes, payload, arrive_us, lost.
+    /// Sends since the last call, 9 numbers each: t_us, from, to, kind, bytes, payload,
+    /// arrive_us, lost, tx (-1 when the message carries no single full tx).
     pub fn take_sends(&mut self) -> Vec<f64> {
         std::mem::take(&mut self.captured.borrow_mut().sends)
     }

@@ -241,6 +241,7 @@ fn cmd_run(args: &[String]) -> Result<(), String> {
 fn trace_line(label: &str, ev: &TraceEvent) -> String {
     let v = match ev {
         TraceEvent::Send {
+            tx,
             t_us,
             from,
             to,
@@ -251,7 +252,7 @@ fn trace_line(label: &str, ev: &TraceEvent) -> String {
             lost,
         } => serde_json::json!({
             "run": label, "ev": "send", "t_us": t_us, "from": from, "to": to, "kind": kind,
-            "bytes": bytes, "payload": payload, "arrive_us": arrive_us, "lost": lost
+            "bytes": bytes, "payload": payload, "arrive_us": arrive_us, "lost": lost, "tx": tx
         }),
         TraceEvent::Deliver { t_us, node, tx } => {
             serde_json::json!({"run": label, "ev": "deliver", "t_us": t_us, "node": node, "tx": tx})
@@ -304,7 +305,7 @@ fn cmd_validate(args: &[String]) -> Result<(), String> {
     let scenario = read_scenario(path)?;
     let prep = Prepared::new(scenario).map_err(|e| format!("{path}: {e}"))?;
     for i in 0..prep.scenario.protocols.len() {
-        start_run(&prep, i, &EngineOptions::default()).map_err(|e| format!("{path}: {e}"))?;
+        sim::registry::check_run(&prep, i).map_err(|e| format!("{path}: {e}"))?;
     }
     println!(
         "{path}: ok ({} nodes, {} links, {} txs, {} runs)",
