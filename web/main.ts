@@ -1,6 +1,6 @@
 // The page: pick or edit a scenario, run 1 to 4 of its protocols in parallel workers, replay what
 // happened on one shared clock, and show the report and the charts.
-import type { RunTrace } from '../workers/protocol';
+import { SEND_STRIDE, type RunTrace } from '../workers/protocol';
 import { barChart, lineChart } from './charts';
 import { fillGlossary } from './glossary';
 import { drawLegend } from './legend';
@@ -232,7 +232,7 @@ function runDone(k: number, trace: RunTrace): void {
   const report = parseReport(trace.report);
   reports[k] = report;
   panel.element.dataset.digest = report.digest;
-  const kept = trace.sendCount > trace.sends.length / 8 ? ` (first ${count(trace.sends.length / 8)} sends drawn)` : '';
+  const kept = trace.sendCount > trace.sends.length / SEND_STRIDE ? ` (first ${count(trace.sends.length / SEND_STRIDE)} sends drawn)` : '';
   panel.setState('done', `${trace.nodes} nodes · ${count(report.events)} events · ${trace.engineMs.toFixed(0)} ms engine${kept}`);
   if (reports.every((r) => r !== null)) allDone();
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { SEND_STRIDE } from './protocol';
 import { CounterBins, SendLog, Series } from './record';
 
 describe('Series', () => {
@@ -14,7 +15,8 @@ describe('Series', () => {
 
 describe('SendLog', () => {
   // t_us, from, to, kind, bytes, payload, arrive_us, lost
-  const send = (t: number, bytes: number, payload: number) => [t, 0, 1, 0, bytes, payload, t + 5, 0];
+  // One send in the WASM layout: t_us, from, to, kind, bytes, payload, arrive_us, lost, tx.
+  const send = (t: number, bytes: number, payload: number) => [t, 0, 1, 0, bytes, payload, t + 5, 0, 7];
 
   it('bins payload and control bytes by send time', () => {
     const log = new SendLog(200_000);
@@ -33,8 +35,8 @@ describe('SendLog', () => {
     log.push(Float64Array.from([...send(3, 10, 0), ...send(4, 10, 0)]));
     expect(log.count).toBe(4);
     const kept = log.kept.concat();
-    expect(kept.length).toBe(24);
-    expect(kept[16]).toBe(3);
+    expect(kept.length).toBe(3 * SEND_STRIDE);
+    expect(kept[2 * SEND_STRIDE]).toBe(3);
   });
 
   it('puts sends past the end into the last bin', () => {
