@@ -49,11 +49,7 @@ pub fn engine_scenario(nodes: u32) -> Scenario {
         }),
         adversaries: Vec::new(),
         drain_ms: 10_000.0,
-        protocols: vec![ProtocolSpec {
-            label: None,
-            protocol: "flood".into(),
-            config: serde_json::json!({}),
-        }],
+        protocols: vec![ProtocolSpec::named("flood")],
     }
 }
 

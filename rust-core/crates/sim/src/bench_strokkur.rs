@@ -33,9 +33,8 @@ pub fn scenario() -> Scenario {
         adversaries: Vec::new(),
         drain_ms: 500.0,
         protocols: vec![ProtocolSpec {
-            label: None,
-            protocol: "strokkur".into(),
             config: serde_json::json!({ "peel_window_symbols": 16384 }),
+            ..ProtocolSpec::named("strokkur")
         }],
     }
 }

@@ -40,11 +40,7 @@ pub fn demo_scenario(seed: u64, nodes: u32, degree: u32) -> Scenario {
         }),
         adversaries: Vec::new(),
         drain_ms: 10_000.0,
-        protocols: vec![ProtocolSpec {
-            label: None,
-            protocol: "flood".into(),
-            config: serde_json::json!({}),
-        }],
+        protocols: vec![ProtocolSpec::named("flood")],
     }
 }
 

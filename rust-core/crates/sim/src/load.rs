@@ -195,81 +195,7 @@ pub fn validate(s: &Scenario) -> Result<(), ScenarioError> {
     in_range("links.jitter_ms", s.links.jitter_ms, 0.0, 60_000.0)?;
     in_range("processing_delay_ms", s.processing_delay_ms, 0.0, 60_000.0)?;
     in_range("drain_ms", s.drain_ms, 0.0, MAX_SIM_MS)?;
-    let workload_ms = match &s.workload {
-        Workload::Poisson(Poisson {
-            total_tps,
-            duration_ms,
-            max_txs,
-            tx_bytes,
-            tx_size,
-            rate_steps,
-        }) => {
-            positive("workload.total_tps", *total_tps, 1e6)?;
-            positive("workload.duration_ms", *duration_ms, MAX_SIM_MS)?;
-            let mut peak = *total_tps;
-            let mut last_at = 0.0;
-            for (i, step) in rate_steps.iter().enumerate() {
-                let p = format!("workload.rate_steps[{i}]");
-                in_range(&format!("{p}.at_ms"), step.at_ms, last_at, *duration_ms)?;
-                positive(&format!("{p}.total_tps"), step.total_tps, 1e6)?;
-                last_at = step.at_ms;
-                peak = peak.max(step.total_tps);
-            }
-            let expected = peak * duration_ms / 1000.0;
-            let cap = max_txs.map(|m| m as f64).unwrap_or(f64::INFINITY);
-            if expected.min(cap) > MAX_TXS {
-                return Err(err(
-                    "workload",
-                    format!("up to {expected:.0} transactions; the limit is {MAX_TXS}"),
-                ));
-            }
-            if *max_txs == Some(0) {
-                return Err(err("workload.max_txs", "must be at least 1"));
-            }
-            size_in_range("workload.tx_bytes", *tx_bytes)?;
-            match tx_size {
-                Some(TxSize::Uniform(UniformSize { max_bytes }))
-                | Some(TxSize::Lognormal(LognormalSize { max_bytes, .. })) => {
-                    size_in_range("workload.tx_size.max_bytes", *max_bytes)?;
-                    if max_bytes < tx_bytes {
-                        return Err(err(
-                            "workload.tx_size.max_bytes",
-                            "must be at least tx_bytes",
-                        ));
-                    }
-                }
-                None => {}
-            }
-            if let Some(TxSize::Lognormal(LognormalSize { sigma, .. })) = tx_size {
-                in_range("workload.tx_size.sigma", *sigma, 0.0, 5.0)?;
-            }
-            *duration_ms
-        }
-        Workload::Burst(Burst {
-            publisher,
-            count,
-            tx_bytes,
-            interval_ms,
-            start_ms,
-        }) => {
-            if *publisher >= n {
-                return Err(err(
-                    "workload.publisher",
-                    format!("node {publisher} out of range"),
-                ));
-            }
-            if *count == 0 || *count as f64 > MAX_TXS {
-                return Err(err(
-                    "workload.count",
-                    format!("must be between 1 and {MAX_TXS}"),
-                ));
-            }
-            size_in_range("workload.tx_bytes", *tx_bytes)?;
-            in_range("workload.interval_ms", *interval_ms, 0.0, MAX_SIM_MS)?;
-            in_range("workload.start_ms", *start_ms, 0.0, MAX_SIM_MS)?;
-            start_ms + interval_ms * (*count as f64)
-        }
-    };
+    let workload_ms = check_workload("workload", &s.workload, n)?;
     if workload_ms + s.drain_ms > MAX_SIM_MS {
         return Err(err(
             "drain_ms",
@@ -279,33 +205,7 @@ pub fn validate(s: &Scenario) -> Result<(), ScenarioError> {
             ),
         ));
     }
-    for (i, a) in s.adversaries.iter().enumerate() {
-        let p = format!("adversaries[{i}]");
-        match (&a.fraction, &a.nodes) {
-            (Some(f), None) => in_range(&format!("{p}.fraction"), *f, 0.0, 1.0)?,
-            (None, Some(list)) => {
-                if let Some(bad) = list.iter().find(|&&v| v >= n) {
-                    return Err(err(
-                        format!("{p}.nodes"),
-                        format!("node {bad} out of range"),
-                    ));
-                }
-            }
-            _ => return Err(err(&p, "give exactly one of `fraction` or `nodes`")),
-        }
-        match &a.behaviour {
-            proto::Behaviour::Censor { fraction } => {
-                in_range(&format!("{p}.behaviour.fraction"), *fraction, 0.0, 1.0)?
-            }
-            proto::Behaviour::DelayReplies { delay_ms } => in_range(
-                &format!("{p}.behaviour.delay_ms"),
-                *delay_ms,
-                0.0,
-                MAX_SIM_MS,
-            )?,
-            _ => {}
-        }
-    }
+    check_adversaries("adversaries", &s.adversaries, n)?;
     if s.protocols.is_empty() || s.protocols.len() > MAX_PROTOCOLS {
         return Err(err(
             "protocols",
@@ -337,6 +237,19 @@ pub fn validate(s: &Scenario) -> Result<(), ScenarioError> {
                 ),
             ));
         }
+        if let Some(sets) = &p.adversaries {
+            check_adversaries(&format!("protocols[{i}].adversaries"), sets, n)?;
+        }
+        if let Some(w) = &p.workload {
+            let at = format!("protocols[{i}].workload");
+            let ms = check_workload(&at, w, n)?;
+            if ms + s.drain_ms > MAX_SIM_MS {
+                return Err(err(
+                    at,
+                    format!("workload plus drain is above {MAX_SIM_MS} ms"),
+                ));
+            }
+        }
         if !p.config.is_object() {
             return Err(err(format!("protocols[{i}].config"), "must be an object"));
         }
@@ -350,6 +263,117 @@ fn size_in_range(path: &str, bytes: u32) -> Result<(), ScenarioError> {
             path,
             format!("{bytes} bytes: must be between 1 and {MAX_TX_BYTES}"),
         ));
+    }
+    Ok(())
+}
+
+/// The rules of a workload at JSON path `at`; returns how long it creates txs, in ms.
+fn check_workload(at: &str, w: &Workload, n: u32) -> Result<f64, ScenarioError> {
+    Ok(match w {
+        Workload::Poisson(Poisson {
+            total_tps,
+            duration_ms,
+            max_txs,
+            tx_bytes,
+            tx_size,
+            rate_steps,
+        }) => {
+            positive(&format!("{at}.total_tps"), *total_tps, 1e6)?;
+            positive(&format!("{at}.duration_ms"), *duration_ms, MAX_SIM_MS)?;
+            let mut peak = *total_tps;
+            let mut last_at = 0.0;
+            for (i, step) in rate_steps.iter().enumerate() {
+                let p = format!("{at}.rate_steps[{i}]");
+                in_range(&format!("{p}.at_ms"), step.at_ms, last_at, *duration_ms)?;
+                positive(&format!("{p}.total_tps"), step.total_tps, 1e6)?;
+                last_at = step.at_ms;
+                peak = peak.max(step.total_tps);
+            }
+            let expected = peak * duration_ms / 1000.0;
+            let cap = max_txs.map(|m| m as f64).unwrap_or(f64::INFINITY);
+            if expected.min(cap) > MAX_TXS {
+                return Err(err(
+                    at,
+                    format!("up to {expected:.0} transactions; the limit is {MAX_TXS}"),
+                ));
+            }
+            if *max_txs == Some(0) {
+                return Err(err(&format!("{at}.max_txs"), "must be at least 1"));
+            }
+            size_in_range(&format!("{at}.tx_bytes"), *tx_bytes)?;
+            match tx_size {
+                Some(TxSize::Uniform(UniformSize { max_bytes }))
+                | Some(TxSize::Lognormal(LognormalSize { max_bytes, .. })) => {
+                    size_in_range(&format!("{at}.tx_size.max_bytes"), *max_bytes)?;
+                    if max_bytes < tx_bytes {
+                        return Err(err(
+                            &format!("{at}.tx_size.max_bytes"),
+                            "must be at least tx_bytes",
+                        ));
+                    }
+                }
+                None => {}
+            }
+            if let Some(TxSize::Lognormal(LognormalSize { sigma, .. })) = tx_size {
+                in_range(&format!("{at}.tx_size.sigma"), *sigma, 0.0, 5.0)?;
+            }
+            *duration_ms
+        }
+        Workload::Burst(Burst {
+            publisher,
+            count,
+            tx_bytes,
+            interval_ms,
+            start_ms,
+        }) => {
+            if *publisher >= n {
+                return Err(err(
+                    &format!("{at}.publisher"),
+                    format!("node {publisher} out of range"),
+                ));
+            }
+            if *count == 0 || *count as f64 > MAX_TXS {
+                return Err(err(
+                    &format!("{at}.count"),
+                    format!("must be between 1 and {MAX_TXS}"),
+                ));
+            }
+            size_in_range(&format!("{at}.tx_bytes"), *tx_bytes)?;
+            in_range(&format!("{at}.interval_ms"), *interval_ms, 0.0, MAX_SIM_MS)?;
+            in_range(&format!("{at}.start_ms"), *start_ms, 0.0, MAX_SIM_MS)?;
+            start_ms + interval_ms * (*count as f64)
+        }
+    })
+}
+
+/// The rules of adversary sets at JSON path `at`.
+fn check_adversaries(at: &str, sets: &[AdversarySet], n: u32) -> Result<(), ScenarioError> {
+    for (i, a) in sets.iter().enumerate() {
+        let p = format!("{at}[{i}]");
+        match (&a.fraction, &a.nodes) {
+            (Some(f), None) => in_range(&format!("{p}.fraction"), *f, 0.0, 1.0)?,
+            (None, Some(list)) => {
+                if let Some(bad) = list.iter().find(|&&v| v >= n) {
+                    return Err(err(
+                        format!("{p}.nodes"),
+                        format!("node {bad} out of range"),
+                    ));
+                }
+            }
+            _ => return Err(err(&p, "give exactly one of `fraction` or `nodes`")),
+        }
+        match &a.behaviour {
+            proto::Behaviour::Censor { fraction } => {
+                in_range(&format!("{p}.behaviour.fraction"), *fraction, 0.0, 1.0)?
+            }
+            proto::Behaviour::DelayReplies { delay_ms } => in_range(
+                &format!("{p}.behaviour.delay_ms"),
+                *delay_ms,
+                0.0,
+                MAX_SIM_MS,
+            )?,
+            _ => {}
+        }
     }
     Ok(())
 }

@@ -32,6 +32,26 @@ impl Prepared {
         })
     }
 
+    /// The network and load of run `index`: the scenario's own, or rebuilt (same graph and
+    /// seed) with the run's own adversaries or workload.
+    pub fn for_run(&self, index: usize) -> Result<(Rc<Network>, Rc<TxPlan>), ScenarioError> {
+        let spec = &self.scenario.protocols[index];
+        if spec.adversaries.is_none() && spec.workload.is_none() {
+            return Ok((Rc::clone(&self.net), Rc::clone(&self.plan)));
+        }
+        let mut scenario = self.scenario.clone();
+        if let Some(sets) = &spec.adversaries {
+            scenario.adversaries = sets.clone();
+        }
+        if let Some(workload) = &spec.workload {
+            scenario.workload = workload.clone();
+        }
+        let net = Network::build(&scenario)
+            .map_err(|e| err(format!("protocols[{index}].{}", e.path), e.message))?;
+        let plan = TxPlan::build(&scenario, &net);
+        Ok((Rc::new(net), Rc::new(plan)))
+    }
+
     /// The same network and load under another seed.
     pub fn with_seed(mut scenario: Scenario, seed: Option<u64>) -> Result<Prepared, ScenarioError> {
         if let Some(seed) = seed {
@@ -105,6 +125,9 @@ pub struct Started {
     pub label: String,
     pub protocol: String,
     pub config: serde_json::Value,
+    /// The run's network and load (the scenario's, unless the run overrides them).
+    pub net: Rc<Network>,
+    pub plan: Rc<TxPlan>,
     pub run: Box<dyn Run>,
 }
 
@@ -154,9 +177,10 @@ where
     let spec = &prep.scenario.protocols[index];
     let config_json = serde_json::to_value(&config)
         .map_err(|e| err(format!("protocols[{index}].config"), e.to_string()))?;
+    let (net, plan) = prep.for_run(index)?;
     let engine = Engine::<P>::new(
-        Rc::clone(&prep.net),
-        Rc::clone(&prep.plan),
+        Rc::clone(&net),
+        Rc::clone(&plan),
         &prep.scenario,
         &config,
         options,
@@ -165,6 +189,8 @@ where
         label: spec.label().to_string(),
         protocol: spec.protocol.clone(),
         config: config_json,
+        net,
+        plan,
         run: Box::new(Typed(engine)),
     })
 }
@@ -198,6 +224,8 @@ impl Started {
             label,
             protocol,
             config,
+            net,
+            plan,
             run,
         } = self;
         let done = run.finish();
@@ -207,11 +235,11 @@ impl Started {
             config,
             seed: prep.scenario.seed,
             nodes: prep.scenario.nodes,
-            txs: prep.plan.count() as u64,
+            txs: plan.count() as u64,
             events: done.events,
             wall_ms,
             digest: done.digest,
-            summary: done.metrics.summary(&prep.net, &prep.plan),
+            summary: done.metrics.summary(&net, &plan),
             counters: done.metrics.counter_report(),
         }
     }

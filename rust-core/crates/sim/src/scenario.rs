@@ -276,6 +276,13 @@ pub struct ProtocolSpec {
     /// The protocol's options; omitted fields take their defaults.
     #[serde(default = "empty_object")]
     pub config: serde_json::Value,
+    /// This run's own adversaries instead of the scenario's (same network and seed), for
+    /// sweeps such as 0 to 50% silent nodes in one file.
+    #[serde(default)]
+    pub adversaries: Option<Vec<AdversarySet>>,
+    /// This run's own workload instead of the scenario's (e.g. 1 to 64 messages).
+    #[serde(default)]
+    pub workload: Option<Workload>,
 }
 
 fn empty_object() -> serde_json::Value {
@@ -283,6 +290,17 @@ fn empty_object() -> serde_json::Value {
 }
 
 impl ProtocolSpec {
+    /// A run of `protocol` with its default config and the scenario's adversaries and load.
+    pub fn named(protocol: &str) -> ProtocolSpec {
+        ProtocolSpec {
+            label: None,
+            protocol: protocol.into(),
+            config: empty_object(),
+            adversaries: None,
+            workload: None,
+        }
+    }
+
     pub fn label(&self) -> &str {
         self.label.as_deref().unwrap_or(&self.protocol)
     }

@@ -31,11 +31,7 @@ fn flood_scenario(nodes: u32, degree: u32, txs: u64) -> Scenario {
         }),
         adversaries: Vec::new(),
         drain_ms: 20_000.0,
-        protocols: vec![ProtocolSpec {
-            label: None,
-            protocol: "flood".into(),
-            config: serde_json::json!({}),
-        }],
+        protocols: vec![ProtocolSpec::named("flood")],
     }
 }
 

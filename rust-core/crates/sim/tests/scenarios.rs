@@ -187,3 +187,47 @@ const GOLDEN_PUSH_VS_FLOOD: [&str; 2] = [
     "0a385dae301b60f133158a86a593845757a412d79a68ad4f2e1beb1f7e67f96d",
     "60a00db46036a8750639274a07614022337b0221bf9e75e303a317e3cbec551e",
 ];
+
+/// A run can bring its own adversaries or workload; the graph and seed stay the scenario's.
+#[test]
+fn runs_can_override_adversaries_and_workload() {
+    let mut v: serde_json::Value = serde_json::from_str(BASE).unwrap();
+    v["nodes"] = serde_json::json!(60);
+    v["protocols"] = serde_json::json!([
+        {"label": "all honest", "protocol": "flood"},
+        {"label": "half silent", "protocol": "flood",
+         "adversaries": [{"fraction": 0.5, "behaviour": {"kind": "silent"}}]},
+        {"label": "three txs", "protocol": "flood",
+         "workload": {"kind": "burst", "count": 3, "tx_bytes": 100, "interval_ms": 10}}
+    ]);
+    let prep = Prepared::new(sim::parse_scenario(&v.to_string()).unwrap()).unwrap();
+    let mut reports = Vec::new();
+    for i in 0..3 {
+        let mut s = start_run(&prep, i, &EngineOptions::default()).unwrap();
+        assert_eq!(s.net.links, prep.net.links, "same graph in every run");
+        s.run.run_until(u64::MAX);
+        reports.push(s.report(&prep, 0.0));
+    }
+    let silent = prep
+        .for_run(1)
+        .unwrap()
+        .0
+        .behaviour
+        .iter()
+        .filter(|b| !b.is_honest())
+        .count();
+    assert_eq!(silent, 30);
+    assert!(
+        prep.net.behaviour.iter().all(|b| b.is_honest()),
+        "the scenario's own set is untouched"
+    );
+    assert_eq!((reports[0].txs, reports[2].txs), (1, 3));
+    // Silent relays cut the copies honest nodes get.
+    assert!(reports[1].summary.duplicates.copies_mean < reports[0].summary.duplicates.copies_mean);
+
+    v["protocols"][1]["adversaries"][0]["fraction"] = serde_json::json!(1.5);
+    assert!(error_of(&v.to_string()).contains("`protocols[1].adversaries[0].fraction`"));
+    v["protocols"][1]["adversaries"][0]["fraction"] = serde_json::json!(0.5);
+    v["protocols"][2]["workload"]["publisher"] = serde_json::json!(600);
+    assert!(error_of(&v.to_string()).contains("`protocols[2].workload.publisher`"));
+}

@@ -49,8 +49,8 @@ fn scenario(protocols: &[(&str, &str, serde_json::Value)]) -> Scenario {
             .iter()
             .map(|(label, protocol, config)| ProtocolSpec {
                 label: Some(label.to_string()),
-                protocol: protocol.to_string(),
                 config: config.clone(),
+                ..ProtocolSpec::named(protocol)
             })
             .collect(),
     }

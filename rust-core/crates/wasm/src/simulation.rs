@@ -3,8 +3,10 @@
 
 use crate::{guarded, performance_now};
 use sim::engine::{EngineOptions, TraceEvent};
+use sim::network::Network;
 use sim::registry::start_run;
 use sim::run::{Prepared, Started};
+use sim::workload::TxPlan;
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
@@ -89,6 +91,9 @@ impl Captured {
 #[wasm_bindgen]
 pub struct Simulation {
     prep: Prepared,
+    /// This run's network and load (the scenario's, unless the run overrides them).
+    net: Rc<Network>,
+    plan: Rc<TxPlan>,
     started: Option<Started>,
     captured: Rc<RefCell<Captured>>,
     wall_ms: f64,
@@ -119,6 +124,8 @@ impl Simulation {
                 .set_trace(Box::new(move |ev| sink.borrow_mut().take(ev)));
             Ok(Simulation {
                 prep,
+                net: Rc::clone(&started.net),
+                plan: Rc::clone(&started.plan),
                 started: Some(started),
                 captured,
                 wall_ms: 0.0,
@@ -184,11 +191,11 @@ impl Simulation {
     }
     #[wasm_bindgen(getter)]
     pub fn nodes(&self) -> u32 {
-        self.prep.net.nodes as u32
+        self.net.nodes as u32
     }
     #[wasm_bindgen(getter)]
     pub fn txs(&self) -> u32 {
-        self.prep.plan.count() as u32
+        self.plan.count() as u32
     }
 
     /// Flattened undirected links: a0, b0, a1, b1, ...
@@ -212,7 +219,7 @@ impl Simulation {
     /// Latitude and longitude per node (lat0, lon0, lat1, ...) for geographic scenarios; empty
     /// otherwise.
     pub fn coordinates(&self) -> Vec<f64> {
-        let Some(cities) = &self.prep.net.city else {
+        let Some(cities) = &self.net.city else {
             return Vec::new();
         };
         cities
@@ -222,7 +229,7 @@ impl Simulation {
     }
     /// Per tx: creation time (us) and origin node, interleaved.
     pub fn tx_plan(&self) -> Vec<f64> {
-        let plan = &self.prep.plan;
+        let plan = &self.plan;
         (0..plan.count())
             .flat_map(|i| [plan.created_us[i] as f64, plan.origin[i] as f64])
             .collect()
@@ -270,7 +277,7 @@ impl Simulation {
             return Err(JsError::new("this run has finished"));
         };
         let v = node as usize;
-        if v >= self.prep.net.nodes {
+        if v >= self.net.nodes {
             return Err(JsError::new(&format!("no node {node}")));
         }
         guarded("inspect", || {
@@ -285,8 +292,8 @@ impl Simulation {
                 .collect();
             Ok(serde_json::json!({
                 "node": node,
-                "behaviour": format!("{:?}", self.prep.net.behaviour[v]),
-                "peers": self.prep.net.degree(v),
+                "behaviour": format!("{:?}", self.net.behaviour[v]),
+                "peers": self.net.degree(v),
                 "state": state,
                 "stats": {
                     "delivered": s.delivered, "duplicates": s.duplicates,
