@@ -298,7 +298,7 @@ fn check_workload(at: &str, w: &Workload, n: u32) -> Result<f64, ScenarioError> 
                 ));
             }
             if *max_txs == Some(0) {
-                return Err(err(&format!("{at}.max_txs"), "must be at least 1"));
+                return Err(err(format!("{at}.max_txs"), "must be at least 1"));
             }
             size_in_range(&format!("{at}.tx_bytes"), *tx_bytes)?;
             match tx_size {
@@ -307,7 +307,7 @@ fn check_workload(at: &str, w: &Workload, n: u32) -> Result<f64, ScenarioError> 
                     size_in_range(&format!("{at}.tx_size.max_bytes"), *max_bytes)?;
                     if max_bytes < tx_bytes {
                         return Err(err(
-                            &format!("{at}.tx_size.max_bytes"),
+                            format!("{at}.tx_size.max_bytes"),
                             "must be at least tx_bytes",
                         ));
                     }
@@ -328,13 +328,13 @@ fn check_workload(at: &str, w: &Workload, n: u32) -> Result<f64, ScenarioError> 
         }) => {
             if *publisher >= n {
                 return Err(err(
-                    &format!("{at}.publisher"),
+                    format!("{at}.publisher"),
                     format!("node {publisher} out of range"),
                 ));
             }
             if *count == 0 || *count as f64 > MAX_TXS {
                 return Err(err(
-                    &format!("{at}.count"),
+                    format!("{at}.count"),
                     format!("must be between 1 and {MAX_TXS}"),
                 ));
             }
