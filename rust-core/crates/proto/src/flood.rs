@@ -1,6 +1,7 @@
 //! Flooding: forward every new transaction to every peer but the one it came from.
 //! With `fanout` set it becomes random-subset push: forward to that many random peers.
 
+use crate::pull::Peers;
 use crate::wire::framed_len;
 use crate::{Behaviour, Ctx, IdSet, Input, NodeSetup, PeerIdx, Protocol, Tx, TxId, WireMsg};
 use schemars::JsonSchema;
@@ -39,7 +40,7 @@ impl WireMsg for FloodMsg {
 pub struct Flood {
     fanout: Option<u32>,
     silent: bool,
-    peers: Vec<bool>,
+    peers: Peers,
     seen: IdSet<TxId>,
     scratch: Vec<usize>,
 }
@@ -49,27 +50,19 @@ impl Flood {
         if self.silent {
             return;
         }
-        let up = self
-            .peers
-            .iter()
-            .enumerate()
-            .filter(|(_, &u)| u)
-            .map(|(i, _)| i);
+        let targets = self.peers.iter_up().filter(|&p| Some(p) != except);
         match self.fanout {
             None => {
-                for p in up {
-                    if Some(PeerIdx(p as u32)) != except {
-                        cx.send(PeerIdx(p as u32), FloodMsg(tx));
-                    }
+                for p in targets {
+                    cx.send(p, FloodMsg(tx));
                 }
             }
             Some(k) => {
-                let candidates: Vec<usize> =
-                    up.filter(|&p| Some(PeerIdx(p as u32)) != except).collect();
+                let candidates: Vec<PeerIdx> = targets.collect();
                 cx.rng
                     .sample_distinct(candidates.len(), k as usize, &mut self.scratch);
                 for &i in &self.scratch {
-                    cx.send(PeerIdx(candidates[i] as u32), FloodMsg(tx));
+                    cx.send(candidates[i], FloodMsg(tx));
                 }
             }
         }
@@ -85,7 +78,7 @@ impl Protocol for Flood {
         Flood {
             fanout: config.fanout,
             silent: setup.behaviour == Behaviour::Silent,
-            peers: Vec::new(),
+            peers: Peers::default(),
             seen: IdSet::default(),
             scratch: Vec::new(),
         }
@@ -93,17 +86,8 @@ impl Protocol for Flood {
 
     fn handle(&mut self, input: Input<FloodMsg, ()>, cx: &mut Ctx<'_, Self>) {
         match input {
-            Input::PeerUp(p) => {
-                if self.peers.len() <= p.idx() {
-                    self.peers.resize(p.idx() + 1, false);
-                }
-                self.peers[p.idx()] = true;
-            }
-            Input::PeerDown(p) => {
-                if let Some(slot) = self.peers.get_mut(p.idx()) {
-                    *slot = false;
-                }
-            }
+            Input::PeerUp(p) => self.peers.set(p, true),
+            Input::PeerDown(p) => self.peers.set(p, false),
             Input::Submit(tx) => {
                 if self.seen.insert(tx.id) {
                     cx.deliver(tx);
@@ -123,10 +107,7 @@ impl Protocol for Flood {
     fn inspect(&self) -> Vec<(&'static str, String)> {
         vec![
             ("seen txs", self.seen.len().to_string()),
-            (
-                "peers up",
-                self.peers.iter().filter(|&&u| u).count().to_string(),
-            ),
+            ("peers up", self.peers.count_up().to_string()),
         ]
     }
 }
