@@ -12,7 +12,7 @@ pub const MAX_SIM_MS: f64 = 3_600_000.0;
 pub const MAX_TXS: f64 = 5_000_000.0;
 pub const MAX_EDGES: u64 = 4_000_000;
 pub const MAX_TX_BYTES: u32 = 64 << 20;
-pub const MAX_PROTOCOLS: usize = 16;
+pub const MAX_PROTOCOLS: usize = 32;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct ScenarioError {

@@ -1,9 +1,10 @@
 //! GossipSub v2.0 against seed 002's Shadow study: the scenarios
-//! `scenarios/gossipsub-v2-multi.json` and `scenarios/gossipsub-v2-single.json`, run scaled
-//! down here so that the directions the seed reports are checked on every test run.
+//! `scenarios/gossipsub-v2-multi.json` (1 to 64 messages of 128 KiB, a run per count and
+//! D_announce) and `scenarios/gossipsub-v2-single.json` (one message of 128 KiB to 8 MiB),
+//! run scaled down here so that the directions the seed reports are checked on every test run.
 //!
-//! The full-size sweep (1,000 nodes; 1 to 64 messages of 128 KiB; one message of 128 KiB to
-//! 8 MiB) prints the seed's tables next to ours:
+//! The full-size sweep (every run of both files at 1,000 nodes) prints the seed's tables next
+//! to ours:
 //! `GOSSIPSUB_SEED_SWEEP=1 cargo test --release -p sim --test gossipsub -- --nocapture sweep`
 //! Without the variable that test runs one small point of each table.
 
@@ -23,10 +24,27 @@ fn prepare(s: &Value) -> Prepared {
     Prepared::new(sim::parse_scenario(&s.to_string()).unwrap()).unwrap()
 }
 
-/// The burst's message count and size.
+/// Keeps only the runs with these labels, in this order.
+fn keep_runs(s: &mut Value, labels: &[&str]) {
+    let runs = s["protocols"].as_array().unwrap();
+    let kept: Vec<Value> = labels
+        .iter()
+        .map(|l| {
+            runs.iter()
+                .find(|r| r["label"] == *l)
+                .unwrap_or_else(|| panic!("no run labelled {l}"))
+                .clone()
+        })
+        .collect();
+    s["protocols"] = Value::Array(kept);
+}
+
+/// Every kept run's burst: message count and size.
 fn set_burst(s: &mut Value, count: u32, bytes: u32) {
-    s["workload"]["count"] = json!(count);
-    s["workload"]["tx_bytes"] = json!(bytes);
+    for run in s["protocols"].as_array_mut().unwrap() {
+        run["workload"]["count"] = json!(count);
+        run["workload"]["tx_bytes"] = json!(bytes);
+    }
 }
 
 struct Measured {
@@ -45,24 +63,24 @@ fn measure(prep: &Prepared, run: usize, deadline_ms: f64) -> Measured {
     let mut started = start_run(prep, run, &EngineOptions::default()).unwrap();
     started.run.run_until(u64::MAX);
     let done = started.run.finish();
-    let summary = done.metrics.summary(&prep.net, &prep.plan);
-    let honest = (0..prep.net.nodes)
-        .filter(|&v| prep.net.is_honest(v))
-        .count();
-    let txs = prep.plan.count();
+    // The run's own network and plan: its workload may differ from the scenario's.
+    let (net, plan) = (&started.net, &started.plan);
+    let summary = done.metrics.summary(net, plan);
+    let honest = (0..net.nodes).filter(|&v| net.is_honest(v)).count();
+    let txs = plan.count();
     // Per tx: how many honest nodes got it and when the last of them did.
     let mut reached = vec![0usize; txs];
     let mut last_us = vec![0u64; txs];
-    for &(node, tx, t) in &done.metrics.arrivals(&prep.plan) {
-        if prep.net.is_honest(node as usize) {
+    for &(node, tx, t) in &done.metrics.arrivals(plan) {
+        if net.is_honest(node as usize) {
             let tx = tx as usize;
             reached[tx] += 1;
-            last_us[tx] = last_us[tx].max(t.saturating_sub(prep.plan.created_us[tx]));
+            last_us[tx] = last_us[tx].max(t.saturating_sub(plan.created_us[tx]));
         }
     }
     let deadline_us = (deadline_ms * 1e3) as u64;
     // The origin's own delivery is not an arrival.
-    let targets = |i: usize| honest - prep.net.is_honest(prep.plan.origin[i] as usize) as usize;
+    let targets = |i: usize| honest - net.is_honest(plan.origin[i] as usize) as usize;
     let within_deadline = (0..txs)
         .filter(|&i| reached[i] == targets(i) && last_us[i] <= deadline_us)
         .count();
@@ -91,24 +109,49 @@ fn shrink(mut s: Value, nodes: u32, degree: u32) -> Value {
     s
 }
 
-const LABELS: [&str; 3] = ["D_announce=0", "D_announce=7", "D_announce=8"];
+const D_ANNOUNCE: [&str; 3] = ["D_announce=0", "D_announce=7", "D_announce=8"];
+
+/// The label of a run in the multi-message file.
+fn multi(d_announce: &str, count: u32) -> String {
+    format!(
+        "{d_announce}, {count} msg{}",
+        if count == 1 { "" } else { "s" }
+    )
+}
+
+/// The label of a run in the single-message file.
+fn single(d_announce: &str, kib: u32) -> String {
+    if kib < 1024 {
+        format!("{d_announce}, {kib} KiB")
+    } else {
+        format!("{d_announce}, {} MiB", kib / 1024)
+    }
+}
 
 fn run_index(prep: &Prepared, label: &str) -> usize {
     prep.scenario
         .protocols
         .iter()
         .position(|p| p.label() == label)
-        .unwrap()
+        .unwrap_or_else(|| panic!("no run labelled {label}"))
+}
+
+/// One 128 KiB message on the single-message file's network, scaled down.
+fn single_128k(nodes: u32, degree: u32) -> Value {
+    let mut s = shrink(load("gossipsub-v2-single.json"), nodes, degree);
+    let labels: Vec<String> = D_ANNOUNCE.iter().map(|d| single(d, 128)).collect();
+    keep_runs(
+        &mut s,
+        &labels.iter().map(String::as_str).collect::<Vec<_>>(),
+    );
+    s
 }
 
 #[test]
 fn lazy_push_cuts_duplicates_of_a_single_message() {
-    let mut s = shrink(load("gossipsub-v2-single.json"), 150, 20);
-    set_burst(&mut s, 1, 131_072);
-    let prep = prepare(&s);
-    let d: Vec<f64> = LABELS
-        .iter()
-        .map(|l| measure(&prep, run_index(&prep, l), 4_000.0).duplicates)
+    let prep = prepare(&single_128k(150, 20));
+    let d: Vec<f64> = (0..3)
+        .map(|i| measure(&prep, i, 4_000.0).duplicates)
         .collect();
     // Seed 002, 128 KB: 4.515 / 0.598 / 0.192.
     assert!(d[0] > 2.0, "eager push gives several duplicates: {d:?}");
@@ -125,11 +168,15 @@ fn lazy_push_cuts_duplicates_of_a_single_message() {
 #[test]
 fn lazy_push_gets_more_messages_through_by_the_deadline() {
     let mut s = shrink(load("gossipsub-v2-multi.json"), 80, 12);
+    keep_runs(
+        &mut s,
+        &[&multi("D_announce=0", 32), &multi("D_announce=7", 32)],
+    );
     // At this size 40 messages is where eager push runs out of bandwidth by 4 s.
     set_burst(&mut s, 40, 131_072);
     let prep = prepare(&s);
-    let eager = measure(&prep, run_index(&prep, "D_announce=0"), 4_000.0);
-    let lazy = measure(&prep, run_index(&prep, "D_announce=7"), 4_000.0);
+    let eager = measure(&prep, 0, 4_000.0);
+    let lazy = measure(&prep, 1, 4_000.0);
     // Seed 002: 16 messages meet a 4 s deadline with D_announce = 0, 32 with 7 or 8.
     assert_eq!(lazy.within_deadline, 40);
     assert!(
@@ -143,20 +190,18 @@ fn lazy_push_gets_more_messages_through_by_the_deadline() {
 
 #[test]
 fn idontwant_cuts_duplicates_of_v1_1() {
-    let mut s = shrink(load("gossipsub-v2-single.json"), 150, 20);
-    set_burst(&mut s, 1, 131_072);
-    let base = s["protocols"][0]["config"].clone();
+    let mut s = single_128k(150, 20);
+    let base = s["protocols"][0].clone();
     let mut v11 = base.clone();
-    v11["version"] = json!("v1.1");
+    v11["label"] = json!("v1.1");
+    v11["config"]["version"] = json!("v1.1");
     let mut v12 = base;
-    v12["version"] = json!("v1.2");
-    s["protocols"] = json!([
-        { "label": "v1.1", "protocol": "gossipsub", "config": v11 },
-        { "label": "v1.2", "protocol": "gossipsub", "config": v12 },
-    ]);
+    v12["label"] = json!("v1.2");
+    v12["config"]["version"] = json!("v1.2");
+    s["protocols"] = json!([v11, v12]);
     let prep = prepare(&s);
-    let v11 = measure(&prep, run_index(&prep, "v1.1"), 4_000.0).duplicates;
-    let v12 = measure(&prep, run_index(&prep, "v1.2"), 4_000.0).duplicates;
+    let v11 = measure(&prep, 0, 4_000.0).duplicates;
+    let v12 = measure(&prep, 1, 4_000.0).duplicates;
     assert!(
         v12 < v11 - 0.3,
         "IDONTWANT saves copies: v1.2 {v12} vs v1.1 {v11}"
@@ -165,11 +210,12 @@ fn idontwant_cuts_duplicates_of_v1_1() {
 
 #[test]
 fn withholding_ineed_costs_time_but_not_delivery() {
-    let mut s = shrink(load("gossipsub-v2-single.json"), 150, 20);
+    let mut s = single_128k(150, 20);
+    keep_runs(&mut s, &[&single("D_announce=8", 128)]);
     set_burst(&mut s, 4, 131_072);
     s["adversaries"] = json!([{ "fraction": 0.2, "behaviour": { "kind": "withhold_on_request" } }]);
     let prep = prepare(&s);
-    let m = measure(&prep, run_index(&prep, "D_announce=8"), 60_000.0);
+    let m = measure(&prep, 0, 60_000.0);
     assert!(m.ineed_timeouts > 0, "withholders make INEEDs time out");
     assert_eq!(
         m.within_deadline, 4,
@@ -177,6 +223,30 @@ fn withholding_ineed_costs_time_but_not_delivery() {
     );
 }
 
+#[test]
+fn the_files_hold_the_seed_sweeps() {
+    let multi_prep = prepare(&load("gossipsub-v2-multi.json"));
+    let single_prep = prepare(&load("gossipsub-v2-single.json"));
+    for d in D_ANNOUNCE {
+        for count in COUNTS {
+            let (_, plan) = multi_prep
+                .for_run(run_index(&multi_prep, &multi(d, count)))
+                .unwrap();
+            assert_eq!(plan.count(), count as usize);
+            assert!(plan.len.iter().all(|&l| l == 131_072));
+        }
+        for kib in SIZES_KIB {
+            let (_, plan) = single_prep
+                .for_run(run_index(&single_prep, &single(d, kib)))
+                .unwrap();
+            assert_eq!(plan.count(), 1);
+            assert_eq!(plan.len[0], kib * 1024);
+        }
+    }
+}
+
+const COUNTS: [u32; 7] = [1, 2, 4, 8, 16, 32, 64];
+const SIZES_KIB: [u32; 7] = [128, 256, 512, 1024, 2048, 4096, 8192];
 const SEED_MULTI: [[f64; 7]; 3] = [
     [4.515, 5.492, 5.658, 5.686, 6.161, 7.394, 9.232],
     [0.598, 0.565, 0.586, 1.259, 0.767, 1.482, 2.244],
@@ -193,26 +263,16 @@ const SEED_SINGLE: [[f64; 7]; 3] = [
 #[test]
 fn sweep() {
     let full = std::env::var_os("GOSSIPSUB_SEED_SWEEP").is_some();
-    let counts: &[u32] = if full {
-        &[1, 2, 4, 8, 16, 32, 64]
-    } else {
-        &[2]
-    };
-    let sizes_kib: &[u32] = if full {
-        &[128, 256, 512, 1024, 2048, 4096, 8192]
-    } else {
-        &[256]
-    };
+    let counts: &[u32] = if full { &COUNTS } else { &[2] };
+    let sizes_kib: &[u32] = if full { &SIZES_KIB } else { &[256] };
     let scale = |s: Value| if full { s } else { shrink(s, 60, 10) };
 
     println!("\nMultiple 128 KiB messages: duplicates per message, ours (seed 002), and messages within 4 s");
-    for (row, label) in LABELS.iter().enumerate() {
-        let mut line = format!("{label:>13} |");
+    let prep = prepare(&scale(load("gossipsub-v2-multi.json")));
+    for (row, d) in D_ANNOUNCE.iter().enumerate() {
+        let mut line = format!("{d:>13} |");
         for &count in counts {
-            let mut s = scale(load("gossipsub-v2-multi.json"));
-            set_burst(&mut s, count, 131_072);
-            let prep = prepare(&s);
-            let m = measure(&prep, run_index(&prep, label), 4_000.0);
+            let m = measure(&prep, run_index(&prep, &multi(d, count)), 4_000.0);
             let col = count.trailing_zeros() as usize;
             let done = m
                 .all_done_ms
@@ -226,22 +286,17 @@ fn sweep() {
         println!("{line}");
     }
     println!("\nOne message: duplicates, ours (seed 002)");
-    for (row, label) in LABELS.iter().enumerate() {
-        let mut line = format!("{label:>13} |");
+    let prep = prepare(&scale(load("gossipsub-v2-single.json")));
+    for (row, d) in D_ANNOUNCE.iter().enumerate() {
+        let mut line = format!("{d:>13} |");
         for &kib in sizes_kib {
-            let mut s = scale(load("gossipsub-v2-single.json"));
-            set_burst(&mut s, 1, kib * 1_024);
-            let prep = prepare(&s);
-            let m = measure(&prep, run_index(&prep, label), 60_000.0);
+            let m = measure(&prep, run_index(&prep, &single(d, kib)), 60_000.0);
             let col = (kib / 128).trailing_zeros() as usize;
             line += &format!(
                 " {kib} KiB: {:.3} ({:.3}) iwant {:.2} timeouts {} |",
                 m.duplicates, SEED_SINGLE[row][col], m.iwant_served, m.ineed_timeouts
             );
-            assert_eq!(
-                m.within_deadline, 1,
-                "{label}, {kib} KiB reaches every node"
-            );
+            assert_eq!(m.within_deadline, 1, "{d}, {kib} KiB reaches every node");
         }
         println!("{line}");
     }
