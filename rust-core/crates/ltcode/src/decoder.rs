@@ -134,6 +134,8 @@ pub struct Decoder {
     work: Vec<(u32, u32)>,
     unknown: Vec<ShortId>,
     sorted: Vec<ShortId>,
+    /// The symbol being announced, hashed under each sender's key (indexed by sender).
+    rekeyed: Vec<ShortId>,
 }
 
 impl Decoder {
@@ -161,6 +163,7 @@ impl Decoder {
             work: Vec::new(),
             unknown: Vec::new(),
             sorted: Vec::new(),
+            rekeyed: Vec::new(),
         })
     }
 
@@ -330,6 +333,8 @@ impl Decoder {
         // Peel what is known already; remember the rest.
         self.unknown.clear();
         let state = &self.senders[sender as usize];
+        let touched = ids.iter().fold(0, |acc, &id| acc ^ state.ids.warm(id));
+        std::hint::black_box(touched);
         for &id in ids {
             match state.ids.get(id) {
                 Some(entry) if is_live(entry, id, &state.ring_ids) => {
@@ -593,14 +598,28 @@ impl Decoder {
     fn announce(&mut self, pos: usize, origin: Option<(SenderId, ShortId)>) {
         let l = self.symbol_len;
         let symbol = &self.ring[pos * l..(pos + 1) * l];
+        // Hash first, then touch every sender's slot, then insert: the table misses overlap.
+        self.rekeyed.clear();
+        let mut touched = 0u64;
+        for (index, sender) in self.senders.iter().enumerate() {
+            let id = match origin {
+                Some((from, id)) if from as usize == index => id,
+                _ if sender.active => sender.hasher.id(symbol),
+                _ => 0,
+            };
+            self.rekeyed.push(id);
+        }
+        for (sender, &id) in self.senders.iter().zip(&self.rekeyed) {
+            if sender.active {
+                touched ^= sender.ids.warm(id);
+            }
+        }
+        std::hint::black_box(touched);
         for (index, sender) in self.senders.iter_mut().enumerate() {
             if !sender.active {
                 continue;
             }
-            let id = match origin {
-                Some((from, id)) if from as usize == index => id,
-                _ => sender.hasher.id(symbol),
-            };
+            let id = self.rekeyed[index];
             sender.ring_ids[pos] = id;
             let Some(previous) = sender.ids.insert(id, KNOWN | pos as u32) else {
                 continue;
