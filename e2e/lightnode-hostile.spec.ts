@@ -1,6 +1,9 @@
 // A misbehaving peer (scripts/relay/hostile.mjs) sends a light node malformed and oversized CAT
 // frames: each is counted and rejected, the page keeps running and keeps the connection, and a
-// peer that keeps sending garbage is disconnected. Runs in a network namespace of its own.
+// peer that keeps sending garbage is disconnected and banned: its reconnects are refused, by the
+// page and by the relay. Also: arrivals persist through the arrivals crate's cells in IndexedDB,
+// survive a reload, export in that encoding, and a corrupted database is reported, not fatal.
+// Runs in a network namespace of its own.
 import { chromium, expect, test, type Browser, type Page } from '@playwright/test';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import fs from 'node:fs';
@@ -13,6 +16,8 @@ const DIST = process.env.LIGHTNODE_DIST ?? path.join(ROOT, 'dist');
 const PAGE = process.env.LIGHTNODE_PAGE ?? '/lightnode/index.html';
 const NODE = fs.existsSync(path.join(ROOT, 'node_modules/node/bin/node')) ? path.join(ROOT, 'node_modules/node/bin/node') : process.execPath;
 const WEB_PORT = 4319;
+const started = Date.now();
+const mark = (what: string) => console.log(`[lightnode-hostile e2e] ${((Date.now() - started) / 1000).toFixed(1)} s: ${what}`);
 
 test.describe.configure({ mode: 'serial' });
 // CI always runs these (as root); elsewhere, without root, they say why they cannot.
@@ -39,10 +44,14 @@ async function send(command: string) {
   await sent;
 }
 
+/** Every line the hostile peer printed so far. */
+const hostileLines: string[] = [];
+
 test.beforeAll(async () => {
   test.setTimeout(60_000);
   ns = createNetns(`txcast-lh-${process.pid}`, 1);
   hostile = ns.exec(NODE, [path.join(ROOT, 'scripts/relay/hostile.mjs'), '--host', ns.addr, '--ws-port', '19190'], { cwd: ROOT });
+  hostile.stdout.on('data', (chunk: Buffer) => hostileLines.push(...chunk.toString().split('\n').filter(Boolean)));
   hostileAddr = (await waitForLine(hostile, /^(\/ip4\/\S+\/ws\/p2p\/\S+)$/))[1];
   await startPreview(ns, { root: ROOT, node: NODE, dist: DIST, port: WEB_PORT });
   browser = await chromium.launch({ executablePath: ns.chromiumWrapper(), args: chromiumArgs });
@@ -80,21 +89,124 @@ test('malformed and oversized frames are counted and rejected; a peer that keeps
   await waitCount('cat-peers', 0);
   expect(await count('cat-malformed')).toBeGreaterThan(6);
   await expect(page.locator('#lightnode')).toHaveAttribute('data-state', 'running');
+  // Cut off and banned: listed, drawn as an adversary, and a reconnect is refused.
+  await waitCount('bans', 1);
+  await expect(page.locator('#ln-bans tr')).toHaveCount(1);
+  mark('hostile peer cut off and banned');
+  const connectedBefore = hostileLines.filter((l) => l.startsWith('connected ')).length;
+  await page.fill('#ln-relay', hostileAddr);
+  await page.click('#ln-start'); // "Dial" once running
+  await expect(page.locator('#lightnode')).toHaveAttribute('data-dial', 'refused', { timeout: 10_000 });
+  await expect.poll(() => count('ban-refused')).toBeGreaterThanOrEqual(1);
+  expect(await count('cat-peers')).toBe(0);
+  expect(hostileLines.filter((l) => l.startsWith('connected ')).length).toBe(connectedBefore);
+  mark('reconnect refused');
+  // The network view drew this page and the hostile peer, and the hostile one as an adversary.
+  await expect(page.locator('#ln-net')).toHaveAttribute('data-nodes', '2');
   expect(pageErrors).toEqual([]);
 });
 
-test('arrivals survive a reload and export as JSON', async () => {
+/** Clicks an export button and returns the downloaded file's bytes. */
+async function exported(button: string): Promise<Buffer> {
+  const download = page.waitForEvent('download');
+  await page.click(button);
+  return fs.readFileSync((await (await download).path())!);
+}
+
+test('arrivals persist as tickets cells, survive a reload and export in that encoding', async () => {
   // The test above submitted one tx on each protocol; the store batches its writes.
   await expect.poll(() => count('saved'), { timeout: 10_000 }).toBe(3);
   await page.goto(`http://${ns.addr}:${WEB_PORT}${PAGE}#lightnode`);
   await expect(page.locator('#lightnode')).toHaveAttribute('data-saved', '3', { timeout: 10_000 });
-  const download = page.waitForEvent('download');
-  await page.click('#ln-export');
-  const file = await (await download).path();
-  const exported = JSON.parse(fs.readFileSync(file, 'utf8')) as { arrivals: { protocol: string; own: boolean; id: string }[] };
-  expect(exported.arrivals.map((a) => a.protocol).sort()).toEqual(['cat', 'gossipsub', 'strokkur']);
-  expect(exported.arrivals.every((a) => a.own && /^[0-9a-f]{16}$/.test(a.id))).toBe(true);
+  // One IndexedDB record per arrival: key = 8-byte row key + column VAR_LONG, value = VAR_LONG.
+  expect(await count('stored-cells')).toBe(3);
+  const cells = await page.evaluate(async () => {
+    const db = await new Promise<IDBDatabase>((resolve, reject) => {
+      const req = indexedDB.open('txcast-lightnode');
+      req.onsuccess = () => resolve(req.result);
+      req.onerror = () => reject(req.error);
+    });
+    const store = db.transaction('cells').objectStore('cells');
+    const [keys, values] = await Promise.all(
+      [store.getAllKeys(), store.getAll()].map((req) => new Promise<unknown[]>((resolve) => (req.onsuccess = () => resolve(req.result as unknown[])))),
+    );
+    db.close();
+    return keys.map((k, i) => ({ key: [...new Uint8Array(k as ArrayBuffer)], value: [...(values[i] as Uint8Array)] }));
+  });
+  expect(cells).toHaveLength(3);
+  for (const c of cells) {
+    expect(c.key.length).toBe(9); // seqs 0..2: row key and a one-byte column
+    expect(c.value.length).toBeGreaterThanOrEqual(1);
+    expect(c.value.length).toBeLessThanOrEqual(10);
+  }
+  const bytesPerArrival = cells.reduce((sum, c) => sum + c.key.length + c.value.length, 0) / cells.length;
+  console.log(`[lightnode-hostile e2e] ${bytesPerArrival.toFixed(1)} bytes of key + value per stored arrival`);
+
+  const json = JSON.parse((await exported('#ln-export')).toString('utf8')) as { epochMs: number; arrivals: { protocol: string; own: boolean; id: string; seq: number }[] };
+  expect(json.arrivals.map((a) => a.protocol).sort()).toEqual(['cat', 'gossipsub', 'strokkur']);
+  expect(json.arrivals.map((a) => a.seq)).toEqual([0, 1, 2]);
+  expect(json.arrivals.every((a) => a.own && /^[0-9a-f]{16}$/.test(a.id))).toBe(true);
+  const csv = (await exported('#ln-export-csv')).toString('utf8').trim().split('\n');
+  expect(csv).toHaveLength(4);
+  // The tickets export reads back through the same crate.
+  const blob = await exported('#ln-export-log');
+  expect(blob.subarray(0, 4).toString('latin1')).toBe('TXAL');
+  const wasm = await import(path.join(ROOT, 'web/wasm/txcast_wasm.js'));
+  wasm.initSync({ module: fs.readFileSync(path.join(ROOT, 'web/wasm/txcast_wasm_bg.wasm')) });
+  const log = wasm.ArrivalStore.import(new Uint8Array(blob));
+  expect(log.len()).toBe(3);
+  expect(pageErrors).toEqual([]);
+});
+
+test('a corrupted arrival database is reported in the panel, not fatal', async () => {
+  await page.evaluate(async () => {
+    const db = await new Promise<IDBDatabase>((resolve, reject) => {
+      const req = indexedDB.open('txcast-lightnode');
+      req.onsuccess = () => resolve(req.result);
+      req.onerror = () => reject(req.error);
+    });
+    const tx = db.transaction(['cells', 'txs'], 'readwrite');
+    tx.objectStore('cells').put(Uint8Array.of(0xff, 0xc0), Uint8Array.of(1, 2, 3)); // a 3-byte key
+    tx.objectStore('cells').put('not bytes', Uint8Array.of(0, 0, 0, 0, 0, 0, 0, 0, 0x80, 0x05)); // non-canonical column
+    tx.objectStore('txs').put({ id: 'ffffffffffffffff', seq: -4 });
+    await new Promise((resolve) => (tx.oncomplete = resolve));
+    db.close();
+  });
+  await page.reload();
+  await expect(page.locator('#ln-store-error')).toContainText('unreadable', { timeout: 10_000 });
+  expect(await count('store-load-errors')).toBe(3);
+  await expect(page.locator('#lightnode')).toHaveAttribute('data-saved', '3');
   await page.click('#ln-clear');
   await expect(page.locator('#lightnode')).toHaveAttribute('data-saved', '0');
+  await page.reload();
+  await expect(page.locator('#lightnode')).toHaveAttribute('data-store-load-errors', '0', { timeout: 10_000 });
   expect(pageErrors).toEqual([]);
+});
+
+test('the relay bans a peer it cut off: the reconnect is refused', async () => {
+  const relay = ns.exec(NODE, [path.join(ROOT, 'scripts/relay/relay.mjs'), '--host', ns.addr, '--ws-port', '19290', '--tcp-port', '19291', '--stats-ms', '200'], { cwd: ROOT });
+  let stats: { bans?: number; banRefused?: number; cat?: { peers: number; disconnected: number } } = {};
+  relay.stdout.on('data', (chunk: Buffer) => {
+    for (const line of chunk.toString().split('\n')) if (line.startsWith('stats ')) stats = JSON.parse(line.slice(6));
+  });
+  const relayAddr = (await waitForLine(relay, /^(\/ip4\/\S+\/ws\/p2p\/\S+)$/))[1];
+  const connected = waitForLine(hostile, /^connected /);
+  hostile.stdin.write(`dial ${relayAddr}\n`);
+  await connected;
+  await expect.poll(() => stats.cat?.peers, { timeout: 10_000 }).toBe(1);
+  const gone = waitForLine(hostile, /^disconnected /);
+  await send('flood 200');
+  await gone;
+  await expect.poll(() => stats.bans, { timeout: 10_000 }).toBe(1);
+  mark('relay cut off the hostile peer');
+  const connectedBefore = hostileLines.filter((l) => l.startsWith('connected ')).length;
+  const answer = waitForLine(hostile, /^dial (ok|failed)/);
+  hostile.stdin.write(`dial ${relayAddr}\n`);
+  mark(`the hostile peer's redial: ${(await answer)[0]}`);
+  await expect.poll(() => stats.banRefused ?? 0, { timeout: 10_000 }).toBeGreaterThanOrEqual(1);
+  // Give a reconnect the time it would take, then check it did not happen.
+  await new Promise((resolve) => setTimeout(resolve, 1500));
+  expect(stats.cat?.peers).toBe(0);
+  expect(hostileLines.filter((l) => l.startsWith('connected ')).length).toBe(connectedBefore);
+  mark(`relay refused the reconnect (refusals: ${stats.banRefused})`);
 });

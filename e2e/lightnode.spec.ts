@@ -133,6 +133,27 @@ test('three pages join through the relay, connect over WebRTC and gossip txs', a
   mark('every page has every tx on all three protocols');
   const received = total - FIRST_ROUND;
   await expect(pages[0].locator('#ln-chart')).toHaveAttribute('data-series', `gossipsub:${received} cat:${received} strokkur:${received}`);
+  for (const page of pages) {
+    // Every tx of every protocol has one stored arrival (one seq each), in IndexedDB.
+    await waitData(page, 'saved', (n) => n === 3 * total);
+    await waitData(page, 'stored-cells', (n) => n === 3 * total);
+    // The latency CDF has every gossipsub tx received (they carry their submit time).
+    await expect(page.locator('#ln-latency')).toHaveAttribute('data-series', `gossipsub:${received}`);
+    // The network view: this page, the relay and the two other browsers; links to each, and the
+    // relay's to the browsers; payload and control both crossed.
+    await expect(page.locator('#ln-net')).toHaveAttribute('data-nodes', String(PAGES + 1));
+    await expect(page.locator('#ln-net')).toHaveAttribute('data-links', String(PAGES + (PAGES - 1)));
+    expect(Number(await data(page, 'net-payload'))).toBeGreaterThan(0);
+    expect(Number(await data(page, 'net-control'))).toBeGreaterThan(0);
+    // The store counted every duplicate copy the protocols saw (Strokkur sends no full copies).
+    const duplicatesSeen = () =>
+      page.locator('#lightnode').evaluate((el) => {
+        const d = (el as HTMLElement).dataset;
+        return [Number(d.savedDuplicates), Number(d.duplicates) + Number(d.catDuplicates) + Number(d.strokkurDuplicates)];
+      });
+    await expect.poll(async () => { const [saved, seen] = await duplicatesSeen(); return saved === seen && seen > 0; }).toBe(true);
+  }
+  mark('network views, charts and stored arrivals agree');
   await expect.poll(() => relayStats.delivered ?? 0, { timeout: 10_000 }).toBe(total);
   await expect.poll(() => [relayStats.cat?.delivered, relayStats.strokkur?.delivered], { timeout: 10_000 }).toEqual([total, total]);
 });

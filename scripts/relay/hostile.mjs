@@ -4,14 +4,18 @@
 //   malformed N   N frames no CAT decoder accepts
 //   oversized     one frame above the light node's frame cap (1 MiB), on a stream of its own
 //   flood N       N malformed frames as fast as it can
+//   dial ADDR     dial a peer (a relay, to misbehave there too); prints "dial ok" or "dial failed: WHY"
+//   ping          whether the last peer still talks to us: prints "ping ok" or "ping failed: WHY"
 // It prints "connected PEER" when it has a stream to a peer, "sent ..." after each command and
-// "disconnected PEER" when the peer hangs up on it.
+// "disconnected PEER" when the peer hangs up on it (and forgets it, so a reconnect prints
+// "connected" again).
 import { identify } from '@libp2p/identify';
 import { noise } from '@libp2p/noise';
 import { ping } from '@libp2p/ping';
 import { lpStream } from '@libp2p/utils';
 import { webSockets } from '@libp2p/websockets';
 import { yamux } from '@libp2p/yamux';
+import { multiaddr } from '@multiformats/multiaddr';
 import { createLibp2p } from 'libp2p';
 import readline from 'node:readline';
 import { parseArgs } from 'node:util';
@@ -22,6 +26,8 @@ const CAT = PROTOCOL_IDS.cat;
 const node = await createLibp2p({
   addresses: { listen: [`/ip4/${values.host}/tcp/${values['ws-port']}/ws`] },
   transports: [webSockets()],
+  // Dials private ws:// addresses in the test's namespace (Node's default gater allows them anyway).
+  connectionGater: { denyDialMultiaddr: () => false },
   connectionEncrypters: [noise()],
   streamMuxers: [yamux()],
   services: { identify: identify(), ping: ping() },
@@ -38,15 +44,27 @@ await node.handle(CAT, async (stream) => {
 
 let target = null;
 let out = null;
+/** The peer we last had, for `ping`. */
+let last = null;
 node.addEventListener('peer:identify', async (event) => {
   const { peerId, protocols, connection } = event.detail;
   if (!protocols.includes(CAT) || target) return;
   target = { peerId, connection };
-  out = lpStream(await connection.newStream(CAT), { maxDataLength: 4 << 20 });
-  console.log(`connected ${peerId}`);
+  try {
+    out = lpStream(await connection.newStream(CAT), { maxDataLength: 4 << 20 });
+    console.log(`connected ${peerId}`);
+  } catch (error) {
+    console.log(`stream refused: ${error.message}`);
+    target = null;
+  }
 });
 node.addEventListener('peer:disconnect', (event) => {
-  if (target && event.detail.equals(target.peerId)) console.log(`disconnected ${event.detail}`);
+  if (target && event.detail.equals(target.peerId)) {
+    console.log(`disconnected ${event.detail}`);
+    last = target.peerId;
+    target = null;
+    out = null;
+  }
 });
 
 /** Frames that no CAT decoder accepts: a length above any cap, a wrong length, an unknown tag. */
@@ -62,6 +80,22 @@ function malformed(i) {
 
 async function command(line) {
   const [name, arg] = line.trim().split(/\s+/);
+  if (name === 'dial') {
+    try {
+      await node.dial(multiaddr(arg), { signal: AbortSignal.timeout(10_000) });
+      return console.log('dial ok');
+    } catch (error) {
+      return console.log(`dial failed: ${error.message}`);
+    }
+  }
+  if (name === 'ping') {
+    try {
+      await node.services.ping.ping(target?.peerId ?? last, { signal: AbortSignal.timeout(5_000) });
+      return console.log('ping ok');
+    } catch (error) {
+      return console.log(`ping failed: ${error.message}`);
+    }
+  }
   if (!out) return console.log('error: not connected');
   const n = Number(arg ?? 1);
   try {

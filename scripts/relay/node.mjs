@@ -11,6 +11,7 @@ import { createLibp2p } from 'libp2p';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import { buildWasm, WASM_BINARY, WASM_GLUE } from '../lib/bootstrap.mjs';
+import { BanList } from '../../web/lightnode/ban.mjs';
 import { FramedProtocol, LIVE_CONFIGS } from '../../web/lightnode/framed.mjs';
 import { ANNOUNCE_TOPIC, decodeTx, encodeTx, messageId, randomTxId, TX_TOPIC } from '../../web/lightnode/txwire.mjs';
 
@@ -28,7 +29,9 @@ async function loadEngines() {
 
 export async function startRelay({ host, wsPort, tcpPort, announce = [], loadTps = 0, txBytes = 250, log = () => {} }) {
   const Engine = await loadEngines();
-  const stats = { peers: 0, published: 0, delivered: 0, copies: 0, duplicates: 0, malformed: 0, reservations: 0 };
+  const stats = { peers: 0, published: 0, delivered: 0, copies: 0, duplicates: 0, malformed: 0, reservations: 0, bans: 0, banRefused: 0, banned: 0 };
+  // A peer cut off for garbage on CAT or Strokkur is turned away for a while, at the gater too.
+  const bans = new BanList();
   // Gossipsub computes a message id once per publish and once per received copy (duplicates
   // included), so counting the calls per tx gives the copies it saw.
   const seen = new Map();
@@ -54,6 +57,7 @@ export async function startRelay({ host, wsPort, tcpPort, announce = [], loadTps
       appendAnnounce: extra,
     },
     transports: [webSockets(), tcp()],
+    connectionGater: bans.gater(),
     connectionEncrypters: [noise()],
     streamMuxers: [yamux()],
     connectionManager: { maxConnections: 1024 },
@@ -86,7 +90,7 @@ export async function startRelay({ host, wsPort, tcpPort, announce = [], loadTps
   const framed = [];
   for (const name of ['cat', 'strokkur']) {
     const engine = new Engine(name, JSON.stringify(LIVE_CONFIGS[name]), crypto.randomBytes(8).readBigUInt64LE(), Date.now());
-    const protocol = new FramedProtocol({ libp2p: node, name, engine, log });
+    const protocol = new FramedProtocol({ libp2p: node, name, engine, bans, log });
     await protocol.start();
     framed.push(protocol);
   }
@@ -119,6 +123,9 @@ export async function startRelay({ host, wsPort, tcpPort, announce = [], loadTps
     multiaddrs: () => node.getMultiaddrs().map((ma) => ma.toString()),
     stats: () => {
       stats.copies = stats.delivered + stats.duplicates;
+      stats.bans = bans.banned;
+      stats.banRefused = bans.refused;
+      stats.banned = bans.list().length;
       const out = { ...stats };
       for (const protocol of framed) out[protocol.name] = { ...protocol.stats, peers: protocol.peers.size };
       return out;

@@ -3,6 +3,8 @@
 // WebSockets (for browsers) and TCP (for other Node peers), runs a circuit-relay v2 server (so
 // browsers can reserve a slot, be reached through it and upgrade to direct WebRTC), identify, ping
 // and gossipsub on the tx topic, and can publish a transaction load of its own (--load TPS).
+// A peer that keeps sending garbage on CAT or Strokkur is cut off and banned by peer id for ten
+// minutes (web/lightnode/ban.mjs): its reconnects are refused; the stats line counts both.
 import { parseArgs } from 'node:util';
 import { startRelay } from './node.mjs';
 

@@ -1,3 +1,4 @@
+import type { BanList } from './ban.mjs';
 export type ProtocolName = 'cat' | 'strokkur';
 export const PROTOCOL_IDS: Record<ProtocolName, string>;
 export interface Limits {
@@ -22,6 +23,8 @@ export interface Engine {
   take_frames(): Uint8Array;
   take_delivered(): string[];
   take_disconnects(): Uint32Array;
+  /** "kind payload_bytes tx" (tx = hex id of a full tx, or -); '' when the frame does not decode. */
+  frame_info(bytes: Uint8Array): string;
   counters(): string;
 }
 export interface FramedStats {
@@ -36,11 +39,26 @@ export interface FramedStats {
   rateLimited: number;
   dropped: number;
   disconnected: number;
+  /** Full copies of txs we already had. */
+  duplicates: number;
+  /** Peers turned away because they are banned. */
+  refused: number;
+  /** Of bytesIn / bytesOut, tx payload (counted only with onWire). */
+  payloadIn: number;
+  payloadOut: number;
+}
+export interface FrameInfo {
+  kind: string;
+  payload: number;
+  /** Hex id of the full tx the frame carries, or ''. */
+  tx: string;
 }
 export interface Arrival {
   firstMs: number;
   own: boolean;
   from: string;
+  /** A later full copy of a tx we had (firstMs is then when this copy came). */
+  duplicate?: boolean;
 }
 export function splitFrames(flat: Uint8Array): Array<[number, Uint8Array]>;
 export class FramedProtocol {
@@ -52,6 +70,8 @@ export class FramedProtocol {
     now?: () => number;
     onChange?: () => void;
     onArrival?: (arrival: Arrival & { protocol: ProtocolName; id: string }) => void;
+    onWire?: ((direction: 'in' | 'out', peer: string, bytes: number, info: FrameInfo) => void) | null;
+    bans?: BanList | null;
     log?: (line: string) => void;
   });
   readonly name: ProtocolName;

@@ -3,7 +3,7 @@
 // Node relay, so plain JS. Hostile peers are contained here: frames above a size cap end that stream
 // (not the connection), frames beyond a per-peer rate are dropped, frames the engine cannot decode
 // are dropped; every one of these is counted and is a strike, and a peer with too many strikes
-// in a short time is disconnected.
+// in a short time is disconnected and banned for a while (ban.mjs): its reconnects are refused.
 import { lpStream } from '@libp2p/utils';
 
 export const PROTOCOL_IDS = { cat: '/txcast/cat/1.0.0', strokkur: '/txcast/lt/1.0.0' };
@@ -71,8 +71,12 @@ export class FramedProtocol {
    * @param {{libp2p: any, name: 'cat' | 'strokkur', engine: any, limits?: Partial<typeof DEFAULT_LIMITS>,
    *          now?: () => number, onChange?: () => void, log?: (line: string) => void}} options
    */
-  constructor({ libp2p, name, engine, limits = {}, now = () => Date.now(), onChange = () => {}, onArrival = () => {}, log = () => {} }) {
+  constructor({ libp2p, name, engine, limits = {}, now = () => Date.now(), onChange = () => {}, onArrival = () => {}, onWire = null, bans = null, log = () => {} }) {
     this.onArrival = onArrival;
+    /** Called per frame in and out with what it carries (only when given: it decodes each frame). */
+    this.onWire = onWire;
+    /** Peers cut off here stay out for a while (shared with the connection gater). */
+    this.bans = bans;
     this.libp2p = libp2p;
     this.name = name;
     this.protocol = PROTOCOL_IDS[name];
@@ -88,7 +92,7 @@ export class FramedProtocol {
     this.nextIdx = 0;
     /** tx id -> {firstMs, own, from} */
     this.arrivals = new Map();
-    this.stats = { delivered: 0, own: 0, framesIn: 0, framesOut: 0, bytesIn: 0, bytesOut: 0, malformed: 0, oversized: 0, rateLimited: 0, dropped: 0, disconnected: 0 };
+    this.stats = { delivered: 0, own: 0, framesIn: 0, framesOut: 0, bytesIn: 0, bytesOut: 0, malformed: 0, oversized: 0, rateLimited: 0, dropped: 0, disconnected: 0, duplicates: 0, refused: 0, payloadIn: 0, payloadOut: 0 };
     this.timer = null;
     this.timerAt = Infinity;
     this.topologyId = null;
@@ -136,6 +140,12 @@ export class FramedProtocol {
   up(peerId, connection) {
     const key = peerId.toString();
     if (this.peers.has(key)) return this.peers.get(key);
+    if (this.bans?.refuse(key)) {
+      this.stats.refused += 1;
+      void this.libp2p.hangUp(peerId).catch(() => undefined);
+      this.onChange();
+      return null;
+    }
     const idx = this.freeIdx.length ? this.freeIdx.pop() : this.nextIdx++;
     const now = this.now();
     const peer = {
@@ -211,11 +221,16 @@ export class FramedProtocol {
       peer.queued -= bytes.length;
       this.stats.framesOut += 1;
       this.stats.bytesOut += bytes.length;
+      if (this.onWire) this.wire('out', peer.key, bytes);
     }
   }
 
   async onInbound(stream, connection) {
     const peer = this.up(connection.remotePeer, connection);
+    if (!peer) {
+      stream.abort(new Error('banned'));
+      return;
+    }
     const lp = lpStream(stream, { maxDataLength: this.limits.maxFrameBytes });
     while (this.peers.get(peer.key) === peer) {
       let frame;
@@ -244,12 +259,37 @@ export class FramedProtocol {
       this.strike(peer, 1);
       return;
     }
+    const info = this.onWire ? this.wire('in', peer.key, frame) : null;
+    const repeat = info?.tx ? this.arrivals.has(info.tx) : false;
     if (!this.engine.on_frame(peer.idx, frame, now)) {
       this.stats.malformed += 1;
       this.strike(peer, 1);
     }
     this.pump(peer.key);
+    if (repeat) {
+      // A full copy of a tx we already had: the protocol's duplicate.
+      this.stats.duplicates += 1;
+      this.onArrival({ protocol: this.name, id: info.tx, firstMs: now, own: false, from: peer.key, duplicate: true });
+    }
     this.onChange();
+  }
+
+  /** Reports a frame to onWire: {kind, payload bytes, tx id of the full tx it carries or ''}. */
+  wire(direction, key, bytes) {
+    const [kind, payload = '0', tx = '-'] = (this.engine.frame_info(bytes) || 'malformed').split(' ');
+    const info = { kind, payload: Number(payload) || 0, tx: tx === '-' ? '' : tx };
+    if (direction === 'in') this.stats.payloadIn += info.payload;
+    else this.stats.payloadOut += info.payload;
+    this.onWire(direction, key, bytes.length, info);
+    return info;
+  }
+
+  /** Cuts a peer off and bans it for a while. */
+  cutOff(peer, reason) {
+    this.stats.disconnected += 1;
+    this.bans?.ban(peer.key, `${this.name}: ${reason}`);
+    this.down(peer.key);
+    void this.libp2p.hangUp(peer.peerId).catch(() => undefined);
   }
 
   strike(peer, n) {
@@ -257,10 +297,8 @@ export class FramedProtocol {
     peer.strikes = Math.max(0, peer.strikes - (now - peer.strikeAt) / 1000) + n;
     peer.strikeAt = now;
     if (peer.strikes > this.limits.maxStrikes && this.peers.get(peer.key) === peer) {
-      this.stats.disconnected += 1;
-      this.log(`${this.name}: disconnecting ${peer.key.slice(-8)} (${Math.round(peer.strikes)} strikes)`);
-      this.down(peer.key);
-      void this.libp2p.hangUp(peer.peerId).catch(() => undefined);
+      this.log(`${this.name}: disconnecting and banning ${peer.key.slice(-8)} (${Math.round(peer.strikes)} strikes)`);
+      this.cutOff(peer, 'garbage frames');
     }
   }
 
@@ -281,9 +319,8 @@ export class FramedProtocol {
     for (const idx of this.engine.take_disconnects()) {
       const peer = this.byIdx.get(idx);
       if (!peer) continue;
-      this.stats.disconnected += 1;
-      this.down(peer.key);
-      void this.libp2p.hangUp(peer.peerId).catch(() => undefined);
+      this.log(`${this.name}: the protocol cut off ${peer.key.slice(-8)}`);
+      this.cutOff(peer, 'protocol violation');
     }
     this.schedule();
   }

@@ -13,8 +13,9 @@ import { yamux } from '@libp2p/yamux';
 import { multiaddr } from '@multiformats/multiaddr';
 import { createLibp2p } from 'libp2p';
 import init, { LightNode as Engine } from '../wasm/txcast_wasm.js';
+import type { Copy } from './arrivals';
+import { BanList } from './ban.mjs';
 import { FramedProtocol, LIVE_CONFIGS, type ProtocolName } from './framed.mjs';
-import type { ArrivalRecord } from './store';
 import { shouldDial, transportOf, type TransportName } from './transport';
 import { ANNOUNCE_TOPIC, decodeTx, encodeTx, messageId, randomTxId, TX_TOPIC } from './txwire.mjs';
 
@@ -55,14 +56,16 @@ export interface Counters {
 export interface LightNodeOptions {
   /** Called (coalesced by the caller) whenever anything shown changed. */
   onChange: () => void;
-  /** Every tx's first arrival (or submission), on any protocol, for the arrival store. */
-  onArrival: (arrival: Omit<ArrivalRecord, 'node'>) => void;
+  /** Every copy of a tx seen here, on any protocol: its first arrival (or submission), then duplicates. */
+  onArrival: (copy: Copy & { duplicate?: boolean; sentAtMs?: number }) => void;
+  /** Every frame or message that crosses a link, for the network view (payload: bytes of tx payload). */
+  onWire?: (protocol: Copy['protocol'], direction: 'in' | 'out', peer: string, bytes: number, payload: number) => void;
   log: (line: string) => void;
 }
 
 type Node = Awaited<ReturnType<typeof makeNode>>;
 
-async function makeNode(msgIdFn: (msg: Parameters<typeof messageId>[0]) => Uint8Array) {
+async function makeNode(msgIdFn: (msg: Parameters<typeof messageId>[0]) => Uint8Array, bans: BanList) {
   return createLibp2p({
     addresses: { listen: ['/p2p-circuit', '/webrtc'] },
     transports: [
@@ -74,7 +77,8 @@ async function makeNode(msgIdFn: (msg: Parameters<typeof messageId>[0]) => Uint8
     connectionEncrypters: [noise()],
     streamMuxers: [yamux()],
     // The browser default gater refuses ws:// and private addresses: a local relay is both.
-    connectionGater: { denyDialMultiaddr: () => false },
+    // Banned peers are turned away both ways.
+    connectionGater: bans.gater({ denyDialMultiaddr: () => false }),
     services: {
       identify: identify(),
       ping: ping(),
@@ -98,6 +102,10 @@ export class LightNode {
   relayAddr = '';
   /** CAT and Strokkur over their own streams, driven by the Rust state machines. */
   readonly framed: FramedProtocol[] = [];
+  /** Peers cut off for garbage stay out for a while (connection gater and protocol streams). */
+  readonly bans = new BanList();
+  /** Peers that announced a /webrtc address: other browsers. */
+  readonly browsers = new Set<string>();
   private dialing = new Set<string>();
   private announceTimer: ReturnType<typeof setInterval> | null = null;
 
@@ -115,7 +123,10 @@ export class LightNode {
         const known = this.txs.get(tx.id);
         if (known) {
           // Our own submission's publish is its first copy, not a duplicate.
-          if (known.copies > 0) this.counters.duplicates += 1;
+          if (known.copies > 0) {
+            this.counters.duplicates += 1;
+            this.options.onArrival({ protocol: 'gossipsub', id: tx.id, atMs: Date.now(), own: false, from: '', duplicate: true });
+          }
           known.copies += 1;
         } else {
           this.txs.set(tx.id, { ...tx, own: false, firstMs: Date.now(), from: '', copies: 1 });
@@ -128,7 +139,7 @@ export class LightNode {
 
   async start(relayAddr: string): Promise<void> {
     this.relayAddr = relayAddr.trim();
-    const node = await makeNode(this.countCopy);
+    const node = await makeNode(this.countCopy, this.bans);
     this.node = node;
     const pubsub = node.services.pubsub;
     pubsub.topicValidators.set(TX_TOPIC, (_peer, msg) => {
@@ -138,8 +149,12 @@ export class LightNode {
     });
     pubsub.addEventListener('gossipsub:message', (event) => {
       const { msg, propagationSource } = event.detail;
-      if (msg.topic === TX_TOPIC) this.onTx(msg.data, propagationSource.toString());
-      else if (msg.topic === ANNOUNCE_TOPIC) this.onAnnounce(msg.data);
+      const source = propagationSource.toString();
+      if (msg.topic === TX_TOPIC) this.onTx(msg.data, source);
+      else if (msg.topic === ANNOUNCE_TOPIC) {
+        this.options.onWire?.('gossipsub', 'in', source, msg.data.length, 0);
+        this.onAnnounce(msg.data);
+      }
     });
     for (const name of ['connection:open', 'connection:close', 'self:peer:update', 'peer:update'] as const) {
       node.addEventListener(name, () => this.options.onChange());
@@ -155,7 +170,9 @@ export class LightNode {
         name,
         engine,
         onChange: this.options.onChange,
-        onArrival: this.options.onArrival,
+        onArrival: ({ firstMs, ...rest }) => this.options.onArrival({ ...rest, atMs: firstMs }),
+        onWire: this.options.onWire ? (direction, peer, bytes, info) => this.options.onWire!(name, direction, peer, bytes, info.payload) : null,
+        bans: this.bans,
         log: this.options.log,
       });
       await framed.start();
@@ -168,6 +185,19 @@ export class LightNode {
     }
     this.announceTimer = setInterval(() => void this.announce(), ANNOUNCE_MS);
     this.options.onChange();
+  }
+
+  /** Dials another peer (a second relay, a peer met elsewhere); a banned one is refused. */
+  async dial(addr: string): Promise<void> {
+    if (!this.node) throw new Error('the node is not running');
+    await this.node.dial(multiaddr(addr.trim()), { signal: AbortSignal.timeout(10_000) });
+    this.options.log(`dialled ${addr.trim()}`);
+    this.options.onChange();
+  }
+
+  /** The bootstrap peer's id, from its multiaddr. */
+  relayPeer(): string {
+    return this.relayAddr.match(/\/p2p\/([^/]+)$/)?.[1] ?? '';
   }
 
   async stop(): Promise<void> {
@@ -218,8 +248,10 @@ export class LightNode {
     const data = encodeTx({ id, sentAtMs: now, bytes });
     // Recorded before publishing: the publish is the tx's first copy.
     this.txs.set(id, { id, own: true, bytes: data.length, sentAtMs: now, firstMs: now, from: '', copies: 0 });
-    this.options.onArrival({ protocol: 'gossipsub', id, firstMs: now, own: true, from: '' });
-    await this.node.services.pubsub.publish(TX_TOPIC, data);
+    this.options.onArrival({ protocol: 'gossipsub', id, atMs: now, own: true, from: '', sentAtMs: now, latencyMs: 0 });
+    const pubsub = this.node.services.pubsub;
+    for (const peer of pubsub.getSubscribers(TX_TOPIC)) this.options.onWire?.('gossipsub', 'out', peer.toString(), data.length, data.length);
+    await pubsub.publish(TX_TOPIC, data);
     this.counters.published += 1;
     this.options.onChange();
     return id;
@@ -238,11 +270,12 @@ export class LightNode {
     const tx = decodeTx(data);
     if (!tx) return; // rejected by the validator already
     const record = this.txs.get(tx.id);
+    this.options.onWire?.('gossipsub', 'in', from, data.length, data.length);
     if (record && !record.own && record.from === '') {
       record.from = from;
       this.counters.delivered += 1;
       const latencyMs = record.firstMs - record.sentAtMs;
-      this.options.onArrival({ protocol: 'gossipsub', id: tx.id, firstMs: record.firstMs, own: false, from, latencyMs });
+      this.options.onArrival({ protocol: 'gossipsub', id: tx.id, atMs: record.firstMs, own: false, from, latencyMs, sentAtMs: record.sentAtMs });
     }
     this.options.onChange();
   }
@@ -252,7 +285,9 @@ export class LightNode {
     if (!this.node || addrs.length === 0) return;
     const body = new TextEncoder().encode(JSON.stringify({ peer: this.peerId, addrs }));
     try {
-      await this.node.services.pubsub.publish(ANNOUNCE_TOPIC, body);
+      const pubsub = this.node.services.pubsub;
+      for (const peer of pubsub.getSubscribers(ANNOUNCE_TOPIC)) this.options.onWire?.('gossipsub', 'out', peer.toString(), body.length, 0);
+      await pubsub.publish(ANNOUNCE_TOPIC, body);
       this.counters.announcesSent += 1;
     } catch (error) {
       this.options.log(`announce failed: ${(error as Error).message}`);
@@ -269,6 +304,8 @@ export class LightNode {
     }
     const { peer, addrs } = (parsed ?? {}) as { peer?: unknown; addrs?: unknown };
     if (typeof peer !== 'string' || !Array.isArray(addrs)) return;
+    if (peer !== this.peerId && this.browsers.size < 1024) this.browsers.add(peer);
+    if (this.bans.isBanned(peer)) return;
     if (peer === this.peerId || !shouldDial(this.peerId, peer) || this.dialing.has(peer)) return;
     const direct = this.node.getConnections().some((c) => c.remotePeer.toString() === peer && transportOf(c.remoteAddr.toString()) === 'webrtc');
     if (direct) return;

@@ -1,24 +1,19 @@
-// Arrivals the light node saw, kept in IndexedDB so that they survive a page reload, and
-// exported as JSON. Writes are batched: arrivals can come in faster than one transaction each.
-export interface ArrivalRecord {
-  protocol: 'gossipsub' | 'cat' | 'strokkur';
-  id: string;
-  /** Wall-clock ms of the first copy here (of the submission, for our own txs). */
-  firstMs: number;
-  own: boolean;
-  /** The peer the first copy came from ('' when unknown or our own). */
-  from: string;
-  /** The node (peer id) that saw it: one per page session. */
-  node: string;
-  /** End-to-end latency from the submitter's clock, when the tx carries it (gossipsub). */
-  latencyMs?: number;
-}
+// Persists the light node's arrival log (arrivals.ts) in IndexedDB, so it survives a reload:
+//   cells  key = row key (8 bytes) + column VAR_LONG, value = VAR_LONG of the arrival (us after
+//          the epoch): exactly the `arrivals` crate's tickets cells, one IndexedDB record each;
+//   txs    the side table: tx id -> seq, protocol, sender, copies;
+//   meta   the epoch the arrival times count from.
+// Writes are batched: arrivals can come in faster than one transaction each. Stored bytes that
+// do not decode (a corrupted or hostile database) are counted and reported, never thrown.
+import init, { ArrivalStore as Cells } from '../wasm/txcast_wasm.js';
+import { ArrivalBook, type Copy } from './arrivals';
 
 const DB_NAME = 'txcast-lightnode';
-const STORE = 'arrivals';
+const DB_VERSION = 2;
+const CELLS = 'cells';
+const TXS = 'txs';
+const META = 'meta';
 const FLUSH_MS = 250;
-/** Oldest records go once there are more than this many. */
-const MAX_RECORDS = 200_000;
 
 function request<T>(req: IDBRequest<T>): Promise<T> {
   return new Promise((resolve, reject) => {
@@ -35,72 +30,116 @@ function done(tx: IDBTransaction): Promise<void> {
   });
 }
 
-export class ArrivalStore {
-  private pending: ArrivalRecord[] = [];
-  private timer: ReturnType<typeof setTimeout> | null = null;
-
-  private constructor(private readonly db: IDBDatabase) {}
-
-  static async open(): Promise<ArrivalStore> {
-    const req = indexedDB.open(DB_NAME, 1);
-    req.onupgradeneeded = () => {
-      const store = req.result.createObjectStore(STORE, { autoIncrement: true });
-      store.createIndex('key', ['node', 'protocol', 'id'], { unique: true });
-    };
-    return new ArrivalStore(await request(req));
-  }
-
-  add(record: ArrivalRecord): void {
-    this.pending.push(record);
-    this.timer ??= setTimeout(() => void this.flush(), FLUSH_MS);
-  }
-
-  async flush(): Promise<void> {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    const batch = this.pending.splice(0);
-    if (batch.length === 0) return;
-    const tx = this.db.transaction(STORE, 'readwrite');
-    const store = tx.objectStore(STORE);
-    for (const record of batch) store.put(record).onerror = (event) => event.preventDefault(); // a repeat: keep the first
-    await done(tx).catch(() => undefined);
-    const total = await this.count();
-    if (total > MAX_RECORDS) await this.trim(total - MAX_RECORDS);
-  }
-
-  async count(): Promise<number> {
-    return request(this.db.transaction(STORE).objectStore(STORE).count());
-  }
-
-  async all(): Promise<ArrivalRecord[]> {
-    await this.flush();
-    return request(this.db.transaction(STORE).objectStore(STORE).getAll());
-  }
-
-  async clear(): Promise<void> {
-    this.pending = [];
-    const tx = this.db.transaction(STORE, 'readwrite');
-    tx.objectStore(STORE).clear();
-    await done(tx);
-  }
-
-  private async trim(n: number): Promise<void> {
-    const tx = this.db.transaction(STORE, 'readwrite');
-    const cursorReq = tx.objectStore(STORE).openCursor();
-    let left = n;
-    cursorReq.onsuccess = () => {
-      const cursor = cursorReq.result;
-      if (!cursor || left <= 0) return;
-      cursor.delete();
-      left -= 1;
-      cursor.continue();
-    };
-    await done(tx);
-  }
+function openDb(): Promise<IDBDatabase> {
+  const req = indexedDB.open(DB_NAME, DB_VERSION);
+  req.onupgradeneeded = () => {
+    const db = req.result;
+    // Version 1 kept JSON records in 'arrivals': superseded by the cells.
+    for (const name of [...db.objectStoreNames]) if (![CELLS, TXS, META].includes(name)) db.deleteObjectStore(name);
+    if (!db.objectStoreNames.contains(CELLS)) db.createObjectStore(CELLS);
+    if (!db.objectStoreNames.contains(TXS)) db.createObjectStore(TXS, { keyPath: 'id' });
+    if (!db.objectStoreNames.contains(META)) db.createObjectStore(META);
+  };
+  return request(req);
 }
 
-/** The export file: every stored arrival, oldest first. */
-export function exportJson(records: ArrivalRecord[]): string {
-  const arrivals = [...records].sort((a, b) => a.firstMs - b.firstMs);
-  return JSON.stringify({ format: 'txcast-lightnode-arrivals/1', exportedAt: new Date().toISOString(), arrivals }, null, 1);
+/** Visits every record of a store with a cursor. */
+function eachRecord(store: IDBObjectStore, visit: (key: IDBValidKey, value: unknown) => void): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const cursor = store.openCursor();
+    cursor.onerror = () => reject(cursor.error);
+    cursor.onsuccess = () => {
+      const c = cursor.result;
+      if (!c) return resolve();
+      visit(c.key, c.value);
+      c.continue();
+    };
+  });
+}
+
+function bytesOf(value: unknown): Uint8Array {
+  if (value instanceof Uint8Array) return value;
+  if (value instanceof ArrayBuffer) return new Uint8Array(value);
+  if (ArrayBuffer.isView(value)) return new Uint8Array(value.buffer, value.byteOffset, value.byteLength);
+  // Anything else cannot be a cell: hand the decoder nothing, so it reports the record.
+  return new Uint8Array(0);
+}
+
+export class ArrivalStore {
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private writing: Promise<void> = Promise.resolve();
+  /** Write failures (quota, a closed database), and the last reason. */
+  writeErrors = 0;
+  writeError = '';
+
+  private constructor(
+    private readonly db: IDBDatabase,
+    public book: ArrivalBook,
+  ) {}
+
+  /** Opens the database and loads what it holds into a fresh log. */
+  static async open(): Promise<ArrivalStore> {
+    await init();
+    const db = await openDb();
+    const tx = db.transaction([CELLS, TXS, META], 'readwrite');
+    const meta = tx.objectStore(META);
+    let epochMs = await request(meta.get('epochMs'));
+    if (typeof epochMs !== 'number' || !Number.isFinite(epochMs) || epochMs < 0) {
+      epochMs = Math.floor(Date.now());
+      meta.put(epochMs, 'epochMs');
+    }
+    const book = new ArrivalBook(new Cells(), epochMs);
+    await eachRecord(tx.objectStore(CELLS), (key, value) => book.loadCell(bytesOf(key), bytesOf(value)));
+    await eachRecord(tx.objectStore(TXS), (_key, value) => book.loadSide(value));
+    book.finishLoad();
+    await done(tx);
+    return new ArrivalStore(db, book);
+  }
+
+  /** One copy of a tx seen here; written with the next batch. */
+  record(copy: Copy): { seq: number; first: boolean } | null {
+    const outcome = this.book.record(copy);
+    this.timer ??= setTimeout(() => void this.flush(), FLUSH_MS);
+    return outcome;
+  }
+
+  /** Writes the pending cells and side records in one transaction. */
+  flush(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    const { cells, sides } = this.book.takeDirty();
+    if (cells.length === 0 && sides.length === 0) return this.writing;
+    this.writing = this.writing.then(async () => {
+      try {
+        const tx = this.db.transaction([CELLS, TXS], 'readwrite');
+        const cellStore = tx.objectStore(CELLS);
+        for (const [key, value] of cells) cellStore.put(value, key);
+        const txStore = tx.objectStore(TXS);
+        for (const side of sides) txStore.put(side);
+        await done(tx);
+      } catch (error) {
+        this.writeErrors += 1;
+        this.writeError = (error as Error)?.message ?? String(error);
+      }
+    });
+    return this.writing;
+  }
+
+  /** Cells as IndexedDB holds them (a check that the database and the log agree). */
+  async storedCells(): Promise<number> {
+    await this.flush();
+    return request(this.db.transaction(CELLS).objectStore(CELLS).count());
+  }
+
+  /** Empties the database and starts a new log with a new epoch. */
+  async clear(): Promise<void> {
+    await this.flush();
+    const tx = this.db.transaction([CELLS, TXS, META], 'readwrite');
+    tx.objectStore(CELLS).clear();
+    tx.objectStore(TXS).clear();
+    const epochMs = Math.floor(Date.now());
+    tx.objectStore(META).put(epochMs, 'epochMs');
+    await done(tx);
+    this.book = new ArrivalBook(new Cells(), epochMs);
+  }
 }

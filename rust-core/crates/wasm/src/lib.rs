@@ -1,6 +1,7 @@
 //! The WebAssembly face of the core: thin wrappers over `sim`, with every error turned into a
 //! JS exception at this edge and no panic allowed across it.
 
+pub mod arrival_store;
 mod lightnode;
 mod simulation;
 

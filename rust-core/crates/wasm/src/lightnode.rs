@@ -6,7 +6,9 @@ use crate::guarded;
 use proto::cat::{Cat, CatConfig, CatMsg};
 use proto::strokkur::{Strokkur, StrokkurConfig, StrokkurMsg};
 use proto::wire::WireError;
-use proto::{stream, Driver, Input, NodeSetup, Output, PeerIdx, Protocol, Rng, Time, Tx, TxId};
+use proto::{
+    stream, Driver, Input, NodeSetup, Output, PeerIdx, Protocol, Rng, Time, Tx, TxId, WireMsg,
+};
 use serde::de::DeserializeOwned;
 use std::collections::BTreeMap;
 use wasm_bindgen::prelude::*;
@@ -51,6 +53,15 @@ trait AnyEngine {
     fn poll(&mut self, now: Time);
     fn next_deadline(&self) -> Option<Time>;
     fn drain(&mut self, out: &mut Outbox);
+    /// What a frame carries, for drawing it: kind, payload bytes, the full tx if any.
+    fn describe(&self, bytes: &[u8]) -> Option<FrameInfo>;
+}
+
+/// A decoded frame's face: enough to draw it as payload or control.
+struct FrameInfo {
+    kind: &'static str,
+    payload: usize,
+    tx: Option<TxId>,
 }
 
 enum EngineInput<'a> {
@@ -78,6 +89,14 @@ impl<P: Speaks> AnyEngine for Engine<P> {
     }
     fn next_deadline(&self) -> Option<Time> {
         self.driver.next_deadline()
+    }
+    fn describe(&self, bytes: &[u8]) -> Option<FrameInfo> {
+        let msg = P::decode(&self.config, bytes).ok()?;
+        Some(FrameInfo {
+            kind: msg.kind(),
+            payload: msg.payload_len(),
+            tx: msg.full_tx(),
+        })
     }
     fn drain(&mut self, out: &mut Outbox) {
         for output in self.driver.drain() {
@@ -271,6 +290,23 @@ impl LightNode {
     /// Peers the protocol wants disconnected (for example, for oversized txs).
     pub fn take_disconnects(&mut self) -> Vec<u32> {
         std::mem::take(&mut self.out.disconnects)
+    }
+
+    /// What a frame (as sent or received) carries: `"kind payload_bytes tx"`, with tx the full
+    /// tx's hex id or `-`; empty when the frame does not decode. Never throws.
+    pub fn frame_info(&self, bytes: &[u8]) -> String {
+        if bytes.len() > MAX_FRAME_BYTES {
+            return String::new();
+        }
+        let info = guarded("frame_info", || Ok(self.engine.describe(bytes)));
+        match info {
+            Ok(Some(f)) => {
+                let tx =
+                    f.tx.map_or_else(|| "-".to_string(), |id| format!("{:016x}", id.0));
+                format!("{} {} {}", f.kind, f.payload, tx)
+            }
+            _ => String::new(),
+        }
     }
 
     /// Every counter so far, as a JSON object.

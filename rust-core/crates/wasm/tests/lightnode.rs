@@ -79,3 +79,34 @@ fn malformed_frames_are_counted_not_fatal() {
     exchange(&mut a, &mut b, 2.0);
     assert!(a.take_delivered().contains(&id));
 }
+
+#[test]
+fn frame_info_tells_payload_from_control() {
+    let (mut a, mut b) = pair("cat");
+    let id = a.submit(300, 1.0).unwrap();
+    let mut now = 1.0;
+    let mut kinds = Vec::new();
+    // Step by hand so that every frame each way is described before it is handed over.
+    for _ in 0..200 {
+        now += 10.0;
+        a.poll(now);
+        b.poll(now);
+        for (_, f) in frames(&a.take_frames()) {
+            kinds.push(a.frame_info(&f));
+            assert!(b.on_frame(0, &f, now));
+        }
+        for (_, f) in frames(&b.take_frames()) {
+            kinds.push(b.frame_info(&f));
+            assert!(a.on_frame(0, &f, now));
+        }
+    }
+    assert!(b.take_delivered().contains(&id));
+    // The tx went over once as payload (its bytes and id); everything else was control.
+    let payload: Vec<&String> = kinds.iter().filter(|k| !k.ends_with(" 0 -")).collect();
+    assert_eq!(payload.len(), 1, "{kinds:?}");
+    let parts: Vec<&str> = payload[0].split(' ').collect();
+    assert_eq!(parts[1..], ["300", id.as_str()]);
+    assert!(kinds.iter().all(|k| !k.is_empty()));
+    assert_eq!(a.frame_info(&[0xff; 12]), "");
+    assert_eq!(a.frame_info(&[]), "");
+}
