@@ -82,6 +82,17 @@ async function cargoTests() {
   return suiteCounts(code, passed, failed);
 }
 
+/** `txsim reproduce --quick` into test-results/: one passed or failed per direction it checks. */
+async function reproduceQuick() {
+  const out = path.join(REPORTS, 'reproduce-quick');
+  fs.rmSync(out, { recursive: true, force: true });
+  const { code } = await exec(await buildTxsim(), ['reproduce', '--quick', '--out', out]);
+  const studies = readJson(path.join(out, 'results.json'))?.studies ?? [];
+  const checks = studies.flatMap((s) => s.checks);
+  const held = checks.filter((c) => c.holds).length;
+  return suiteCounts(code, held, checks.length - held);
+}
+
 async function vitest() {
   const report = path.join(REPORTS, 'vitest.json');
   fs.rmSync(report, { force: true });
@@ -136,6 +147,7 @@ if (ready) {
   );
   await step('wasm build (release)', buildWasm);
   await step('txsim build (native release)', buildTxsim);
+  await step('reproduce --quick (the seeds\' directions)', reproduceQuick);
   await step('wasm imports nothing from env', () => check(process.execPath, ['scripts/check-wasm-imports.mjs']));
   await step('tsc --noEmit', async () => {
     await check(bin('tsc'), ['--noEmit', '-p', 'tsconfig.json']);

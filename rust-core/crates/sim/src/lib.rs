@@ -15,6 +15,7 @@ pub mod metrics;
 pub mod network;
 mod queue;
 pub mod registry;
+pub mod reproduce;
 pub mod run;
 pub mod scenario;
 pub mod schema;

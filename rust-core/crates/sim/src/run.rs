@@ -220,6 +220,11 @@ pub struct Report {
 
 impl Started {
     pub fn report(self, prep: &Prepared, wall_ms: f64) -> RunReport {
+        self.report_and_metrics(prep, wall_ms).0
+    }
+
+    /// The report, and the metrics it was made from (for figures the report has no room for).
+    pub fn report_and_metrics(self, prep: &Prepared, wall_ms: f64) -> (RunReport, Metrics) {
         let Started {
             label,
             protocol,
@@ -229,7 +234,7 @@ impl Started {
             run,
         } = self;
         let done = run.finish();
-        RunReport {
+        let report = RunReport {
             label,
             protocol,
             config,
@@ -241,6 +246,7 @@ impl Started {
             digest: done.digest,
             summary: done.metrics.summary(&net, &plan),
             counters: done.metrics.counter_report(),
-        }
+        };
+        (report, done.metrics)
     }
 }

@@ -17,11 +17,17 @@ USAGE:
     txsim demo [--seed N] [--nodes N] [--degree D]
                                       flood one tx; print arrivals and digest as JSON
     txsim bench NAME                  run a headline benchmark, print one JSON object
+    txsim reproduce [--quick] [--out DIR] [--scenarios DIR] [--jobs N] [--only ID,ID]
+                                      run the seeds' tables and figures; write DIR/results.md
     txsim --help | --version
 
 run: runs every protocol of the scenario (or only --protocol LABEL) on the same network, load
 and seed; prints a table, writes the JSON report to --out, and the per-event trace (JSON lines)
 to --trace. Progress goes to stderr.
+
+reproduce: runs every study (see docs/results.md), on --jobs threads (default: all cores),
+writes results.md, results.json, figures/*.svg and reports/*.json to --out (default docs/),
+and exits non-zero if a direction the seeds report does not hold. --quick uses small networks.
 ";
 
 fn main() -> ExitCode {
@@ -61,6 +67,7 @@ fn dispatch(args: &[String]) -> Result<(), String> {
         }
         "demo" => cmd_demo(rest),
         "bench" => cmd_bench(rest),
+        "reproduce" => cmd_reproduce(rest),
         other => Err(format!("unknown command `{other}`; see `txsim --help`")),
     }
 }
@@ -374,5 +381,106 @@ fn cmd_bench(args: &[String]) -> Result<(), String> {
         .map(|(k, v)| (k.to_string(), serde_json::json!(v)))
         .collect();
     println!("{}", serde_json::Value::Object(map));
+    Ok(())
+}
+
+/// The repository's `scenarios/` folder: under the working directory, or next to the sources.
+fn repo_dir() -> std::path::PathBuf {
+    let here = std::path::PathBuf::from(".");
+    if here.join("scenarios").is_dir() {
+        return here;
+    }
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../..")
+}
+
+fn ms() -> f64 {
+    wall_s() * 1e3
+}
+
+fn cmd_reproduce(args: &[String]) -> Result<(), String> {
+    use sim::reproduce::{Mode, Options, Progress};
+    let f = parse_flags(args, &["out", "scenarios", "jobs", "only"], &["quick"])?;
+    if let Some(extra) = f.positional.first() {
+        return Err(format!(
+            "reproduce takes no file (got `{extra}`); see `txsim --help`"
+        ));
+    }
+    let repo = repo_dir();
+    let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let opts = Options {
+        mode: if f.has("quick") {
+            Mode::Quick
+        } else {
+            Mode::Full
+        },
+        scenarios_dir: f
+            .get("scenarios")
+            .map_or_else(|| repo.join("scenarios"), Into::into),
+        out_dir: f.get("out").map_or_else(|| repo.join("docs"), Into::into),
+        jobs: f.number("jobs", cores)?.max(1),
+        only: f
+            .get("only")
+            .map(|s| s.split(',').map(|x| x.trim().to_string()).collect())
+            .unwrap_or_default(),
+        now_ms: ms,
+    };
+    let t0 = wall_s();
+    let last_status = std::sync::Mutex::new(0.0f64);
+    let progress = |p: Progress| match p {
+        Progress::Finished {
+            done,
+            total,
+            study,
+            label,
+            wall_ms,
+        } => {
+            eprintln!("[{done}/{total}] {study}: {label} ({:.1} s)", wall_ms / 1e3);
+        }
+        Progress::Running(runs) => {
+            let mut last = last_status.lock().unwrap_or_else(|p| p.into_inner());
+            if wall_s() - *last >= 15.0 {
+                *last = wall_s();
+                let what: Vec<String> = runs
+                    .iter()
+                    .map(|(name, frac)| format!("{name} {:.0}%", frac * 100.0))
+                    .collect();
+                eprintln!("  {:.0} s: running {}", wall_s() - t0, what.join(", "));
+            }
+        }
+    };
+    let results = sim::reproduce::reproduce(&opts, &progress)?;
+    let took = wall_s() - t0;
+    let how_long = format!(
+        "{} mode, {:.0} s on {} threads",
+        if opts.mode == Mode::Quick {
+            "quick"
+        } else {
+            "full"
+        },
+        took,
+        opts.jobs
+    );
+    sim::reproduce::write_outputs(&results, &opts.out_dir, opts.mode, &how_long)?;
+    let mut failed = 0;
+    for r in &results {
+        for c in &r.analysis.checks {
+            println!(
+                "{} {}: {}",
+                if c.holds { "ok  " } else { "FAIL" },
+                r.study.id,
+                c.claim
+            );
+            failed += usize::from(!c.holds);
+        }
+    }
+    println!(
+        "wrote {} ({how_long})",
+        opts.out_dir.join("results.md").display()
+    );
+    if failed > 0 {
+        return Err(format!(
+            "{failed} of the seeds' directions do not hold (see above)"
+        ));
+    }
     Ok(())
 }

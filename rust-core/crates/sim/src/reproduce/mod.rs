@@ -1,0 +1,242 @@
+//! `txsim reproduce`: run the scenarios behind each table and figure of the seeds, put our
+//! numbers beside theirs, check the direction of every result, and write the results page.
+//!
+//! Runs are independent, so they spread over worker threads; each thread parses its own
+//! scenario (a run's state is not shared), and results are collected in a fixed order, so the
+//! output does not depend on the number of threads.
+
+mod outcome;
+mod page;
+mod studies;
+pub mod svg;
+
+pub use outcome::{Censored, Outcome, Series};
+pub use studies::STUDIES;
+
+use serde_json::Value;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// Small networks and short loads: about a minute, for the test suite.
+    Quick,
+    /// The papers' sizes where the machine allows (each study says what it changed).
+    Full,
+}
+
+pub struct Options {
+    pub mode: Mode,
+    pub scenarios_dir: PathBuf,
+    pub out_dir: PathBuf,
+    pub jobs: usize,
+    /// Only the studies with these ids (all when empty).
+    pub only: Vec<String>,
+    /// A wall clock in ms, from the caller (the core reads none).
+    pub now_ms: fn() -> f64,
+}
+
+/// One table or figure of a seed and how to reproduce it.
+pub struct Study {
+    pub id: &'static str,
+    pub title: &'static str,
+    /// The seed and the place in it the numbers come from.
+    pub source: &'static str,
+    /// Scenario files (in `scenarios/`) whose runs the study uses.
+    pub files: &'static [&'static str],
+    /// Edits a scenario for the mode, returning what it changed (shown on the page).
+    pub adapt: fn(&str, &mut Value, Mode) -> Vec<String>,
+    /// Record per-second rates (convergence).
+    pub series: bool,
+    pub analyse: fn(&[Outcome]) -> Analysis,
+    /// Why our numbers may differ from the seed's, as far as known.
+    pub differences: &'static str,
+}
+
+pub struct Analysis {
+    pub table: Table,
+    pub plot: Option<svg::Plot>,
+    pub checks: Vec<Check>,
+}
+
+pub struct Table {
+    pub head: Vec<String>,
+    pub rows: Vec<Vec<String>>,
+}
+
+/// A direction the seed reports, tested on our numbers.
+pub struct Check {
+    pub claim: String,
+    pub holds: bool,
+}
+
+impl Check {
+    pub fn new(claim: impl Into<String>, holds: bool) -> Check {
+        Check {
+            claim: claim.into(),
+            holds,
+        }
+    }
+}
+
+/// What a study produced.
+pub struct StudyResult {
+    pub study: &'static Study,
+    pub changes: Vec<String>,
+    pub outcomes: Vec<Outcome>,
+    pub analysis: Analysis,
+}
+
+pub enum Progress<'a> {
+    /// Run `done` of `total` finished: its study, label and wall time.
+    Finished {
+        done: usize,
+        total: usize,
+        study: &'a str,
+        label: &'a str,
+        wall_ms: f64,
+    },
+    /// The runs in flight and the simulated fraction of each.
+    Running(&'a [(String, f64)]),
+}
+
+struct Job {
+    study: usize,
+    label: String,
+    scenario: String,
+    index: usize,
+    series: bool,
+}
+
+/// Plans every run, runs them on `jobs` threads and analyses each study.
+pub fn reproduce(
+    opts: &Options,
+    progress: &(dyn Fn(Progress) + Sync),
+) -> Result<Vec<StudyResult>, String> {
+    let studies: Vec<&'static Study> = STUDIES
+        .iter()
+        .filter(|s| opts.only.is_empty() || opts.only.iter().any(|o| o == s.id))
+        .collect();
+    if studies.is_empty() {
+        let ids: Vec<&str> = STUDIES.iter().map(|s| s.id).collect();
+        return Err(format!(
+            "no study matches {:?}; the studies are: {}",
+            opts.only,
+            ids.join(", ")
+        ));
+    }
+    let mut jobs = Vec::new();
+    let mut changes = vec![Vec::new(); studies.len()];
+    for (i, study) in studies.iter().enumerate() {
+        for file in study.files {
+            let path = opts.scenarios_dir.join(file);
+            let text =
+                std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+            let mut scenario: Value =
+                serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+            for change in (study.adapt)(file, &mut scenario, opts.mode) {
+                changes[i].push(format!("{file}: {change}"));
+            }
+            let runs = scenario["protocols"].as_array().map_or(0, Vec::len);
+            if runs == 0 {
+                continue;
+            }
+            let scenario_text = scenario.to_string();
+            // Catch a broken edit before any thread starts.
+            crate::parse_scenario(&scenario_text).map_err(|e| format!("{file}: {e}"))?;
+            for index in 0..runs {
+                let label = scenario["protocols"][index]["label"].as_str().map_or_else(
+                    || scenario["protocols"][index]["protocol"].to_string(),
+                    str::to_string,
+                );
+                jobs.push(Job {
+                    study: i,
+                    label,
+                    scenario: scenario_text.clone(),
+                    index,
+                    series: study.series,
+                });
+            }
+        }
+    }
+    let outcomes = run_jobs(&jobs, opts, progress, &studies)?;
+    let mut per_study: Vec<Vec<Outcome>> = (0..studies.len()).map(|_| Vec::new()).collect();
+    for (job, outcome) in jobs.iter().zip(outcomes) {
+        per_study[job.study].push(outcome);
+    }
+    Ok(studies
+        .into_iter()
+        .zip(changes)
+        .zip(per_study)
+        .map(|((study, changes), outcomes)| StudyResult {
+            study,
+            changes,
+            analysis: (study.analyse)(&outcomes),
+            outcomes,
+        })
+        .collect())
+}
+
+fn run_jobs(
+    jobs: &[Job],
+    opts: &Options,
+    progress: &(dyn Fn(Progress) + Sync),
+    studies: &[&'static Study],
+) -> Result<Vec<Outcome>, String> {
+    let next = AtomicUsize::new(0);
+    let done = AtomicUsize::new(0);
+    let results: Mutex<Vec<Option<Result<Outcome, String>>>> =
+        Mutex::new((0..jobs.len()).map(|_| None).collect());
+    let running: Mutex<Vec<(String, f64)>> = Mutex::new(Vec::new());
+    std::thread::scope(|scope| {
+        for _ in 0..opts.jobs.clamp(1, jobs.len().max(1)) {
+            scope.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                let Some(job) = jobs.get(i) else { break };
+                let name = format!("{}: {}", studies[job.study].id, job.label);
+                lock(&running).push((name.clone(), 0.0));
+                let mut on_progress = |fraction: f64| {
+                    let snapshot = {
+                        let mut r = lock(&running);
+                        if let Some(entry) = r.iter_mut().find(|e| e.0 == name) {
+                            entry.1 = fraction;
+                        }
+                        r.clone()
+                    };
+                    progress(Progress::Running(&snapshot));
+                };
+                let t0 = (opts.now_ms)();
+                let result = outcome::run_one(
+                    &job.scenario,
+                    job.index,
+                    job.series,
+                    opts.now_ms,
+                    &mut on_progress,
+                );
+                lock(&running).retain(|e| e.0 != name);
+                let finished = done.fetch_add(1, Ordering::Relaxed) + 1;
+                progress(Progress::Finished {
+                    done: finished,
+                    total: jobs.len(),
+                    study: studies[job.study].id,
+                    label: &job.label,
+                    wall_ms: (opts.now_ms)() - t0,
+                });
+                lock(&results)[i] = Some(result.map_err(|e| format!("{name}: {e}")));
+            });
+        }
+    });
+    let results = results.into_inner().unwrap_or_else(|p| p.into_inner());
+    results
+        .into_iter()
+        .map(|r| r.unwrap_or_else(|| Err("a worker thread stopped early".into())))
+        .collect()
+}
+
+/// A poisoned lock only means another run panicked; its slot stays empty and is reported.
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+pub use page::write_outputs;

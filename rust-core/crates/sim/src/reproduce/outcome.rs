@@ -1,0 +1,185 @@
+//! One finished run as the studies see it: its report, plus the few figures the papers use
+//! that a report does not hold (deadlines, censored transactions, rates over time).
+
+use crate::engine::{EngineOptions, TraceEvent};
+use crate::metrics::Metrics;
+use crate::network::Network;
+use crate::registry::start_run;
+use crate::run::{Prepared, RunReport};
+use crate::workload::TxPlan;
+use proto::{Behaviour, TxId};
+use std::cell::RefCell;
+use std::rc::Rc;
+
+/// Width of a time-series bin, in microseconds.
+pub const BIN_US: u64 = 1_000_000;
+
+pub struct Outcome {
+    pub report: RunReport,
+    /// Per tx: when (µs after creation) the last honest node that is not its origin got it,
+    /// or None if some never did.
+    pub reach_all_us: Vec<Option<u64>>,
+    /// Delivery and latency of the transactions the adversaries censor, if any do.
+    pub censored: Option<Censored>,
+    /// Per-second rates, for the studies that ask for them.
+    pub series: Option<Series>,
+}
+
+#[derive(Clone, Copy, Debug)]
+pub struct Censored {
+    pub txs: usize,
+    /// Fraction of (honest node, censored tx) pairs delivered, origins excluded.
+    pub delivery: f64,
+    /// Mean latency of those deliveries, in ms.
+    pub latency_ms: f64,
+}
+
+/// Per 1 s bin: transactions created in the whole network, and at the watched node the
+/// transactions accepted and the codewords received.
+#[derive(Clone, Debug, Default)]
+pub struct Series {
+    pub watched: u32,
+    pub created: Vec<u64>,
+    pub delivered: Vec<u64>,
+    pub received: Vec<u64>,
+}
+
+impl Outcome {
+    /// Transactions that reached every honest node within `deadline_ms` of their creation.
+    pub fn within(&self, deadline_ms: f64) -> usize {
+        let deadline_us = (deadline_ms * 1e3) as u64;
+        self.reach_all_us
+            .iter()
+            .filter(|r| r.is_some_and(|t| t <= deadline_us))
+            .count()
+    }
+
+    pub fn counter(&self, name: &str) -> u64 {
+        self.report.counters.get(name).map_or(0, |c| c.total)
+    }
+}
+
+/// Runs entry `index` of the scenario to the end. `on_progress` gets the simulated fraction
+/// done from time to time; `series` records per-second rates (slower: every send is traced).
+pub fn run_one(
+    scenario_json: &str,
+    index: usize,
+    series: bool,
+    now_ms: fn() -> f64,
+    on_progress: &mut dyn FnMut(f64),
+) -> Result<Outcome, String> {
+    let scenario = crate::parse_scenario(scenario_json).map_err(|e| e.to_string())?;
+    let prep = Prepared::new(scenario).map_err(|e| e.to_string())?;
+    let t0 = now_ms();
+    let mut started =
+        start_run(&prep, index, &EngineOptions::default()).map_err(|e| e.to_string())?;
+    let watched = (0..started.net.nodes)
+        .find(|&v| started.net.is_honest(v))
+        .unwrap_or(0) as u32;
+    let recorder = series.then(|| {
+        Rc::new(RefCell::new(Series {
+            watched,
+            ..Series::default()
+        }))
+    });
+    if let Some(rec) = &recorder {
+        let rec = Rc::clone(rec);
+        started
+            .run
+            .set_trace(Box::new(move |event| record(&mut rec.borrow_mut(), event)));
+    }
+    let end = started.run.end_us();
+    const STEPS: u64 = 50;
+    for step in 1..=STEPS {
+        started.run.run_until(end / STEPS * step);
+        on_progress(step as f64 / STEPS as f64);
+    }
+    started.run.run_until(u64::MAX);
+    let (net, plan) = (Rc::clone(&started.net), Rc::clone(&started.plan));
+    let (report, metrics) = started.report_and_metrics(&prep, now_ms() - t0);
+    let series = recorder.map(|rec| {
+        let mut s = rec.borrow().clone();
+        for &t in &plan.created_us {
+            bump(&mut s.created, t);
+        }
+        s
+    });
+    Ok(Outcome {
+        report,
+        reach_all_us: reach_all(&net, &plan, &metrics),
+        censored: censored(&net, &plan, &metrics),
+        series,
+    })
+}
+
+fn bump(bins: &mut Vec<u64>, t_us: u64) {
+    let bin = (t_us / BIN_US) as usize;
+    if bins.len() <= bin {
+        bins.resize(bin + 1, 0);
+    }
+    bins[bin] += 1;
+}
+
+fn record(s: &mut Series, event: &TraceEvent) {
+    match *event {
+        TraceEvent::Send {
+            to,
+            arrive_us,
+            lost: false,
+            kind: "codeword",
+            ..
+        } if to == s.watched => bump(&mut s.received, arrive_us),
+        TraceEvent::Deliver { t_us, node, .. } if node == s.watched => bump(&mut s.delivered, t_us),
+        _ => {}
+    }
+}
+
+/// Honest nodes that should receive tx `i`: all but its origin.
+fn targets(net: &Network, plan: &TxPlan, honest: usize, i: usize) -> usize {
+    honest - net.is_honest(plan.origin[i] as usize) as usize
+}
+
+fn reach_all(net: &Network, plan: &TxPlan, metrics: &Metrics) -> Vec<Option<u64>> {
+    let honest = (0..net.nodes).filter(|&v| net.is_honest(v)).count();
+    let txs = plan.count();
+    let mut reached = vec![0usize; txs];
+    let mut last = vec![0u64; txs];
+    for (node, tx, t) in metrics.arrivals(plan) {
+        let tx = tx as usize;
+        if net.is_honest(node as usize) && node != plan.origin[tx] {
+            reached[tx] += 1;
+            last[tx] = last[tx].max(t.saturating_sub(plan.created_us[tx]));
+        }
+    }
+    (0..txs)
+        .map(|i| (reached[i] >= targets(net, plan, honest, i)).then_some(last[i]))
+        .collect()
+}
+
+fn censored(net: &Network, plan: &TxPlan, metrics: &Metrics) -> Option<Censored> {
+    let censor = net
+        .behaviour
+        .iter()
+        .find(|b| matches!(b, Behaviour::Censor { .. }))?;
+    let is_censored: Vec<bool> = (0..plan.count())
+        .map(|i| censor.censors(TxId(i as u64)))
+        .collect();
+    let honest = (0..net.nodes).filter(|&v| net.is_honest(v)).count();
+    let expected: usize = (0..plan.count())
+        .filter(|&i| is_censored[i])
+        .map(|i| targets(net, plan, honest, i))
+        .sum();
+    let (mut got, mut latency_us) = (0usize, 0u64);
+    for (node, tx, t) in metrics.arrivals(plan) {
+        let tx = tx as usize;
+        if is_censored[tx] && net.is_honest(node as usize) && node != plan.origin[tx] {
+            got += 1;
+            latency_us += t.saturating_sub(plan.created_us[tx]);
+        }
+    }
+    Some(Censored {
+        txs: is_censored.iter().filter(|&&c| c).count(),
+        delivery: got as f64 / expected.max(1) as f64,
+        latency_ms: latency_us as f64 / 1e3 / got.max(1) as f64,
+    })
+}
