@@ -9,7 +9,7 @@ use std::ops::Range;
 
 use crate::arrival::Arrival;
 use crate::layout::Layout;
-use crate::row::{Row, CHUNK};
+use crate::row::Row;
 use crate::Error;
 
 /// The most seqs one [`ArrivalLog::fill_never`] call walks (each costs a 4-byte slot).
@@ -37,7 +37,8 @@ pub struct ArrivalLog {
     pub(crate) rows: BTreeMap<u64, Row>,
     records: u64,
     duplicates: u64,
-    chunks: u64,
+    /// Cell slots allocated over all rows.
+    slots: u64,
 }
 
 impl ArrivalLog {
@@ -47,7 +48,7 @@ impl ArrivalLog {
             rows: BTreeMap::new(),
             records: 0,
             duplicates: 0,
-            chunks: 0,
+            slots: 0,
         }
     }
 
@@ -65,9 +66,10 @@ impl ArrivalLog {
     pub fn duplicates(&self) -> u64 {
         self.duplicates
     }
-    /// Bytes of cell storage held: 4 per column slot, allocated in chunks of 256 columns.
+    /// Bytes of cell storage held: 4 per column slot; a chunk of 256 columns is allocated
+    /// where a cell lands and grows by doubling up to its highest column.
     pub fn memory_bytes(&self) -> u64 {
-        self.chunks * CHUNK * 4
+        self.slots * 4
     }
     /// Rows holding at least one cell.
     pub fn row_count(&self) -> usize {
@@ -78,9 +80,9 @@ impl ArrivalLog {
     pub fn put_unless_exists(&mut self, seq: u64, arrival: Arrival) -> Put {
         let column = self.layout.column(seq);
         let row = self.rows.entry(self.layout.row(seq)).or_default();
-        let chunks_before = row.chunks.len();
+        let slots_before = row.slots;
         let outcome = row.put_unless_exists(column, arrival);
-        self.chunks += (row.chunks.len() - chunks_before) as u64;
+        self.slots += row.slots - slots_before;
         match outcome {
             Ok(()) => {
                 self.records += 1;
@@ -152,12 +154,12 @@ impl ArrivalLog {
         for seq in seqs {
             let column = self.layout.column(seq);
             let row = self.rows.entry(self.layout.row(seq)).or_default();
-            let chunks_before = row.chunks.len();
+            let slots_before = row.slots;
             // A refused put here is not a duplicate arrival: the seq simply had its cell.
             if row.put_unless_exists(column, Arrival::Never).is_ok() {
                 written += 1;
             }
-            self.chunks += (row.chunks.len() - chunks_before) as u64;
+            self.slots += row.slots - slots_before;
         }
         self.records += written;
         Ok(written)

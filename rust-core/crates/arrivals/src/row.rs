@@ -1,9 +1,12 @@
 //! One row held in memory: its cells by column, packed for dense logs.
 //!
 //! A node records nearly every seq, so a row's columns are dense. Columns are grouped in
-//! chunks of [`CHUNK`] 4-byte slots, allocated only where a cell exists: a dense log costs about
-//! 4 bytes a record, and a hostile import cannot make one cell allocate more than one chunk.
-//! A delay too large for a slot (over ~71 minutes) goes to a side map.
+//! chunks of [`CHUNK`] 4-byte slots, allocated only where a cell exists and grown by doubling
+//! up to the highest column written: a dense log costs about 4 bytes a record, a short log
+//! (a few dozen columns per row) does not pay for 256, and a hostile import cannot make one
+//! cell allocate more than one chunk. The first chunk is held inline (most logs never
+//! leave it), the rest in a map. A delay too large for a slot (over ~71 minutes) goes to a
+//! side map.
 
 use std::collections::BTreeMap;
 
@@ -11,7 +14,8 @@ use crate::arrival::Arrival;
 
 /// Columns per chunk.
 pub(crate) const CHUNK: u64 = 256;
-pub(crate) type Chunk = [u32; CHUNK as usize];
+/// A chunk's slots: column `index * CHUNK + i` at `i`, absent past the end.
+pub(crate) type Chunk = [u32];
 
 /// Slot values: no cell, "never", a delay too large to inline, or `DELAY_BASE + delay_us`.
 pub(crate) const ABSENT: u32 = 0;
@@ -19,18 +23,39 @@ const NEVER: u32 = 1;
 const DELAY_BASE: u32 = 2;
 const WIDE: u32 = u32::MAX;
 const MAX_INLINE_DELAY_US: u64 = (WIDE - 1 - DELAY_BASE) as u64;
+/// Smallest allocation of a chunk, in slots.
+const MIN_SLOTS: usize = 8;
 
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Row {
-    pub(crate) chunks: BTreeMap<u64, Box<Chunk>>,
+    /// Chunk 0; empty until a cell lands there.
+    head: Vec<u32>,
+    /// Chunks 1 and up.
+    tail: BTreeMap<u64, Vec<u32>>,
     wide: BTreeMap<u64, u64>,
+    /// Slots allocated over all chunks.
+    pub(crate) slots: u64,
 }
 
 impl Row {
+    /// The chunk holding columns `index * CHUNK ..`, if any cell is there.
+    pub(crate) fn chunk(&self, index: u64) -> Option<&Chunk> {
+        if index == 0 {
+            return (!self.head.is_empty()).then_some(&self.head[..]);
+        }
+        self.tail.get(&index).map(|c| &c[..])
+    }
+
+    /// The first chunk index after `index` that holds anything.
+    pub(crate) fn next_chunk(&self, index: u64) -> Option<u64> {
+        self.tail.range(index + 1..).next().map(|(&c, _)| c)
+    }
+
     /// The cell at `column`, if any.
     pub(crate) fn get(&self, column: u64) -> Option<Arrival> {
-        let chunk = self.chunks.get(&(column / CHUNK))?;
-        self.decode(column, chunk[(column % CHUNK) as usize])
+        let chunk = self.chunk(column / CHUNK)?;
+        let slot = chunk.get((column % CHUNK) as usize).copied()?;
+        self.decode(column, slot)
     }
 
     /// What a slot read from this row's chunk at `column` means.
@@ -49,11 +74,21 @@ impl Row {
         column: u64,
         arrival: Arrival,
     ) -> Result<(), Arrival> {
-        let chunk = self
-            .chunks
-            .entry(column / CHUNK)
-            .or_insert_with(|| Box::new([ABSENT; CHUNK as usize]));
-        let slot = &mut chunk[(column % CHUNK) as usize];
+        let index = column / CHUNK;
+        let chunk = if index == 0 {
+            &mut self.head
+        } else {
+            self.tail.entry(index).or_default()
+        };
+        let at = (column % CHUNK) as usize;
+        if at >= chunk.len() {
+            let grown = (at + 1)
+                .next_power_of_two()
+                .clamp(MIN_SLOTS, CHUNK as usize);
+            self.slots += (grown - chunk.len()) as u64;
+            chunk.resize(grown, ABSENT);
+        }
+        let slot = &mut chunk[at];
         if *slot != ABSENT {
             let kept = *slot;
             return Err(self.decode(column, kept).unwrap_or(Arrival::Never));
@@ -71,12 +106,15 @@ impl Row {
 
     /// All cells in column order.
     pub(crate) fn cells(&self) -> impl Iterator<Item = (u64, Arrival)> + '_ {
-        self.chunks.iter().flat_map(move |(&index, chunk)| {
-            chunk.iter().enumerate().filter_map(move |(i, &slot)| {
-                let column = index * CHUNK + i as u64;
-                self.decode(column, slot).map(|a| (column, a))
+        let head = (!self.head.is_empty()).then_some((0u64, &self.head));
+        head.into_iter()
+            .chain(self.tail.iter().map(|(&index, c)| (index, c)))
+            .flat_map(move |(index, chunk)| {
+                chunk.iter().enumerate().filter_map(move |(i, &slot)| {
+                    let column = index * CHUNK + i as u64;
+                    self.decode(column, slot).map(|a| (column, a))
+                })
             })
-        })
     }
 }
 
@@ -104,5 +142,10 @@ mod tests {
         assert_eq!(row.get(4), None);
         let all: Vec<u64> = row.cells().map(|(c, _)| c).collect();
         assert_eq!(all, [3, 9, 300, 301]);
+        // Chunk 0 grew to 16 slots for column 9; chunk 1 to 64 for column 301.
+        assert_eq!(row.slots, 16 + 64);
+        assert_eq!(row.chunk(0).map(|c| c.len()), Some(16));
+        assert_eq!(row.next_chunk(0), Some(1));
+        assert_eq!(row.next_chunk(1), None);
     }
 }

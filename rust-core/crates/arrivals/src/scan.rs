@@ -136,7 +136,7 @@ impl<'a> Scan<'a> {
         self.cached_chunk = Some(chunk);
         let mut any = false;
         for (slot, row) in self.chunks.iter_mut().zip(&self.rows) {
-            *slot = row.and_then(|r| r.chunks.get(&chunk)).map(|b| &**b);
+            *slot = row.and_then(|r| r.chunk(chunk));
             any |= slot.is_some();
         }
         if !any {
@@ -146,7 +146,7 @@ impl<'a> Scan<'a> {
                 .rows
                 .iter()
                 .flatten()
-                .filter_map(|r| r.chunks.range(chunk + 1..).next().map(|(&c, _)| c))
+                .filter_map(|r| r.next_chunk(chunk))
                 .min();
             let base = self.partition.checked_mul(pq);
             let target = match next_chunk {
@@ -171,7 +171,9 @@ impl Iterator for Scan<'_> {
                 continue;
             }
             let (seq, column, k) = (self.seq, self.column, self.k as usize);
-            let slot = self.chunks[k].map_or(ABSENT, |c| c[(column % CHUNK) as usize]);
+            let slot = self.chunks[k]
+                .and_then(|c| c.get((column % CHUNK) as usize).copied())
+                .unwrap_or(ABSENT);
             self.advance();
             if slot != ABSENT {
                 if let Some(arrival) = self.rows[k].and_then(|r| r.decode(column, slot)) {
