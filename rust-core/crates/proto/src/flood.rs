@@ -3,7 +3,7 @@
 
 use crate::pull::Peers;
 use crate::wire::framed_len;
-use crate::{Behaviour, Ctx, IdSet, Input, NodeSetup, PeerIdx, Protocol, Tx, TxId, WireMsg};
+use crate::{Behaviour, Ctx, Input, NodeSetup, PeerIdx, Protocol, Tx, TxId, TxIdSet, WireMsg};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -41,7 +41,7 @@ pub struct Flood {
     fanout: Option<u32>,
     silent: bool,
     peers: Peers,
-    seen: IdSet<TxId>,
+    seen: TxIdSet,
     scratch: Vec<usize>,
 }
 
@@ -79,7 +79,7 @@ impl Protocol for Flood {
             fanout: config.fanout,
             silent: setup.behaviour == Behaviour::Silent,
             peers: Peers::default(),
-            seen: IdSet::default(),
+            seen: TxIdSet::default(),
             scratch: Vec::new(),
         }
     }

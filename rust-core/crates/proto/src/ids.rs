@@ -76,9 +76,87 @@ pub type IdBuild = BuildHasherDefault<IdHasher>;
 pub type IdSet<K> = std::collections::HashSet<K, IdBuild>;
 pub type IdMap<K, V> = std::collections::HashMap<K, V, IdBuild>;
 
+/// Ids below this are kept as bits (at most 2^20 / 8 = 128 KiB per set); larger ones hashed.
+const DENSE_IDS: u64 = 1 << 20;
+
+/// A set of tx ids for "have I seen it?": a bit per id for small ids (the simulator's dense
+/// sequence numbers: one word covers 64 txs, no hashing, no probing), a hashed set for the
+/// rest (random ids on a real network). Lookup only, like [`IdSet`].
+#[derive(Clone, Debug, Default)]
+pub struct TxIdSet {
+    bits: Vec<u64>,
+    sparse: IdSet<TxId>,
+    len: usize,
+}
+
+impl TxIdSet {
+    /// Adds `id`; false if it was there already.
+    #[inline]
+    pub fn insert(&mut self, id: TxId) -> bool {
+        if id.0 >= DENSE_IDS {
+            let fresh = self.sparse.insert(id);
+            self.len += fresh as usize;
+            return fresh;
+        }
+        let (word, bit) = ((id.0 / 64) as usize, 1u64 << (id.0 % 64));
+        if word >= self.bits.len() {
+            // Grow geometrically so a run of increasing ids costs amortized O(1).
+            let want = (word + 1)
+                .max(self.bits.len() * 2)
+                .min((DENSE_IDS / 64) as usize);
+            self.bits.resize(want, 0);
+        }
+        let w = &mut self.bits[word];
+        let fresh = *w & bit == 0;
+        *w |= bit;
+        self.len += fresh as usize;
+        fresh
+    }
+
+    pub fn contains(&self, id: TxId) -> bool {
+        if id.0 >= DENSE_IDS {
+            return self.sparse.contains(&id);
+        }
+        self.bits
+            .get((id.0 / 64) as usize)
+            .is_some_and(|w| w & (1 << (id.0 % 64)) != 0)
+    }
+
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn tx_id_set_matches_a_hashed_set() {
+        let mut fast = TxIdSet::default();
+        let mut reference = IdSet::default();
+        let mut z = 1u64;
+        for i in 0..5_000u64 {
+            z = z
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            // Dense ids, ids near the bit limit, and random 64-bit ids.
+            let id = TxId(match i % 3 {
+                0 => z % 3_000,
+                1 => DENSE_IDS - 2 + z % 4,
+                _ => z,
+            });
+            assert_eq!(fast.insert(id), reference.insert(id));
+            assert!(fast.contains(id));
+            assert_eq!(fast.len(), reference.len());
+        }
+        assert!(!fast.contains(TxId(3_000)));
+        assert!(fast.bits.len() <= (DENSE_IDS / 64) as usize);
+    }
 
     #[test]
     fn bodies_are_deterministic_and_distinct() {

@@ -21,7 +21,7 @@ pub mod wire;
 
 pub use behaviour::Behaviour;
 pub use driver::{Driver, Output};
-pub use ids::{IdBuild, IdHasher, IdMap, IdSet, PeerIdx, Tx, TxId};
+pub use ids::{IdBuild, IdHasher, IdMap, IdSet, PeerIdx, Tx, TxId, TxIdSet};
 pub use protocol::{Action, Ctx, Input, NodeSetup, Protocol, WireMsg};
 pub use rng::{stream, Rng};
 pub use time::{Dur, Time};

@@ -4,7 +4,7 @@
 
 use crate::digest::EventLog;
 use crate::metrics::Metrics;
-use crate::network::Network;
+use crate::network::{Edge, Network};
 use crate::queue::EventQueue;
 use crate::workload::TxPlan;
 use proto::{stream, Action, Ctx, Input, NodeSetup, PeerIdx, Protocol, Rng, Time, WireMsg};
@@ -113,6 +113,10 @@ mod tag {
     pub const LOST: u8 = 8;
 }
 
+/// How many events ahead `touch_ahead` loads an arrival's edge, and its receiver's counters.
+const TOUCH_EDGE: usize = 12;
+const TOUCH_NODE: usize = 6;
+
 /// Time to push `bytes` through a link of `bps` bits per second (0 = unlimited), rounded up.
 #[inline]
 pub fn serialization_us(bytes: usize, bps: u64) -> u64 {
@@ -209,6 +213,7 @@ impl<P: Protocol> Engine<P> {
         if let Some(&first) = engine.plan.created_us.first() {
             engine.queue.push(first, Event::Submit);
         }
+        engine.metrics.flush_arrivals();
         engine
     }
 
@@ -242,31 +247,59 @@ impl<P: Protocol> Engine<P> {
     /// Like `run_until`, but stop after `max_events` events, so a host can stay responsive
     /// and show progress. Returns false once the run is over.
     pub fn run_bounded(&mut self, t_us: u64, max_events: u64) -> bool {
+        let more = self.steps(t_us, max_events);
+        self.metrics.flush_arrivals();
+        more
+    }
+
+    fn steps(&mut self, t_us: u64, max_events: u64) -> bool {
         let limit = t_us.min(self.end_us);
-        let mut budget = max_events;
-        while let Some(t) = self.queue.peek_time() {
-            if t > limit {
-                self.now = self.now.max(limit);
-                return limit < self.end_us;
+        for _ in 0..max_events {
+            match self.queue.pop_until(limit) {
+                Some((t, event)) => {
+                    self.touch_ahead();
+                    self.step(t, event)
+                }
+                None => break,
             }
-            if budget == 0 {
-                return true;
-            }
-            budget -= 1;
-            self.step();
         }
-        false
+        match self.queue.peek_time() {
+            None => false,
+            Some(t) if t > limit => {
+                self.now = self.now.max(limit);
+                limit < self.end_us
+            }
+            // The budget ran out with events still due.
+            Some(_) => true,
+        }
     }
 
     /// The digest of the event log so far; consumes the engine's log.
-    pub fn finish(self) -> (Metrics, String, u64) {
+    pub fn finish(mut self) -> (Metrics, String, u64) {
+        self.metrics.flush_arrivals();
         (self.metrics, self.log.finish(), self.events)
     }
 
-    fn step(&mut self) {
-        let Some((t, event)) = self.queue.pop() else {
-            return;
-        };
+    /// Loads, ahead of time, what upcoming message arrivals will read: their edge a few
+    /// events ahead, then the receiver's counters closer in. The loads change nothing; they
+    /// let the CPU fetch these scattered cache lines while it works on the current event
+    /// (portable, unlike prefetch instructions, so WASM gains too).
+    #[inline]
+    fn touch_ahead(&self) {
+        if let Some(Event::Arrive { edge, .. }) = self.queue.peek_ahead(TOUCH_EDGE) {
+            std::hint::black_box(self.net.edges.get(*edge as usize).map(|e| e.peer));
+        }
+        if let Some(Event::Arrive { edge, .. }) = self.queue.peek_ahead(TOUCH_NODE) {
+            if let Some(e) = self.net.edges.get(*edge as usize) {
+                let r = e.peer as usize;
+                std::hint::black_box(self.metrics.node.get(r).map(|s| s.copies));
+                std::hint::black_box(self.metrics.has(r, 0));
+            }
+        }
+    }
+
+    #[inline]
+    fn step(&mut self, t: u64, event: Event<P::Msg, P::Timer>) {
         self.now = t;
         self.events += 1;
         match event {
@@ -310,7 +343,8 @@ impl<P: Protocol> Engine<P> {
         if !self.link_up[e] {
             return;
         }
-        let r = self.net.edges[e].peer as usize;
+        let Edge { peer, back, .. } = self.net.edges[e];
+        let r = peer as usize;
         let payload = msg.payload_len().min(bytes);
         let stats = &mut self.metrics.node[r];
         stats.down_payload += payload as u64;
@@ -326,7 +360,8 @@ impl<P: Protocol> Engine<P> {
         };
         let at = done + self.processing_us;
         if at == self.now {
-            self.on_handle(edge, msg);
+            // Handled at once: the link is still up and the edge already read.
+            self.receive(r, back, msg);
         } else {
             self.queue.push(at, Event::Handle { edge, msg });
         }
@@ -337,12 +372,19 @@ impl<P: Protocol> Engine<P> {
         if !self.link_up[e] {
             return;
         }
-        let edge = self.net.edges[e];
-        let r = edge.peer as usize;
+        let Edge { peer, back, .. } = self.net.edges[e];
+        self.receive(peer as usize, back, msg);
+    }
+
+    /// Node `r` takes in a message from its peer number `back`.
+    #[inline]
+    fn receive(&mut self, r: usize, back: u32, msg: P::Msg) {
         if let Some(tx) = msg.full_tx() {
-            self.metrics.node[r].copies += 1;
-            if self.metrics.has(r, tx.0 as usize) {
-                self.metrics.node[r].duplicates += 1;
+            let duplicate = self.metrics.has(r, tx.0 as usize);
+            let stats = &mut self.metrics.node[r];
+            stats.copies += 1;
+            if duplicate {
+                stats.duplicates += 1;
                 if let Some(trace) = &mut self.trace {
                     trace(&TraceEvent::Duplicate {
                         t_us: self.now,
@@ -352,8 +394,7 @@ impl<P: Protocol> Engine<P> {
                 }
             }
         }
-        let from = PeerIdx(edge.back);
-        self.dispatch(r, Input::Message(from, msg));
+        self.dispatch(r, Input::Message(PeerIdx(back), msg));
     }
 
     fn on_uplink_free(&mut self, node: usize) {

@@ -40,7 +40,10 @@ pub struct Metrics {
     honest_targets: u32,
     pub counters: BTreeMap<&'static str, Vec<u64>>,
     /// Per node, the first arrival of every tx, in the tickets encoding (seed `001`).
+    /// Up to date whenever the engine is not inside a step (see [`Metrics::flush_arrivals`]).
     pub logs: Vec<ArrivalLog>,
+    /// First arrivals not yet written to `logs`: (node, tx, delay after creation in µs).
+    pending: Vec<(u32, u32, u64)>,
 }
 
 pub const NOT_YET: u64 = u64::MAX;
@@ -67,6 +70,7 @@ impl Metrics {
             honest_targets: honest.saturating_sub(1),
             counters: BTreeMap::new(),
             logs: (0..n).map(|_| ArrivalLog::new(layout)).collect(),
+            pending: Vec::new(),
         }
     }
 
@@ -89,7 +93,9 @@ impl Metrics {
         }
         self.has[node * self.words + tx / 64] |= 1 << (tx % 64);
         let latency = now.saturating_sub(plan.created_us[tx]);
-        self.logs[node].put_unless_exists(tx as u64, Arrival::AfterUs(latency));
+        // Buffered: writing the logs node by node later touches each log's rows once
+        // instead of chasing its tree pointers on every delivery.
+        self.pending.push((node as u32, tx as u32, latency));
         if plan.origin[tx] as usize == node {
             return true;
         }
@@ -110,6 +116,38 @@ impl Metrics {
             }
         }
         true
+    }
+
+    /// Writes the buffered first arrivals to the logs, grouped by node (a counting sort, so
+    /// each node's arrivals keep their order). The `has` bits already keep only the first
+    /// arrival of each (node, tx), so every put here inserts.
+    pub fn flush_arrivals(&mut self) {
+        let pending = std::mem::take(&mut self.pending);
+        if pending.len() < 64 || pending.len() < self.nodes / 8 {
+            for &(node, tx, latency) in &pending {
+                self.logs[node as usize].put_unless_exists(tx as u64, Arrival::AfterUs(latency));
+            }
+        } else {
+            let mut start = vec![0u32; self.nodes + 1];
+            for &(node, ..) in &pending {
+                start[node as usize + 1] += 1;
+            }
+            for v in 0..self.nodes {
+                start[v + 1] += start[v];
+            }
+            let mut grouped = vec![(0u32, 0u32, 0u64); pending.len()];
+            for &p in &pending {
+                let slot = &mut start[p.0 as usize];
+                grouped[*slot as usize] = p;
+                *slot += 1;
+            }
+            for &(node, tx, latency) in &grouped {
+                self.logs[node as usize].put_unless_exists(tx as u64, Arrival::AfterUs(latency));
+            }
+        }
+        // Keep the buffer's memory for the next batch.
+        self.pending = pending;
+        self.pending.clear();
     }
 
     /// Every (node, tx, arrival time) at nodes other than the tx's origin, node by node in
