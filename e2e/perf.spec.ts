@@ -12,6 +12,35 @@ interface Hooks {
 
 const figures: Record<string, number> = {};
 
+/**
+ * Main-thread tasks over 50 ms as the browser reports them (PerformanceObserver 'longtask'),
+ * registered before the page's own scripts so none is missed.
+ */
+async function observeLongTasks(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    const seen: [number, number][] = [];
+    (window as unknown as { __longTasks: [number, number][] }).__longTasks = seen;
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) seen.push([e.startTime, e.duration]);
+    }).observe({ type: 'longtask', buffered: true });
+  });
+}
+
+/** The longest task and the count over 50 ms since `since` (performance.now() in the page). */
+async function longTasksSince(page: Page, since: number): Promise<{ longest: number; over50: number }> {
+  return page.evaluate((from) => {
+    const tasks = (window as unknown as { __longTasks: [number, number][] }).__longTasks.filter(([start]) => start >= from);
+    return { longest: Math.max(0, ...tasks.map(([, d]) => d)), over50: tasks.filter(([, d]) => d > 50).length };
+  }, since);
+}
+
+/** Records the long tasks of a phase under `name`. */
+async function recordLongTasks(page: Page, name: string, since: number): Promise<void> {
+  const { longest, over50 } = await longTasksSince(page, since);
+  figures[`longest_main_task_ms_${name}`] = longest;
+  figures[`main_tasks_over_50ms_${name}`] = over50;
+}
+
 function quantile(sorted: number[], q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
 }
@@ -31,8 +60,12 @@ function bigScenario(nodes: number): string {
 }
 
 async function frameTimes(page: Page, nodes: number) {
+  const since = await page.evaluate(() => performance.now());
   await runJson(page, bigScenario(nodes));
   await runsDone(page, 120_000);
+  await expect(page.locator('#app')).toHaveAttribute('data-charts', 'done');
+  // While the run computes and plays (it plays as soon as the first chunk is computed).
+  await recordLongTasks(page, `during_run_${nodes}`, since);
   // Play slowly from the start so messages are in flight in every frame measured.
   await page.locator('#speed').selectOption({ label: '0.1×' });
   await page.locator('#timeline').fill('0');
@@ -49,13 +82,18 @@ async function frameTimes(page: Page, nodes: number) {
   figures[`draw_ms_p95_${nodes}`] = quantile(times, 0.95);
   figures[`frame_interval_ms_median_${nodes}`] = quantile(intervals, 0.5);
   figures[`frame_interval_ms_p95_${nodes}`] = quantile(intervals, 0.95);
+  const tasks = await longTasksSince(page, since);
+  console.log(`${nodes} nodes: longest main-thread task ${tasks.longest.toFixed(0)} ms, ${tasks.over50} over 50 ms (run, charts and 3 s of playback)`);
 }
 
 test.describe.configure({ mode: 'serial' });
 
 test('perf: time to first frame', async ({ page }) => {
+  await observeLongTasks(page);
   await page.goto('/');
   await runsDone(page);
+  await expect(page.locator('#app')).toHaveAttribute('data-charts', 'done');
+  await recordLongTasks(page, 'first_screen', 0);
   const first = await page.evaluate(() => (window as unknown as Hooks).txcast.firstFrameMs());
   expect(first).not.toBeNull();
   figures.first_frame_ms = first!;
@@ -65,6 +103,7 @@ test('perf: time to first frame', async ({ page }) => {
 
 test('perf: frame time at 2,000 and 5,000 nodes', async ({ page }) => {
   test.setTimeout(240_000);
+  await observeLongTasks(page);
   await page.goto('/');
   await runsDone(page);
   await frameTimes(page, 2000);
@@ -93,6 +132,8 @@ test('perf: gzipped sizes of the WASM module and the JS bundle', () => {
 });
 
 test.afterAll(() => {
+  const longest = Object.entries(figures).filter(([k]) => k.startsWith('longest_main_task_ms_'));
+  if (longest.length) console.log(`\nlongest main-thread tasks (ms): ${longest.map(([k, v]) => `${k.slice('longest_main_task_ms_'.length)} ${v.toFixed(0)}`).join(', ')}`);
   const rounded = Object.fromEntries(Object.entries(figures).map(([k, v]) => [k, Math.round(v * 100) / 100]));
   console.log(`\nperf figures (measured, not asserted): ${JSON.stringify(rounded)}`);
   mkdirSync('test-results', { recursive: true });

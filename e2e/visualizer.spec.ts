@@ -191,3 +191,110 @@ test('a geographic scenario opens on the world map; circular and force views swi
   await runsDone(page);
   await expect(page.locator('#layout option[value="map"]')).toBeDisabled();
 });
+
+interface SeekHooks {
+  txcast: { nodeColours(k: number): { played: number[]; seeked: number[] | null } | null };
+}
+
+test('a long run plays while it is still computing; the timeline shows how far it has got', async ({ page }) => {
+  await page.goto('/');
+  await runsDone(page);
+  // Big enough that the engine needs many chunks.
+  await runJson(page, JSON.stringify({ ...SMALL_SCENARIO, name: 'long', nodes: 1500, workload: { kind: 'poisson', total_tps: 40, duration_ms: 6000, tx_bytes: 200 }, drain_ms: 4000, protocols: [{ label: 'flood', protocol: 'flood' }] }));
+  const app = page.locator('#app');
+  await expect(app).toHaveAttribute('data-playing', 'true', { timeout: 30_000 });
+  // Playing, yet still computing: the clock is within what is computed, which is short of the end.
+  const during = await app.evaluate((el) => ({ state: el.dataset.state, t: Number(el.dataset.tUs), computed: Number(el.dataset.computedUs) }));
+  expect(during.state).toBe('running');
+  expect(during.t).toBeLessThanOrEqual(during.computed);
+  expect(during.computed).toBeLessThan(10_000_000);
+  await expect(page.locator('#compute-progress')).toBeVisible();
+  expect(await page.locator('#timeline').evaluate((el) => (el as HTMLElement).style.getPropertyValue('--computed'))).toMatch(/%$/);
+  await runsDone(page, 120_000);
+  await expect(page.locator('#compute-progress')).toBeHidden();
+  await expect(app).toHaveAttribute('data-computed-us', '10000000');
+});
+
+test('seeking colours the nodes from the arrival logs exactly as playing to that time does', async ({ page }) => {
+  await page.goto('/');
+  await runJson(page, JSON.stringify(SMALL_SCENARIO));
+  await runsDone(page);
+  const app = page.locator('#app');
+  for (const position of ['80', '250', '700']) {
+    await page.locator('#timeline').fill(position);
+    await expect(app).toHaveAttribute('data-seek', 'scanned');
+    for (const k of [0, 1]) {
+      const colours = await page.evaluate((panel) => (window as unknown as SeekHooks).txcast.nodeColours(panel), k);
+      expect(colours?.seeked).not.toBeNull();
+      expect(colours!.seeked).toEqual(colours!.played);
+    }
+  }
+  // Not a trivial agreement: late in the run the picked tx has reached nodes.
+  const late = await page.evaluate(() => (window as unknown as SeekHooks).txcast.nodeColours(0));
+  expect(late!.played.filter((b) => b >= 0).length).toBeGreaterThan(10);
+});
+
+const EFFECT_YELLOW: [number, number, number] = [0xf0, 0xe4, 0x42];
+
+test('adversaries are marked and what they do is drawn: withheld requests, censoring', async ({ page }) => {
+  await page.goto('/');
+  await runJson(page, JSON.stringify({ ...SMALL_SCENARIO, name: 'adversaries', protocols: [{ label: 'cat', protocol: 'cat' }, { label: 'gossipsub', protocol: 'gossipsub' }] }));
+  await runsDone(page);
+  await expect(page.locator('.panel[data-run="0"] .effects')).toBeVisible();
+  await expect(page.locator('.panel[data-run="1"] .effects')).toContainText('requests withheld');
+  await expect(page.locator('.effects-legend li')).toHaveCount(3);
+  // Withheld requests land all through the run: some time shows the marks.
+  const app = page.locator('#app');
+  let marked = 0;
+  for (const position of ['30', '60', '100', '150', '200', '300']) {
+    await page.locator('#timeline').fill(position);
+    await expect(app).toHaveAttribute('data-seek', 'scanned');
+    await page.waitForTimeout(50);
+    marked = Math.max(marked, await pixelsNear(page, '.panel[data-run="0"] canvas', EFFECT_YELLOW, 30));
+  }
+  expect(marked).toBeGreaterThan(10);
+
+  // Censors: a tx a censor holds is marked on it.
+  await runJson(page, JSON.stringify({ ...SMALL_SCENARIO, name: 'censors', adversaries: [{ fraction: 0.3, behaviour: { kind: 'censor', fraction: 1.0 } }], protocols: [{ label: 'flood', protocol: 'flood' }] }));
+  await runsDone(page);
+  await page.fill('#tx', '0');
+  await page.locator('#tx').dispatchEvent('change');
+  await page.locator('#timeline').fill('1000');
+  await expect(app).toHaveAttribute('data-seek', 'scanned');
+  await page.waitForTimeout(100);
+  expect(await pixelsNear(page, '.panel[data-run="0"] canvas', EFFECT_YELLOW, 30)).toBeGreaterThan(20);
+});
+
+test('picking a tx flashes only its messages; all traffic otherwise', async ({ page }) => {
+  await page.goto('/');
+  await runJson(page, JSON.stringify({ ...SMALL_SCENARIO, protocols: [{ label: 'flood', protocol: 'flood' }] }));
+  await runsDone(page);
+  await expect(page.locator('#tx-only')).not.toBeChecked();
+  // Just after tx 5 is created, earlier txs are still spreading: of the messages in flight, few are tx 5's.
+  await page.fill('#tx', '5');
+  await page.locator('#tx').dispatchEvent('change');
+  await page.locator('#tx-only').uncheck();
+  const app = page.locator('#app');
+  await expect(app).toHaveAttribute('data-tx', '5');
+  await expect(app).toHaveAttribute('data-playing', 'false');
+  await expect(app).toHaveAttribute('data-seek', 'scanned');
+  const panel = page.locator('.panel[data-run="0"]');
+  const createdUs = Number(await app.getAttribute('data-t-us'));
+  // The timeline's 1000 steps span the 4 s run.
+  const position = Math.round((createdUs + 40_000) / 4000);
+  await page.locator('#timeline').fill(String(position));
+  await expect(app).toHaveAttribute('data-t-us', String(position * 4000));
+  await expect(app).toHaveAttribute('data-seek', 'scanned');
+  const all = Number(await panel.getAttribute('data-flashes'));
+  await page.locator('#tx-only').check();
+  await expect(panel).not.toHaveAttribute('data-flashes', String(all));
+  const one = Number(await panel.getAttribute('data-flashes'));
+  expect(all).toBeGreaterThan(20);
+  expect(one).toBeGreaterThan(0);
+  expect(one).toBeLessThan(all);
+  // Picking a tx turns the filter on.
+  await page.locator('#tx-only').uncheck();
+  await page.fill('#tx', '2');
+  await page.locator('#tx').dispatchEvent('change');
+  await expect(page.locator('#tx-only')).toBeChecked();
+});

@@ -1,6 +1,6 @@
 // The page: pick or edit a scenario, run 1 to 4 of its protocols in parallel workers, replay what
 // happened on one shared clock, and show the report and the charts.
-import { SEND_STRIDE, type RunTrace } from '../workers/protocol';
+import { SEND_STRIDE, type RunChunk, type RunDone, type RunStart } from '../workers/protocol';
 import { barChart, lineChart } from './charts';
 import { fillGlossary } from './glossary';
 import { drawLegend } from './legend';
@@ -8,7 +8,7 @@ import { runColour } from './palette';
 import type { LayoutKind } from './layouts';
 import { Panel } from './panel';
 import { baseMapping } from './render';
-import { newClock, seek, setSpeed, SPEEDS, step, tick, togglePlay, type Clock } from './playback';
+import { extend, newClock, seek, setSpeed, SPEEDS, step, tick, togglePlay, waiting, type Clock } from './playback';
 import { ScenarioEditor } from './editor';
 import { download, svgDocument, svgToPng, traceCsv } from './export';
 import { showInspection, showInspectionMessage } from './inspector';
@@ -48,6 +48,8 @@ const ui = {
   timeline: element<HTMLInputElement>('timeline'),
   clock: element<HTMLElement>('clock'),
   follow: element<HTMLInputElement>('follow'),
+  txOnly: element<HTMLInputElement>('tx-only'),
+  computeProgress: element<HTMLProgressElement>('compute-progress'),
   tx: element<HTMLInputElement>('tx'),
   panels: element<HTMLElement>('panels'),
   layout: element<HTMLSelectElement>('layout'),
@@ -93,6 +95,8 @@ let panels: Panel[] = [];
 const slots: RunSlot[] = [];
 let reports: (RunReport | null)[] = [];
 let generation = 0;
+/** Set once playback has begun for the latest runs (it begins with their first computed chunk). */
+let playbackBegun = false;
 let lastFrame = 0;
 let animation = 0;
 const frameTimes: number[] = [];
@@ -202,33 +206,80 @@ function run(): void {
   ui.panels.replaceChildren(...panels.map((p) => p.element));
   ui.panels.dataset.count = String(panels.length);
   clock = newClock(0);
+  playbackBegun = false;
+  delete ui.app.dataset.charts;
+  delete ui.app.dataset.seek;
+  seekAsked = null;
+  censoringAsked.length = 0;
   setAppState('running');
   ui.table.replaceChildren();
+  ui.computeProgress.hidden = false;
+  ui.computeProgress.value = 0;
   panels.forEach((panel, k) => {
     slots[k] ??= new RunSlot((message) => workerCrashed(k, message));
     slots[k].start(
       { scenario: scenarioText, run: panel.index, seed: typeof seed === 'bigint' ? seed : undefined, layoutSeed },
       {
-        progress: (p) => {
-          if (mine !== generation) return;
-          panel.setProgress(p.nowUs / Math.max(1, p.endUs), `simulating: ${(p.nowUs / 1000).toFixed(0)} of ${(p.endUs / 1000).toFixed(0)} ms, ${count(p.events)} events`);
-        },
-        done: (trace) => mine === generation && runDone(k, trace),
+        start: (s) => mine === generation && runStarted(k, s),
+        chunk: (c) => mine === generation && runChunk(k, c),
+        done: (d) => mine === generation && runDone(k, d),
         failed: (message) => mine === generation && runFailed(k, message),
       },
     );
   });
 }
 
-function runDone(k: number, trace: RunTrace): void {
-  requestDraw(); // show this run's network at once, before the others finish
+function runStarted(k: number, start: RunStart): void {
   const panel = panels[k];
-  panel.setTrace(trace);
+  panel.start(start);
   // Geographic scenarios open on the map; the choice is offered only when there is one.
   ui.layout.querySelector<HTMLOptionElement>('option[value="map"]')!.disabled = !panel.hasMap;
   if (panel.hasMap && k === 0 && !layoutChosen) ui.layout.value = 'map';
   if (!panel.hasMap && ui.layout.value === 'map') ui.layout.value = 'force';
-  panel.setLayout(ui.layout.value as LayoutKind, requestDraw);
+  // Runs start in any order: every run started so far shares the view just chosen.
+  for (const p of panels) if (p.trace) p.setLayout(ui.layout.value as LayoutKind, requestDraw);
+  panel.setProgress(0, `simulating ${start.nodes} nodes…`);
+  computedExtent();
+  requestDraw(); // show this run's network at once
+}
+
+/**
+ * What every run has computed: the shared clock may play up to the least of them. Playback
+ * begins as soon as every run has something computed.
+ */
+function computedExtent(): void {
+  const endUs = Math.max(0, ...panels.map((p) => p.trace?.endUs ?? 0));
+  const reach = Math.min(...panels.map((p) => (!p.trace ? 0 : p.done ? endUs : p.computedUs)));
+  clock = extend(clock, reach, endUs);
+  const share = endUs > 0 ? clock.computedUs / endUs : 0;
+  ui.timeline.style.setProperty('--computed', `${(100 * share).toFixed(2)}%`);
+  ui.computeProgress.value = share;
+  ui.app.dataset.computedUs = String(Math.round(clock.computedUs));
+  if (pauseAtMs !== null && clock.computedUs >= Math.min(endUs, pauseAtMs * 1000) && panels.every((p) => p.trace)) {
+    playbackBegun = true;
+    seekTo(pauseAtMs * 1000);
+    pauseAtMs = null;
+  } else if (!playbackBegun && reach > 0 && pauseAtMs === null) {
+    playbackBegun = true;
+    clock = setSpeed(clock, Number(ui.speed.value));
+    if (!reduceMotion) clock = togglePlay(clock);
+    ui.tx.max = String(Math.max(0, (panels[0].view?.txs ?? 1) - 1));
+  }
+  requestDraw();
+}
+
+function runChunk(k: number, chunk: RunChunk): void {
+  const panel = panels[k];
+  panel.addChunk(chunk);
+  panel.setProgress(chunk.nowUs / Math.max(1, panel.trace?.endUs ?? 1), `simulating: ${(chunk.nowUs / 1000).toFixed(0)} of ${((panel.trace?.endUs ?? 0) / 1000).toFixed(0)} ms, ${count(chunk.events)} events`);
+  computedExtent();
+}
+
+function runDone(k: number, done: RunDone): void {
+  const panel = panels[k];
+  panel.finish(done);
+  const trace = panel.trace!;
+  computedExtent();
   const report = parseReport(trace.report);
   reports[k] = report;
   panel.element.dataset.digest = report.digest;
@@ -254,18 +305,13 @@ function workerCrashed(k: number, message: string): void {
 }
 
 function allDone(): void {
-  const endUs = Math.max(...panels.map((p) => p.trace?.endUs ?? 0));
-  clock = newClock(endUs);
-  clock = setSpeed(clock, Number(ui.speed.value));
+  computedExtent();
   ui.tx.max = String(Math.max(0, (panels[0].view?.txs ?? 1) - 1));
+  ui.computeProgress.hidden = true;
   delete ui.app.dataset.crashed;
   setAppState('done');
   renderReport();
   renderCharts();
-  if (pauseAtMs !== null) {
-    clock = seek(clock, pauseAtMs * 1000);
-    pauseAtMs = null;
-  } else if (!reduceMotion) clock = togglePlay(clock);
   requestDraw();
 }
 
@@ -293,19 +339,24 @@ function draw(): void {
   const started = performance.now();
   const tx = currentTx();
   const span = spanUs(tx);
-  for (const panel of panels) panel.draw(tx, clock.tUs, span);
+  const txOnly = ui.txOnly.checked;
+  for (const [k, panel] of panels.entries()) {
+    panel.draw(tx, clock.tUs, span, txOnly);
+    askCensoring(k, tx);
+  }
   if (span !== legendSpan) {
     legendSpan = span;
     drawLegend(ui.legend, span / 1000);
   }
-  ui.clock.textContent = `t = ${(clock.tUs / 1000).toFixed(1)} of ${(clock.endUs / 1000).toFixed(0)} ms`;
+  const computing = clock.computedUs < clock.endUs ? ` (computed to ${(clock.computedUs / 1000).toFixed(0)})` : '';
+  ui.clock.textContent = `t = ${(clock.tUs / 1000).toFixed(1)} of ${(clock.endUs / 1000).toFixed(0)} ms${computing}${waiting(clock) ? ', waiting for the engine' : ''}`;
   ui.timeline.value = String(clock.endUs > 0 ? Math.round((1000 * clock.tUs) / clock.endUs) : 0);
   if (document.activeElement !== ui.tx) ui.tx.value = String(tx);
   ui.play.textContent = clock.playing ? 'Pause' : 'Play';
   Object.assign(ui.app.dataset, { tUs: String(Math.round(clock.tUs)), tx: String(tx), playing: String(clock.playing) });
   const finished = performance.now();
   frameTimes.push(finished - started);
-  if (firstFrameMs === null && panels.some((p) => p.trace)) firstFrameMs = finished;
+  if (firstFrameMs === null && panels.some((p) => p.trace && p.computedUs > 0)) firstFrameMs = finished;
   if (frameTimes.length > 600) frameTimes.splice(0, frameTimes.length - 600);
 }
 
@@ -331,6 +382,66 @@ function requestDraw(): void {
 function update(next: Clock): void {
   clock = next;
   requestDraw();
+}
+
+// ---- seeking: who has the tx at the new time comes from the runs' arrival logs -----------
+
+/** The seek whose range scans are wanted; a newer seek supersedes it. */
+let seekAsked: { tUs: number; tx: number } | null = null;
+let scansInFlight = 0;
+
+/** Moves the paused clock to `tUs` and asks each run's worker for the picked tx's state there. */
+function seekTo(tUs: number): void {
+  update(seek({ ...clock, playing: false }, tUs));
+  seekAsked = { tUs: clock.tUs, tx: currentTx() };
+  ui.app.dataset.seek = 'scanning';
+  if (scansInFlight === 0) scanForSeek();
+}
+
+/** One range scan per run at a time: while dragging the timeline only the latest position is scanned. */
+function scanForSeek(): void {
+  const asked = seekAsked;
+  if (!asked) return;
+  const mine = generation;
+  const jobs = panels.map((panel, k) =>
+    slots[k]
+      ?.arrivals(asked.tx, asked.tx + 1, asked.tUs)
+      .then((reply) => {
+        if (mine === generation) panel.setSeek(asked.tx, asked.tUs, reply.arrivals, reply.censoring);
+      })
+      .catch(() => undefined),
+  );
+  scansInFlight = jobs.length;
+  void Promise.all(jobs).then(() => {
+    scansInFlight = 0;
+    // A newer seek (or a new run's) came while these were out: scan for it now.
+    if (seekAsked && seekAsked !== asked) return scanForSeek();
+    if (mine !== generation) return;
+    ui.app.dataset.seek = 'scanned';
+    requestDraw();
+  });
+}
+
+/** Per run, the tx whose censoring nodes were asked for (the worker knows behaviours). */
+const censoringAsked: number[] = [];
+function askCensoring(k: number, tx: number): void {
+  const panel = panels[k];
+  if (censoringAsked[k] === tx || !panel.trace?.adversaries.some((a) => a) || !slots[k]) return;
+  censoringAsked[k] = tx;
+  const mine = generation;
+  slots[k]
+    .arrivals(tx, tx, 0)
+    .then((reply) => {
+      if (mine !== generation || censoringAsked[k] !== tx) return;
+      panel.setCensoring(tx, reply.censoring);
+      requestDraw();
+    })
+    .catch(() => undefined);
+}
+
+/** The user picked a tx to watch: show only its messages and the path it takes. */
+function watchPickedTx(): void {
+  ui.txOnly.checked = true;
 }
 
 for (const [i, s] of SPEEDS.entries()) {
@@ -514,17 +625,23 @@ ui.play.addEventListener('click', () => update(togglePlay(clock)));
 ui.step.addEventListener('click', () => {
   const view = panels[0]?.tx(currentTx());
   ui.follow.checked = false;
+  watchPickedTx();
   update(step(clock, view?.times ?? new Float64Array(0)));
 });
 ui.speed.addEventListener('change', () => update(setSpeed(clock, Number(ui.speed.value))));
-ui.timeline.addEventListener('input', () => update(seek({ ...clock, playing: false }, (Number(ui.timeline.value) / 1000) * clock.endUs)));
-ui.follow.addEventListener('change', requestDraw);
+ui.timeline.addEventListener('input', () => seekTo((Number(ui.timeline.value) / 1000) * clock.endUs));
+ui.follow.addEventListener('change', () => {
+  if (ui.follow.checked) watchPickedTx();
+  requestDraw();
+});
+ui.txOnly.addEventListener('change', requestDraw);
 ui.tx.addEventListener('change', () => {
   ui.follow.checked = false;
+  watchPickedTx();
   pickedTx = Math.max(0, Math.floor(Number(ui.tx.value) || 0));
   const view = panels[0]?.tx(Math.min(pickedTx, (panels[0]?.view?.txs ?? 1) - 1));
   // Jump to the tx's creation so its spread can be watched from the start.
-  if (view) update(seek(clock, view.createdUs));
+  if (view) seekTo(view.createdUs);
   else requestDraw();
 });
 
@@ -574,7 +691,7 @@ document.addEventListener('keydown', (event) => {
   else if (event.key === 'ArrowRight' || event.key === '.') ui.step.click();
   else if (event.key === '+' || event.key === '=') update(setSpeed(clock, clock.speedIndex + 1));
   else if (event.key === '-') update(setSpeed(clock, clock.speedIndex - 1));
-  else if (event.key === 'Home') update(seek(clock, 0));
+  else if (event.key === 'Home') seekTo(0);
   else if (event.key === 'r') run();
   else return;
   ui.speed.value = String(clock.speedIndex);
@@ -599,6 +716,8 @@ Object.assign(window, {
     runStartedAt: () => runStartedAt,
     longestTaskSinceRun: () => Math.max(0, ...longTasks.filter(([start]) => start >= runStartedAt).map(([, d]) => d)),
     firstFrameMs: () => firstFrameMs,
+    /** Node colour buckets of panel `k` now: from the delivery trace and from the last seek's range scan. */
+    nodeColours: (k: number) => panels[k]?.colours(currentTx(), clock.tUs, spanUs(currentTx())) ?? null,
     crashWorker: (k: number) => slots[k]?.crashForTest(),
     /** Where node `node` of panel `k` is drawn, in page coordinates. */
     nodePoint: (k: number, node: number) => {
@@ -619,6 +738,7 @@ if (pauseParam !== null && Number.isFinite(Number(pauseParam))) pauseAtMs = Numb
 const txParam = query.get('tx');
 if (txParam !== null && /^\d+$/.test(txParam)) {
   ui.follow.checked = false;
+  watchPickedTx();
   pickedTx = Number(txParam);
 }
 /** Opens a shared scenario from the fragment; false when there is none to open. */

@@ -45,6 +45,8 @@ export const MARKS = {
   payload: '#e69f00',
   control: '#56b4e9',
   origin: '#ffffff',
+  /** What adversaries did (withheld requests, rejected corrupt data, censoring), told apart by shape. */
+  effect: '#f0e442',
 } as const;
 
 /** One colour per run in compare mode and in the charts (Okabe-Ito, in a fixed order). */

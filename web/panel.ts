@@ -1,10 +1,20 @@
 // One run's panel: its canvas (pan and zoom with d3-zoom), progress bar and status line.
 import { select, zoom, zoomIdentity, type ZoomTransform } from 'd3';
-import type { RunTrace } from '../workers/protocol';
+import { EFFECTS, type RunChunk, type RunDone, type RunStart, type StreamedTrace } from '../workers/protocol';
 import { runColour } from './palette';
 import { circularPositions, landPath, mapPositions, type LayoutKind } from './layouts';
-import { drawFrame, nodeAt, type ViewTransform } from './render';
-import { TraceView, type TxView } from './trace';
+import { LiveTrace } from './live';
+import { drawFrame, nodeAt, nodeBuckets, type ViewTransform } from './render';
+import { arrivalsFromScan, TraceView, type TxView } from './trace';
+import { count } from './format';
+
+/** A tx's state at a seeked time, read from the run's arrival logs (range scan). */
+export interface SeekState {
+  tx: number;
+  tUs: number;
+  arrivalUs: Float64Array;
+  censoring: Uint32Array;
+}
 
 export type PanelState = 'running' | 'done' | 'error';
 
@@ -13,11 +23,18 @@ export class Panel {
   readonly canvas: HTMLCanvasElement;
   private readonly progress: HTMLProgressElement;
   private readonly status: HTMLElement;
-  trace: RunTrace | null = null;
+  trace: StreamedTrace | null = null;
   view: TraceView | null = null;
+  live: LiveTrace | null = null;
+  /** Set by a seek: drawn instead of the delivery trace while the clock stays at its time. */
+  seekState: SeekState | null = null;
+  /** Nodes censoring a tx, as the last scan for it said. */
+  private censors: { tx: number; nodes: Uint32Array } | null = null;
+  private readonly effects: HTMLElement;
+  private readonly txInfo: HTMLElement;
   transform: ViewTransform = { k: 1, x: 0, y: 0 };
   selected = -1;
-  private txCache: TxView | null = null;
+  private txCache: { view: TxView; version: number } | null = null;
   private layout: LayoutKind = 'force';
   private positions: Float32Array = new Float32Array(0);
   private land: Path2D | null = null;
@@ -44,7 +61,16 @@ export class Panel {
     this.progress.value = 0;
     this.status = document.createElement('p');
     this.status.className = 'status';
-    this.element.append(caption, this.canvas, this.progress, this.status);
+    this.effects = document.createElement('p');
+    this.effects.className = 'effects';
+    this.effects.hidden = true;
+    this.txInfo = document.createElement('p');
+    this.txInfo.className = 'txinfo';
+    // What adversaries did, the picked tx's spread and the status, stacked so each may wrap.
+    const footer = document.createElement('div');
+    footer.className = 'panel-footer';
+    footer.append(this.effects, this.txInfo, this.status);
+    this.element.append(caption, this.canvas, this.progress, footer);
 
     const behaviour = zoom<HTMLCanvasElement, unknown>()
       .scaleExtent([0.5, 40])
@@ -73,11 +99,91 @@ export class Panel {
     this.status.textContent = text;
   }
 
-  setTrace(trace: RunTrace): void {
-    this.trace = trace;
-    this.view = new TraceView(trace);
+  /** The run's network arrived: it can be drawn, and played as chunks come. */
+  start(start: RunStart): void {
+    this.live = new LiveTrace(start);
+    this.trace = this.live.trace;
+    this.view = new TraceView(this.trace);
     this.txCache = null;
     this.setLayout(this.layout);
+  }
+
+  addChunk(chunk: RunChunk): void {
+    if (!this.live) return;
+    this.live.add(chunk);
+    this.view!.extend();
+    this.showEffects();
+  }
+
+  finish(done: RunDone): void {
+    this.live?.finish(done);
+  }
+
+  /** Simulated time this run has computed so far. */
+  get computedUs(): number {
+    return this.trace?.computedUs ?? 0;
+  }
+
+  get done(): boolean {
+    return this.live?.done ?? false;
+  }
+
+  /** Tallies of adversary effects so far, under the canvas (only for runs with adversaries). */
+  private showEffects(): void {
+    const t = this.trace;
+    if (!t || !t.adversaries.some((a) => a)) return;
+    const sums = EFFECTS.map(() => 0);
+    for (let i = 0; i + 3 < t.effects.length; i += 4) sums[t.effects[i + 2]] += t.effects[i + 3];
+    const kinds = new Map<string, number>();
+    t.behaviours.forEach((b, i) => {
+      if (t.adversaries[i]) kinds.set(b, (kinds.get(b) ?? 0) + 1);
+    });
+    const who = [...kinds].map(([b, n]) => `${n} ${b.replace(/_/g, ' ')}`).join(', ');
+    this.effects.hidden = false;
+    this.effects.textContent = `adversaries: ${who} · requests withheld or timed out: ${count(sums[0])} · corrupt data rejected: ${count(sums[1])}`;
+    this.element.dataset.withheld = String(sums[0]);
+    this.element.dataset.corrupt = String(sums[1]);
+  }
+
+  /** The picked tx's spread at tUs, in words: how far it got, in how many hops, with how many duplicates. */
+  private showTx(view: TxView, tUs: number): void {
+    let reached = 0;
+    let deepest = 0;
+    for (let i = 0; i < view.arrivalUs.length; i += 1) {
+      const t = view.arrivalUs[i];
+      if (t < 0 || t > tUs) continue;
+      reached += 1;
+      deepest = Math.max(deepest, view.hops?.[i] ?? 0);
+    }
+    let copies = 0;
+    for (let d = 0; d < view.duplicates.length; d += 2) if (view.duplicates[d] <= tUs) copies += 1;
+    const text = tUs < view.createdUs
+      ? `tx ${view.tx} is created at ${(view.createdUs / 1000).toFixed(0)} ms`
+      : `tx ${view.tx}: at ${count(reached)} of ${count(view.arrivalUs.length)} nodes${view.hops && view.sends?.length ? `, ${deepest} ${deepest === 1 ? 'hop' : 'hops'} out` : ''}, ${count(copies)} duplicate copies`;
+    if (this.txInfo.textContent !== text) this.txInfo.textContent = text;
+  }
+
+  /** Takes a range scan's answer as the state to draw at (tx, tUs). */
+  setSeek(tx: number, tUs: number, scan: Float64Array, censoring: Uint32Array): void {
+    if (!this.trace) return;
+    this.seekState = { tx, tUs, arrivalUs: arrivalsFromScan(scan, tx, this.trace.nodes), censoring };
+    this.censors = { tx, nodes: censoring };
+    this.element.dataset.seekTx = String(tx);
+    this.element.dataset.seekUs = String(tUs);
+  }
+
+  /** The nodes whose behaviour censors `tx` (asked of the worker, which knows behaviours). */
+  setCensoring(tx: number, nodes: Uint32Array): void {
+    this.censors = { tx, nodes };
+  }
+
+  /** Node colour buckets at (tx, tUs): from the delivery trace (`played`) and from the seek's scan if it matches. */
+  colours(tx: number, tUs: number, spanUs: number): { played: number[]; seeked: number[] | null } {
+    const view = this.tx(tx);
+    if (!view) return { played: [], seeked: null };
+    const seek = this.seekState;
+    const seeked = seek && seek.tx === tx && seek.tUs === tUs ? Array.from(nodeBuckets(seek.arrivalUs, view.createdUs, tUs, spanUs)) : null;
+    return { played: Array.from(nodeBuckets(view.arrivalUs, view.createdUs, tUs, spanUs)), seeked };
   }
 
   /** Whether this run has coordinates to put on a map (a geographic scenario). */
@@ -110,13 +216,25 @@ export class Panel {
 
   tx(tx: number): TxView | null {
     if (!this.view || tx < 0 || tx >= this.view.txs) return null;
-    if (this.txCache?.tx !== tx) this.txCache = this.view.tx(tx);
-    return this.txCache;
+    const version = this.view.version(tx);
+    if (this.txCache?.view.tx !== tx || this.txCache.version !== version) this.txCache = { view: this.view.tx(tx), version };
+    return this.txCache.view;
   }
 
-  draw(tx: number, tUs: number, spanUs: number): void {
-    const view = this.trace ? this.tx(tx) : null;
-    if (!this.trace || !view) return drawFrame(this.canvas, null);
-    drawFrame(this.canvas, { trace: this.trace, positions: this.positions, tx: view, tUs, spanUs, transform: this.transform, background: this.land }, this.selected);
+  draw(tx: number, tUs: number, spanUs: number, txOnly = false): void {
+    let view = this.trace ? this.tx(tx) : null;
+    if (!this.trace || !view) {
+      drawFrame(this.canvas, null);
+      return;
+    }
+    // After a seek, who has the tx comes from the arrival logs' range scan.
+    const seek = this.seekState;
+    if (seek && seek.tx === tx && seek.tUs === tUs) view = { ...view, arrivalUs: seek.arrivalUs };
+    const censoring = this.censors?.tx === tx ? this.censors.nodes : null;
+    const stats = drawFrame(this.canvas, { trace: this.trace, positions: this.positions, tx: view, tUs, spanUs, transform: this.transform, background: this.land, txOnly, censoring }, this.selected);
+    this.showTx(view, tUs);
+    this.element.dataset.flashes = String(stats.flashes);
+    this.element.dataset.duplicateFlashes = String(stats.duplicates);
+    this.element.dataset.withheldFlashes = String(stats.withheld);
   }
 }

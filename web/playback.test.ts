@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { newClock, seek, setSpeed, SPEEDS, step, STEP_US, tick, togglePlay } from './playback';
+import { extend, newClock, seek, setSpeed, SPEEDS, step, STEP_US, tick, togglePlay, waiting } from './playback';
 
 describe('the playback clock', () => {
   it('moves only while playing, at the chosen speed, and stops at the end', () => {
@@ -31,5 +31,20 @@ describe('the playback clock', () => {
     expect(c.tUs).toBe(900);
     c = step(c, times);
     expect(c.tUs).toBe(900 + STEP_US);
+  });
+
+  it('plays while the run computes: waits at the computed edge, then goes on as more arrives', () => {
+    let c = setSpeed(togglePlay(newClock(1_000_000, 200_000)), SPEEDS.indexOf(1));
+    c = tick(c, 500);
+    expect(c).toMatchObject({ tUs: 200_000, playing: true });
+    expect(waiting(c)).toBe(true);
+    expect(seek(c, 900_000).tUs).toBe(200_000);
+    c = extend(c, 150_000); // never back
+    expect(c.computedUs).toBe(200_000);
+    c = tick(extend(c, 600_000), 100);
+    expect(c.tUs).toBe(300_000);
+    expect(waiting(c)).toBe(false);
+    c = tick(extend(c, 2_000_000), 5000);
+    expect(c).toMatchObject({ tUs: 1_000_000, computedUs: 1_000_000, playing: false });
   });
 });

@@ -9,25 +9,41 @@ export const STEP_US = 10_000;
 export interface Clock {
   tUs: number;
   endUs: number;
+  /** Simulated time computed so far (a run still in its worker): playing and seeking stop here. */
+  computedUs: number;
   playing: boolean;
   speedIndex: number;
 }
 
-export function newClock(endUs: number): Clock {
-  return { tUs: 0, endUs, playing: false, speedIndex: DEFAULT_SPEED_INDEX };
+export function newClock(endUs: number, computedUs = endUs): Clock {
+  return { tUs: 0, endUs, computedUs: Math.min(endUs, computedUs), playing: false, speedIndex: DEFAULT_SPEED_INDEX };
 }
 
 const clamp = (t: number, end: number) => Math.min(end, Math.max(0, t));
+const reach = (clock: Clock) => Math.min(clock.endUs, clock.computedUs);
 
-/** Advances a playing clock by `realMs` of wall time; it stops at the end. */
+/** More of the run is computed: the clock may go up to `computedUs` (never back). */
+export function extend(clock: Clock, computedUs: number, endUs = clock.endUs): Clock {
+  return { ...clock, endUs, computedUs: Math.min(endUs, Math.max(clock.computedUs, computedUs)) };
+}
+
+/**
+ * Advances a playing clock by `realMs` of wall time. It waits (still playing) at the edge of
+ * what is computed, and stops at the end.
+ */
 export function tick(clock: Clock, realMs: number): Clock {
   if (!clock.playing) return clock;
-  const tUs = clamp(clock.tUs + realMs * 1000 * SPEEDS[clock.speedIndex], clock.endUs);
+  const tUs = clamp(clock.tUs + realMs * 1000 * SPEEDS[clock.speedIndex], reach(clock));
   return { ...clock, tUs, playing: tUs < clock.endUs };
 }
 
 export function seek(clock: Clock, tUs: number): Clock {
-  return { ...clock, tUs: clamp(tUs, clock.endUs) };
+  return { ...clock, tUs: clamp(tUs, reach(clock)) };
+}
+
+/** Whether a playing clock is held at the edge of what is computed. */
+export function waiting(clock: Clock): boolean {
+  return clock.playing && clock.tUs >= clock.computedUs && clock.computedUs < clock.endUs;
 }
 
 export function togglePlay(clock: Clock): Clock {
@@ -53,5 +69,5 @@ export function step(clock: Clock, times: Float64Array): Clock {
     else hi = mid;
   }
   const next = lo < times.length ? times[lo] : clock.tUs + STEP_US;
-  return { ...clock, playing: false, tUs: clamp(next, clock.endUs) };
+  return { ...clock, playing: false, tUs: clamp(next, reach(clock)) };
 }

@@ -1,10 +1,12 @@
-// One simulation worker per run slot: start a run, hear its progress, get its trace. A worker that
-// crashes (or whose WASM instance traps) is replaced by a fresh one on the next start.
-import type { InspectReply, RunProgress, RunRequest, RunTrace, WorkerReply, WorkerRequest } from '../workers/protocol';
+// One simulation worker per run slot: start a run, hear its network, its chunks as they are
+// computed and its end; ask it who has a tx at a time. A worker that crashes (or whose WASM
+// instance traps) is replaced by a fresh one on the next start.
+import type { ArrivalsReply, InspectReply, RunChunk, RunDone, RunRequest, RunStart, WorkerReply, WorkerRequest } from '../workers/protocol';
 
 export interface RunHandlers {
-  progress(p: RunProgress): void;
-  done(trace: RunTrace): void;
+  start(s: RunStart): void;
+  chunk(c: RunChunk): void;
+  done(d: RunDone): void;
   /** The engine rejected the run (e.g. an invalid scenario); the worker is fine. */
   failed(message: string): void;
 }
@@ -33,7 +35,18 @@ export class RunSlot {
 
   private inspecting: { id: number; resolve: (r: InspectReply) => void; reject: (e: Error) => void } | null = null;
 
+  private scans = new Map<number, { resolve: (r: ArrivalsReply) => void; reject: (e: Error) => void }>();
+  /** The id of the run whose arrival logs the worker holds (in progress or the last finished). */
+  private held = 0;
+
   private receive(reply: WorkerReply): void {
+    const scan = this.scans.get(reply.id);
+    if (scan) {
+      this.scans.delete(reply.id);
+      if (reply.kind === 'arrivals') scan.resolve(reply);
+      else scan.reject(new Error(reply.kind === 'error' ? reply.message : 'unexpected reply'));
+      return;
+    }
     if (this.inspecting && reply.id === this.inspecting.id) {
       const pending = this.inspecting;
       this.inspecting = null;
@@ -44,18 +57,26 @@ export class RunSlot {
       }
       return;
     }
-    if (reply.id !== this.current || !this.handlers || reply.kind === 'inspected') return;
-    if (reply.kind === 'progress') return this.handlers.progress(reply);
+    if (reply.id !== this.current || !this.handlers || reply.kind === 'inspected' || reply.kind === 'arrivals' || reply.kind === 'progress') return;
+    if (reply.kind === 'start') return this.handlers.start(reply);
+    if (reply.kind === 'chunk') return this.handlers.chunk(reply);
     const handlers = this.handlers;
     this.handlers = null;
-    if (reply.kind === 'trace') handlers.done(reply);
+    if (reply.kind === 'done') handlers.done(reply);
     else if (reply.fatal) this.crash(`the simulation engine failed: ${reply.message}`);
     else handlers.failed(reply.message);
+  }
+
+  private rejectScans(message: string): void {
+    for (const scan of this.scans.values()) scan.reject(new Error(message));
+    this.scans.clear();
   }
 
   private crash(message: string): void {
     this.inspecting?.reject(new Error(message));
     this.inspecting = null;
+    this.rejectScans(message);
+    this.held = 0;
     this.worker?.terminate();
     this.worker = null;
     this.handlers = null;
@@ -71,6 +92,7 @@ export class RunSlot {
     if (this.busy) this.stop();
     this.worker ??= this.spawn();
     this.current = nextId++;
+    this.held = this.current;
     this.handlers = handlers;
     const request: WorkerRequest = { kind: 'run', id: this.current, ...spec };
     this.worker.postMessage(request);
@@ -88,10 +110,26 @@ export class RunSlot {
     });
   }
 
+  /**
+   * Who has tx seqs [seqLo, seqHi) at `untilUs` in the run this slot holds, from range scans of
+   * its arrival logs. Answered between slices of a run in progress, or after it finished.
+   */
+  arrivals(seqLo: number, seqHi: number, untilUs: number): Promise<ArrivalsReply> {
+    if (!this.worker || !this.held) return Promise.reject(new Error('no run to scan'));
+    const id = nextId++;
+    const request: WorkerRequest = { kind: 'arrivals', id, run: this.held, seqLo, seqHi, untilUs };
+    return new Promise((resolve, reject) => {
+      this.scans.set(id, { resolve, reject });
+      this.worker!.postMessage(request);
+    });
+  }
+
   /** Stops the run in progress: the worker is busy in WASM, so it is terminated. */
   stop(): void {
     this.inspecting?.reject(new Error('stopped'));
     this.inspecting = null;
+    this.rejectScans('stopped');
+    this.held = 0;
     this.worker?.terminate();
     this.worker = null;
     this.handlers = null;

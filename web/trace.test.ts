@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { deliveryOverTime, indexByTx, latenciesMs, TraceView, type TraceData } from './trace';
+import { arrivalsFromScan, deliveryOverTime, firstCopySenders, indexByTx, latenciesMs, TraceView, type TraceData } from './trace';
 
 // Two txs on 4 nodes: tx 0 from node 0 at t=0 reaches 1 and 2; tx 1 from node 3 at t=100 reaches 2.
 const trace: TraceData = {
@@ -49,5 +49,44 @@ describe('aggregates', () => {
     expect(Array.from(share)).toEqual([3 / 8, 5 / 8, 5 / 8, 5 / 8]);
     const early = deliveryOverTime({ ...trace, endUs: 400 }, 4);
     expect(Array.from(early.share)).toEqual([1 / 8, 3 / 8, 3 / 8, 5 / 8]);
+  });
+});
+
+describe('streaming and the path a tx took', () => {
+  it('indexes chunks as they are appended, as if the trace came whole', () => {
+    const growing: TraceData = { ...trace, deliveries: trace.deliveries.subarray(0, 6), duplicates: new Float64Array(0) };
+    const live = new TraceView(growing);
+    expect(Array.from(live.tx(0).arrivalUs)).toEqual([0, -1, -1, -1]);
+    growing.deliveries = trace.deliveries;
+    growing.duplicates = trace.duplicates;
+    live.extend();
+    expect(Array.from(live.tx(0).arrivalUs)).toEqual(Array.from(new TraceView(trace).tx(0).arrivalUs));
+    expect(Array.from(live.tx(0).duplicates)).toEqual([200, 1, 400, 2]);
+    expect(Array.from(live.tx(1).arrivalUs)).toEqual([-1, -1, 350, 100]);
+  });
+
+  // Sends: t, from, to, kind, bytes, payload, arrive, lost, tx.
+  const send = (t: number, from: number, to: number, arrive: number, tx: number, lost = 0) => [t, from, to, 0, 300, 250, arrive, lost, tx];
+
+  it('gives each node the sender of the first copy that reached it, ignoring lost and later copies', () => {
+    const sends = Float64Array.from([
+      ...send(0, 0, 1, 120, 0),
+      ...send(0, 0, 2, 90, 0, 1), // lost
+      ...send(120, 1, 2, 300, 0),
+      ...send(150, 3, 2, 280, 1), // another tx
+      ...send(130, 1, 0, 330, 0), // a duplicate back to the origin
+    ]);
+    const v = new TraceView({ ...trace, sends }).tx(0);
+    expect(v.sends!.length).toBe(4 * 9);
+    expect(Array.from(v.parent!)).toEqual([-1, 0, 1, -1]);
+    expect(Array.from(v.hops!)).toEqual([0, 1, 2, -1]);
+    // Given one tx's sends, a node not reached by the time a copy lands has no parent.
+    expect(Array.from(firstCopySenders(v.sends!, Float64Array.of(-1, 120, 200, -1)))).toEqual([-1, 0, -1, -1]);
+  });
+
+  it('reads a range scan (node, seq, arrival) into one tx\'s arrivals', () => {
+    const scan = Float64Array.of(0, 0, 0, 1, 0, 120, 2, 1, 350, 7, 0, 5);
+    expect(Array.from(arrivalsFromScan(scan, 0, 4))).toEqual([0, 120, -1, -1]);
+    expect(Array.from(arrivalsFromScan(scan, 1, 4))).toEqual([-1, -1, 350, -1]);
   });
 });

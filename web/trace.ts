@@ -40,17 +40,67 @@ export interface TxView {
   duplicates: Float64Array;
   /** Latest first arrival, or the creation time when only the origin has it. */
   lastUs: number;
+  /** This tx's sends (full copies), `SEND_STRIDE` numbers each, in send order; empty without sends. */
+  sends?: Float64Array;
+  /** Per node, who sent it the copy that arrived first (-1: none seen, or the origin). */
+  parent?: Int32Array;
+  /** Per node, hops from the origin along `parent` (0 at the origin, -1 where unknown). */
+  hops?: Int16Array;
 }
+
+/** Event indices of each tx, appended as chunks of a streaming run arrive. */
+class PerTx {
+  private lists: number[][];
+  /** Triples (or strides) indexed so far. */
+  seen = 0;
+
+  constructor(txs: number) {
+    this.lists = Array.from({ length: txs }, () => []);
+  }
+
+  /** Indexes the records of `data` (of `stride` numbers, tx at `txAt`) not seen yet. */
+  extend(data: Float64Array, stride: number, txAt: number): void {
+    const n = Math.floor(data.length / stride);
+    for (let i = this.seen; i < n; i += 1) {
+      const tx = data[i * stride + txAt];
+      if (tx >= 0 && tx < this.lists.length) this.lists[tx].push(i);
+    }
+    this.seen = n;
+  }
+
+  of(tx: number): readonly number[] {
+    return this.lists[tx] ?? [];
+  }
+}
+
+/** Where sends keep their tx (the WASM `take_sends` layout). */
+const SEND_STRIDE = 9;
+const SEND_TX = 8;
 
 export class TraceView {
   readonly txs: number;
-  private readonly byTxDeliveries: TxIndex;
-  private readonly byTxDuplicates: TxIndex;
+  private readonly byTxDeliveries: PerTx;
+  private readonly byTxDuplicates: PerTx;
+  private readonly byTxSends: PerTx;
 
-  constructor(readonly trace: TraceData) {
+  constructor(readonly trace: TraceData & { sends?: Float64Array }) {
     this.txs = trace.txPlan.length / 2;
-    this.byTxDeliveries = indexByTx(trace.deliveries, this.txs);
-    this.byTxDuplicates = indexByTx(trace.duplicates, this.txs);
+    this.byTxDeliveries = new PerTx(this.txs);
+    this.byTxDuplicates = new PerTx(this.txs);
+    this.byTxSends = new PerTx(this.txs);
+    this.extend();
+  }
+
+  /** Grows when tx `tx` gains events: a cached view of it is stale once this changes. */
+  version(tx: number): number {
+    return this.byTxDeliveries.of(tx).length + this.byTxDuplicates.of(tx).length + this.byTxSends.of(tx).length;
+  }
+
+  /** Indexes what the trace gained since the last call (a streaming run's new chunk). */
+  extend(): void {
+    this.byTxDeliveries.extend(this.trace.deliveries, 3, 2);
+    this.byTxDuplicates.extend(this.trace.duplicates, 3, 2);
+    if (this.trace.sends) this.byTxSends.extend(this.trace.sends, SEND_STRIDE, SEND_TX);
   }
 
   createdUs(tx: number): number {
@@ -75,23 +125,77 @@ export class TraceView {
   tx(tx: number): TxView {
     const { deliveries, duplicates, nodes, txPlan } = this.trace;
     const arrivalUs = new Float64Array(nodes).fill(-1);
-    const d = this.byTxDeliveries;
-    const times = new Float64Array(d.start[tx + 1] - d.start[tx]);
-    for (let k = d.start[tx]; k < d.start[tx + 1]; k += 1) {
-      const i = d.events[k];
+    const d = this.byTxDeliveries.of(tx);
+    const times = new Float64Array(d.length);
+    d.forEach((i, k) => {
       arrivalUs[deliveries[3 * i + 1]] = deliveries[3 * i];
-      times[k - d.start[tx]] = deliveries[3 * i];
-    }
-    const u = this.byTxDuplicates;
-    const dup = new Float64Array(2 * (u.start[tx + 1] - u.start[tx]));
-    for (let k = u.start[tx]; k < u.start[tx + 1]; k += 1) {
-      const i = u.events[k];
-      dup[2 * (k - u.start[tx])] = duplicates[3 * i];
-      dup[2 * (k - u.start[tx]) + 1] = duplicates[3 * i + 1];
-    }
+      times[k] = deliveries[3 * i];
+    });
+    const u = this.byTxDuplicates.of(tx);
+    const dup = new Float64Array(2 * u.length);
+    u.forEach((i, k) => {
+      dup[2 * k] = duplicates[3 * i];
+      dup[2 * k + 1] = duplicates[3 * i + 1];
+    });
+    const all = this.trace.sends ?? new Float64Array(0);
+    const s = this.byTxSends.of(tx);
+    const sends = new Float64Array(SEND_STRIDE * s.length);
+    s.forEach((i, k) => {
+      for (let j = 0; j < SEND_STRIDE; j += 1) sends[k * SEND_STRIDE + j] = all[i * SEND_STRIDE + j];
+    });
     const createdUs = txPlan[2 * tx];
-    return { tx, createdUs, origin: txPlan[2 * tx + 1], arrivalUs, times, duplicates: dup, lastUs: times.length ? times[times.length - 1] : createdUs };
+    const parent = firstCopySenders(sends, arrivalUs);
+    // Deliveries come in time order, so a node's parent has its hop count before the node.
+    const hops = new Int16Array(nodes).fill(-1);
+    const origin = txPlan[2 * tx + 1];
+    if (origin < nodes) hops[origin] = 0;
+    for (const i of d) {
+      const node = deliveries[3 * i + 1];
+      const p = parent[node];
+      if (p >= 0 && hops[p] >= 0 && hops[node] < 0) hops[node] = Math.min(32767, hops[p] + 1);
+    }
+    return {
+      tx,
+      createdUs,
+      origin: txPlan[2 * tx + 1],
+      arrivalUs,
+      times,
+      duplicates: dup,
+      lastUs: times.length ? times[times.length - 1] : createdUs,
+      sends,
+      parent,
+      hops,
+    };
   }
+}
+
+/**
+ * Per node, the sender of the earliest-arriving copy that landed by the node's first arrival:
+ * the hop the tx took to reach it. Lost copies do not count.
+ */
+export function firstCopySenders(sends: Float64Array, arrivalUs: Float64Array): Int32Array {
+  const parent = new Int32Array(arrivalUs.length).fill(-1);
+  const best = new Float64Array(arrivalUs.length).fill(Infinity);
+  for (let o = 0; o + SEND_STRIDE <= sends.length; o += SEND_STRIDE) {
+    const to = sends[o + 2];
+    const arrive = sends[o + 6];
+    if (sends[o + 7] !== 0 || arrivalUs[to] < 0 || arrive > arrivalUs[to] || arrive >= best[to]) continue;
+    best[to] = arrive;
+    parent[to] = sends[o + 1];
+  }
+  return parent;
+}
+
+/**
+ * A tx's state at a time from the arrival logs' range scan (node, seq, arrival_us triples, as
+ * the engine's `arrivals_range` gives them): first arrival per node, -1 where it has not arrived.
+ */
+export function arrivalsFromScan(scan: Float64Array, tx: number, nodes: number): Float64Array {
+  const arrivalUs = new Float64Array(nodes).fill(-1);
+  for (let i = 0; i + 2 < scan.length; i += 3) {
+    if (scan[i + 1] === tx && scan[i] < nodes) arrivalUs[scan[i]] = scan[i + 2];
+  }
+  return arrivalUs;
 }
 
 /** Every first arrival's latency (ms after its tx was created), sorted: the latency CDF's x values. */

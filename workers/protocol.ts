@@ -26,9 +26,13 @@ export interface RunProgress {
   events: number;
 }
 
-/** Everything the page needs to replay one run: the network, what happened, and the report. */
-export interface RunTrace {
-  kind: 'trace';
+/** Kinds of adversary effect the worker picks out of the protocol counters (`RunChunk.effects`). */
+export const EFFECTS = ['withheld', 'corrupt'] as const;
+export type Effect = (typeof EFFECTS)[number];
+
+/** The first message of a run: the network, before anything happens on it. */
+export interface RunStart {
+  kind: 'start';
   id: number;
   label: string;
   protocol: string;
@@ -38,11 +42,69 @@ export interface RunTrace {
   edges: Uint32Array;
   /** 1 for each adversarial node. */
   adversaries: Uint8Array;
+  /** Each node's behaviour by name ("honest", "censor", ...). */
+  behaviours: string[];
   /** Seeded force-directed layout, x0, y0, ... in [-1, 1]. */
   positions: Float32Array;
   /** lat0, lon0, ... for geographic scenarios; empty otherwise. */
   coordinates: Float64Array;
   /** Per tx: created_us, origin. */
+  txPlan: Float64Array;
+  layoutMs: number;
+}
+
+/** What a run did in the simulated time since the last chunk (arrays in the `RunTrace` layouts). */
+export interface RunChunk {
+  kind: 'chunk';
+  id: number;
+  /** Simulated time computed so far: the page can play up to here. */
+  nowUs: number;
+  events: number;
+  deliveries: Float64Array;
+  duplicates: Float64Array;
+  /** Sends kept for drawing (nothing once `SEND_CAP` are kept). */
+  sends: Float64Array;
+  sendCount: number;
+  kinds: string[];
+  /** Adversary effects: t_us, node, effect (index into `EFFECTS`), n. */
+  effects: Float64Array;
+}
+
+/** The end of a run: the aggregates and the report. */
+export interface RunDone {
+  kind: 'done';
+  id: number;
+  nowUs: number;
+  events: number;
+  sendCount: number;
+  kinds: string[];
+  bandwidth: Float64Array;
+  binUs: number;
+  counterBins: Float64Array;
+  counterNames: string[];
+  report: string;
+  engineMs: number;
+}
+
+/**
+ * Everything the page needs to replay one run, assembled from the start, chunks and end of it
+ * (the light node's view builds one by hand, without the optional fields).
+ */
+export interface RunTrace {
+  kind: 'trace';
+  id: number;
+  label: string;
+  protocol: string;
+  nodes: number;
+  endUs: number;
+  /** Simulated time computed so far (`endUs` once the run is done). */
+  computedUs?: number;
+  edges: Uint32Array;
+  adversaries: Uint8Array;
+  /** Each node's behaviour by name. */
+  behaviours?: string[];
+  positions: Float32Array;
+  coordinates: Float64Array;
   txPlan: Float64Array;
   /** First arrivals: t_us, node, tx. */
   deliveries: Float64Array;
@@ -53,13 +115,15 @@ export interface RunTrace {
   /** Sends seen in all (may exceed what `sends` holds). */
   sendCount: number;
   kinds: string[];
-  /** Bytes on the wire per time bin of `binUs`: payload and control, interleaved. */
+  /** Adversary effects: t_us, node, effect (index into `EFFECTS`), n. */
+  effects?: Float64Array;
+  /** Bytes on the wire per time bin of `binUs`: payload and control, interleaved (empty until done). */
   bandwidth: Float64Array;
   binUs: number;
   /** Protocol counters over time: counter c's per-bin sums (bins of `binUs`) at [c * bins, (c + 1) * bins). */
   counterBins: Float64Array;
   counterNames: string[];
-  /** The run's report JSON, exactly as `txsim run --out` writes it. */
+  /** The run's report JSON, exactly as `txsim run --out` writes it ('' until done). */
   report: string;
   engineMs: number;
   layoutMs: number;
@@ -92,11 +156,34 @@ export interface InspectReply {
   nowUs: number;
 }
 
+/** A run's trace as the visualizer streams it: every field present. */
+export type StreamedTrace = RunTrace & Required<Pick<RunTrace, 'computedUs' | 'behaviours' | 'effects'>>;
+
+/** Who has which tx at a time: the run's arrival logs scanned over txs [seqLo, seqHi). */
+export interface ArrivalsRequest {
+  kind: 'arrivals';
+  id: number;
+  /** The run (`RunRequest.id`) to scan: the one in progress or the last finished. */
+  run: number;
+  seqLo: number;
+  seqHi: number;
+  untilUs: number;
+}
+
+export interface ArrivalsReply {
+  kind: 'arrivals';
+  id: number;
+  /** node, seq, arrival_us triples. */
+  arrivals: Float64Array;
+  /** Nodes that censor tx `seqLo` (they hold it and do not pass it on). */
+  censoring: Uint32Array;
+}
+
 /** Test hook: makes the worker throw outside any handler, as a crash would. */
 export interface CrashRequest {
   kind: 'crash';
 }
 
-export type WorkerRequest = RunRequest | InspectRequest | CrashRequest;
+export type WorkerRequest = RunRequest | InspectRequest | ArrivalsRequest | CrashRequest;
 
-export type WorkerReply = RunProgress | RunTrace | RunFailure | InspectReply;
+export type WorkerReply = RunProgress | RunStart | RunChunk | RunDone | RunFailure | InspectReply | ArrivalsReply;

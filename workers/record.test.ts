@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { SEND_STRIDE } from './protocol';
-import { CounterBins, SendLog, Series } from './record';
+import { EFFECTS, SEND_STRIDE } from './protocol';
+import { CounterBins, effectOf, SendLog, Series } from './record';
 
 describe('Series', () => {
   it('concatenates chunks in order and skips empty ones', () => {
@@ -53,5 +53,15 @@ describe('CounterBins', () => {
     bins.push(Float64Array.of(10, 0, 1, 2, 1500, 3, 1, 5, 20, 1, 0, 7, 99_999, 0, 0, 1));
     expect(Array.from(bins.flat(2))).toEqual([7, 0, 0, 1, 2, 5, 0, 0]);
     expect(bins.flat(3).length).toBe(12);
+  });
+});
+
+describe('effectOf', () => {
+  it('sorts the protocols\' counters into adversary effects', () => {
+    const withheld = EFFECTS.indexOf('withheld');
+    const corrupt = EFFECTS.indexOf('corrupt');
+    for (const name of ['gs_request_withheld', 'inv.retries', 'shrec.retries', 'gs_broken_promises', 'gs_ineed_timeout']) expect(effectOf(name)).toBe(withheld);
+    for (const name of ['strokkur.corrupt_codewords', 'strokkur.rejected_codewords', 'gs_invalid_message', 'strokkur.invalid_symbols']) expect(effectOf(name)).toBe(corrupt);
+    for (const name of ['cat.requested_txs', 'strokkur.codewords_sent', 'inv.requests', '']) expect(effectOf(name)).toBe(-1);
   });
 });

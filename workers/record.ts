@@ -1,6 +1,6 @@
 // Collects what a run emits, slice by slice, into flat arrays the page can replay.
 
-import { SEND_STRIDE } from './protocol';
+import { EFFECTS, SEND_STRIDE, type Effect } from './protocol';
 
 /** The most sends kept for drawing edge flashes (`SEND_STRIDE` numbers each); bandwidth bins count them all. */
 export const SEND_CAP = 250_000;
@@ -41,7 +41,8 @@ export class SendLog {
     this.bandwidth = new Float64Array(2 * (Math.ceil(endUs / this.binUs) + 1));
   }
 
-  push(sends: Float64Array): void {
+  /** Counts `sends` into the bins; returns the part kept for drawing. */
+  push(sends: Float64Array): Float64Array {
     const bins = this.bandwidth.length / 2;
     for (let i = 0; i + SEND_STRIDE <= sends.length; i += SEND_STRIDE) {
       const bin = Math.min(bins - 1, Math.floor(sends[i] / this.binUs));
@@ -52,8 +53,10 @@ export class SendLog {
     }
     const n = sends.length / SEND_STRIDE;
     const room = Math.max(0, this.cap - this.count);
-    if (room > 0) this.kept.push(n <= room ? sends : sends.slice(0, room * SEND_STRIDE));
+    const kept = room <= 0 ? new Float64Array(0) : n <= room ? sends : sends.slice(0, room * SEND_STRIDE);
+    this.kept.push(kept);
     this.count += n;
+    return kept;
   }
 }
 
@@ -82,4 +85,17 @@ export class CounterBins {
     });
     return out;
   }
+}
+
+/**
+ * Which adversary effect a protocol counter records, as an index into `EFFECTS`, or -1.
+ * withheld: a request refused by an adversary (gossipsub counts it at the adversary) or one
+ * that went unanswered and was retried or given up (counted at the node that asked).
+ * corrupt: a codeword or message that failed validation, counted where it was rejected.
+ */
+export function effectOf(counter: string): number {
+  let effect: Effect | null = null;
+  if (/request_withheld|\.retries$|broken_promises|ineed_timeout/.test(counter)) effect = 'withheld';
+  else if (/corrupt_codewords|rejected_codewords|invalid_message|invalid_symbols/.test(counter)) effect = 'corrupt';
+  return effect === null ? -1 : EFFECTS.indexOf(effect);
 }

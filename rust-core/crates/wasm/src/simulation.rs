@@ -3,9 +3,10 @@
 
 use crate::{guarded, performance_now};
 use sim::engine::{EngineOptions, TraceEvent};
+use sim::metrics::Metrics;
 use sim::network::Network;
 use sim::registry::start_run;
-use sim::run::{Prepared, Started};
+use sim::run::{Prepared, RunReport, Started};
 use sim::workload::TxPlan;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -95,8 +96,47 @@ pub struct Simulation {
     net: Rc<Network>,
     plan: Rc<TxPlan>,
     started: Option<Started>,
+    /// The metrics of a finished run, kept so its arrival logs can still be scanned.
+    finished: Option<Metrics>,
     captured: Rc<RefCell<Captured>>,
     wall_ms: f64,
+}
+
+/// Who has which tx by `until_us`: a range scan of every node's arrival log over the tx
+/// sequence interval [seq_lo, seq_hi), flattened as node, seq, arrival_us (node by node, seq
+/// order). Arrivals after `until_us` are left out, so this is the network's state at that time.
+pub fn scan_arrivals(
+    metrics: &Metrics,
+    plan: &TxPlan,
+    seq_lo: u64,
+    seq_hi: u64,
+    until_us: u64,
+) -> Vec<f64> {
+    let hi = seq_hi.min(plan.count() as u64);
+    let mut out = Vec::new();
+    if seq_lo >= hi {
+        return out;
+    }
+    for (node, log) in metrics.logs.iter().enumerate() {
+        for (seq, arrival) in log.scan(seq_lo..hi) {
+            let Some(&created) = plan.created_us.get(seq as usize) else {
+                continue;
+            };
+            if let Some(t) = arrival.at(created).filter(|&t| t <= until_us) {
+                out.extend_from_slice(&[node as f64, seq as f64, t as f64]);
+            }
+        }
+    }
+    out
+}
+
+/// A JS number as a whole u64 (NaN and negatives give 0; past 2^64 saturates).
+fn whole(x: f64) -> u64 {
+    if x.is_nan() || x <= 0.0 {
+        0
+    } else {
+        x as u64
+    }
 }
 
 #[wasm_bindgen]
@@ -127,6 +167,7 @@ impl Simulation {
                 net: Rc::clone(&started.net),
                 plan: Rc::clone(&started.plan),
                 started: Some(started),
+                finished: None,
                 captured,
                 wall_ms: 0.0,
             })
@@ -207,10 +248,10 @@ impl Simulation {
             .flat_map(|&(a, b)| [a, b])
             .collect()
     }
-    /// 1 for each adversarial node, 0 for honest ones.
+    /// 1 for each adversarial node, 0 for honest ones (this run's adversaries: a run may bring
+    /// its own).
     pub fn adversaries(&self) -> Vec<u8> {
-        self.prep
-            .net
+        self.net
             .behaviour
             .iter()
             .map(|b| !b.is_honest() as u8)
@@ -271,6 +312,44 @@ impl Simulation {
         std::mem::take(&mut self.captured.borrow_mut().counts)
     }
 
+    /// The arrival logs' range scan over txs [seq_lo, seq_hi), up to `until_us`: node, seq,
+    /// arrival_us triples. Works while the run goes on (what has happened so far) and after
+    /// `finish`. The timeline's seek reads the network's state at a time from this.
+    pub fn arrivals_range(&self, seq_lo: f64, seq_hi: f64, until_us: f64) -> Vec<f64> {
+        let metrics = match (&self.started, &self.finished) {
+            (Some(s), _) => s.run.metrics(),
+            (None, Some(m)) => m,
+            (None, None) => return Vec::new(),
+        };
+        let until = if until_us.is_infinite() && until_us > 0.0 {
+            u64::MAX
+        } else {
+            whole(until_us)
+        };
+        scan_arrivals(metrics, &self.plan, whole(seq_lo), whole(seq_hi), until)
+    }
+
+    /// Nodes whose behaviour censors tx `seq`: they take it in and never pass it on.
+    pub fn censoring(&self, seq: f64) -> Vec<u32> {
+        let tx = proto::TxId(whole(seq));
+        self.net
+            .behaviour
+            .iter()
+            .enumerate()
+            .filter(|(_, b)| !b.is_honest() && b.censors(tx))
+            .map(|(v, _)| v as u32)
+            .collect()
+    }
+
+    /// Each node's behaviour by name ("honest", "silent", "withhold_on_request", ...).
+    pub fn behaviours(&self) -> Vec<String> {
+        self.net
+            .behaviour
+            .iter()
+            .map(|b| behaviour_name(b).to_string())
+            .collect()
+    }
+
     /// A node's protocol state and counters, as JSON `{"state": [[k, v]...], "stats": {...}}`.
     pub fn inspect(&self, node: u32) -> Result<String, JsError> {
         let Some(started) = self.started.as_ref() else {
@@ -312,9 +391,173 @@ impl Simulation {
             return Err(JsError::new("this run has finished"));
         };
         let wall_ms = self.wall_ms;
-        guarded("finish", || {
-            let report = started.report(&self.prep, wall_ms);
-            serde_json::to_string(&report).map_err(|e| e.to_string())
-        })
+        let seed = self.prep.scenario.seed;
+        let nodes = self.prep.scenario.nodes;
+        let (json, metrics) = guarded("finish", || {
+            // `Started::report` without dropping the metrics: the arrival logs stay scannable.
+            let Started {
+                label,
+                protocol,
+                config,
+                net,
+                plan,
+                run,
+            } = started;
+            let done = run.finish();
+            let report = RunReport {
+                label,
+                protocol,
+                config,
+                seed,
+                nodes,
+                txs: plan.count() as u64,
+                events: done.events,
+                wall_ms,
+                digest: done.digest,
+                summary: done.metrics.summary(&net, &plan),
+                counters: done.metrics.counter_report(),
+            };
+            let json = serde_json::to_string(&report).map_err(|e| e.to_string())?;
+            Ok((json, done.metrics))
+        })?;
+        self.finished = Some(metrics);
+        Ok(json)
+    }
+}
+
+fn behaviour_name(b: &proto::Behaviour) -> &'static str {
+    use proto::Behaviour::*;
+    match b {
+        Honest => "honest",
+        Silent => "silent",
+        WithholdOnRequest => "withhold_on_request",
+        Censor { .. } => "censor",
+        Corrupt => "corrupt",
+        DelayReplies { .. } => "delay_replies",
+        Spam => "spam",
+        LieAboutLoss => "lie_about_loss",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SCENARIO: &str = r#"{
+        "name": "seek test", "seed": 11, "nodes": 50,
+        "topology": { "kind": "random_regular", "degree": 5 },
+        "latency": { "kind": "lognormal", "median_ms": 40, "sigma": 0.4 },
+        "workload": { "kind": "poisson", "total_tps": 20, "duration_ms": 500, "tx_bytes": 200 },
+        "drain_ms": 1500,
+        "protocols": [{ "label": "cat", "protocol": "cat" }],
+        "adversaries": [{ "fraction": 0.2, "behaviour": { "kind": "censor", "fraction": 0.5 } }]
+    }"#;
+
+    /// Sorted (node, seq, t) triples from a flat array.
+    fn triples(flat: &[f64]) -> Vec<(u64, u64, u64)> {
+        let mut v: Vec<_> = flat
+            .chunks_exact(3)
+            .map(|c| (c[0] as u64, c[1] as u64, c[2] as u64))
+            .collect();
+        v.sort_unstable();
+        v
+    }
+
+    #[test]
+    fn range_scans_give_the_state_the_delivery_trace_reaches_by_each_time() {
+        let prep = Prepared::new(sim::parse_scenario(SCENARIO).unwrap()).unwrap();
+        let mut started = start_run(&prep, 0, &EngineOptions::default()).unwrap();
+        let seen: Rc<RefCell<Vec<(u64, u64, u64)>>> = Default::default();
+        let sink = Rc::clone(&seen);
+        started.run.set_trace(Box::new(move |ev| {
+            if let TraceEvent::Deliver { t_us, node, tx } = *ev {
+                sink.borrow_mut().push((node as u64, tx, t_us));
+            }
+        }));
+        let txs = started.plan.count() as u64;
+        assert!(txs > 4, "the workload should make several txs");
+        // Stop half-way: the logs hold what has happened so far, nothing later.
+        started.run.run_until(300_000);
+        let now = started.run.now_us();
+        for (lo, hi, until) in [(0, txs, now), (1, 3, 150_000), (2, 2, now), (0, txs, 0)] {
+            let scanned = triples(&scan_arrivals(
+                started.run.metrics(),
+                &started.plan,
+                lo,
+                hi,
+                until,
+            ));
+            let mut traced: Vec<_> = seen
+                .borrow()
+                .iter()
+                .copied()
+                .filter(|&(_, seq, t)| seq >= lo && seq < hi && t <= until)
+                .collect();
+            traced.sort_unstable();
+            assert_eq!(scanned, traced, "txs {lo}..{hi} by {until} us");
+        }
+        started.run.run_until(u64::MAX);
+        let all = triples(&scan_arrivals(
+            started.run.metrics(),
+            &started.plan,
+            0,
+            u64::MAX,
+            u64::MAX,
+        ));
+        let mut traced = seen.borrow().clone();
+        traced.sort_unstable();
+        assert!(traced.len() > 50);
+        assert_eq!(all, traced);
+    }
+
+    #[test]
+    fn adversaries_are_the_runs_own() {
+        let scenario = r#"{
+            "name": "per-run adversaries", "seed": 2, "nodes": 40,
+            "topology": { "kind": "random_regular", "degree": 4 },
+            "workload": { "kind": "poisson", "total_tps": 5, "duration_ms": 200, "tx_bytes": 100 },
+            "protocols": [
+                { "label": "honest", "protocol": "flood" },
+                { "label": "withholding", "protocol": "cat",
+                  "adversaries": [{ "fraction": 0.25, "behaviour": { "kind": "withhold_on_request" } }] }
+            ]
+        }"#;
+        let count = |run| {
+            let sim = Simulation::new(scenario, run, None)
+                .map_err(|_| ())
+                .unwrap();
+            let marked = sim.adversaries().iter().filter(|&&a| a == 1).count();
+            let named = sim
+                .behaviours()
+                .iter()
+                .filter(|b| *b == "withhold_on_request")
+                .count();
+            (marked, named)
+        };
+        assert_eq!(count(0), (0, 0));
+        assert_eq!(count(1), (10, 10));
+    }
+
+    #[test]
+    fn names_every_behaviour_and_finds_censors() {
+        let prep = Prepared::new(sim::parse_scenario(SCENARIO).unwrap()).unwrap();
+        let started = start_run(&prep, 0, &EngineOptions::default()).unwrap();
+        let net = &started.net;
+        let censors = net
+            .behaviour
+            .iter()
+            .filter(|b| behaviour_name(b) == "censor")
+            .count();
+        assert_eq!(censors, 10);
+        // About half the censors leave out any one tx.
+        let left_out: usize = (0..40)
+            .map(|tx| {
+                net.behaviour
+                    .iter()
+                    .filter(|b| b.censors(proto::TxId(tx)))
+                    .count()
+            })
+            .sum();
+        assert!((100..300).contains(&left_out), "{left_out}");
     }
 }
