@@ -15,8 +15,11 @@ export default defineConfig({
     outDir: `${root}dist`,
     emptyOutDir: true,
     target: 'es2022',
-    // Two pages: the visualizer, and the light node alone (web/lightnode/, lighter for phones and tests).
-    rollupOptions: { input: { main: `${root}web/index.html`, lightnode: `${root}web/lightnode/index.html` } },
+    // Three pages: the visualizer, the light node alone (web/lightnode/, lighter for phones and tests),
+    // and the seeds' results (web/papers/, from docs/results.json).
+    rollupOptions: {
+      input: { main: `${root}web/index.html`, lightnode: `${root}web/lightnode/index.html`, papers: `${root}web/papers/index.html` },
+    },
   },
   worker: { format: 'es' },
   server: { headers: isolation, fs: { allow: [root] } },

@@ -36,7 +36,7 @@ pub struct Censored {
 
 /// Per 1 s bin: transactions created in the whole network, and at the watched node the
 /// transactions accepted and the codewords received.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, serde::Serialize)]
 pub struct Series {
     pub watched: u32,
     pub created: Vec<u64>,

@@ -86,9 +86,18 @@ pub fn write_outputs(
         }
         let _ = writeln!(md, "\nWhere we differ: {}", s.differences);
         let reports: Vec<_> = r.outcomes.iter().map(|o| &o.report).collect();
+        let series: Vec<_> = r
+            .outcomes
+            .iter()
+            .filter_map(|o| o.series.as_ref())
+            .collect();
         let path = out_dir.join(format!("reports/{}.json", s.id));
-        let text = serde_json::to_string(&json!({ "study": s.id, "runs": reports }))
-            .map_err(|e| e.to_string())?;
+        let mut raw = json!({ "study": s.id, "runs": reports });
+        if !series.is_empty() {
+            // Per-second counts, one entry per run (bins of outcome::BIN_US).
+            raw["series"] = json!(series);
+        }
+        let text = serde_json::to_string(&raw).map_err(|e| e.to_string())?;
         std::fs::write(&path, text).map_err(|e| io(&path, e))?;
         index.push(json!({
             "id": s.id,
