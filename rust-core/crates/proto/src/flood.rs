@@ -104,6 +104,10 @@ impl Protocol for Flood {
         }
     }
 
+    fn hot_state(&self, msg: &FloodMsg) -> Option<*const u8> {
+        self.seen.slot(msg.0.id)
+    }
+
     fn inspect(&self) -> Vec<(&'static str, String)> {
         vec![
             ("seen txs", self.seen.len().to_string()),

@@ -68,6 +68,13 @@ pub trait Protocol {
 
     fn handle(&mut self, input: Input<Self::Msg, Self::Timer>, cx: &mut Ctx<'_, Self>);
 
+    /// Where in memory handling `msg` will first read this protocol's state, if it knows. A
+    /// host that sees its next inputs coming may prefetch it, so the cache miss overlaps with
+    /// other work. Default: no hint.
+    fn hot_state(&self, _msg: &Self::Msg) -> Option<*const u8> {
+        None
+    }
+
     /// Human-readable state for the node inspector, in a fixed order.
     fn inspect(&self) -> Vec<(&'static str, String)> {
         Vec::new()

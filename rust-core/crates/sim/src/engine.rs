@@ -5,6 +5,7 @@
 use crate::digest::EventLog;
 use crate::metrics::Metrics;
 use crate::network::{Edge, Network};
+use crate::prefetch::prefetch;
 use crate::queue::EventQueue;
 use crate::workload::TxPlan;
 use proto::{stream, Action, Ctx, Input, NodeSetup, PeerIdx, Protocol, Rng, Time, WireMsg};
@@ -113,9 +114,11 @@ mod tag {
     pub const LOST: u8 = 8;
 }
 
-/// How many events ahead `touch_ahead` loads an arrival's edge, and its receiver's counters.
-const TOUCH_EDGE: usize = 12;
-const TOUCH_NODE: usize = 6;
+/// How many events ahead `prefetch_ahead` asks for an arrival's edge, then its receiver's
+/// counters and protocol state, then the part of that state the protocol names.
+const AHEAD_EDGE: usize = 15;
+const AHEAD_NODE: usize = 10;
+const AHEAD_STATE: usize = 5;
 
 /// Time to push `bytes` through a link of `bps` bits per second (0 = unlimited), rounded up.
 #[inline]
@@ -257,7 +260,7 @@ impl<P: Protocol> Engine<P> {
         for _ in 0..max_events {
             match self.queue.pop_until(limit) {
                 Some((t, event)) => {
-                    self.touch_ahead();
+                    self.prefetch_ahead();
                     self.step(t, event)
                 }
                 None => break,
@@ -280,20 +283,34 @@ impl<P: Protocol> Engine<P> {
         (self.metrics, self.log.finish(), self.events)
     }
 
-    /// Loads, ahead of time, what upcoming message arrivals will read: their edge a few
-    /// events ahead, then the receiver's counters closer in. The loads change nothing; they
-    /// let the CPU fetch these scattered cache lines while it works on the current event
-    /// (portable, unlike prefetch instructions, so WASM gains too).
+    /// Prefetches what upcoming message arrivals will read, in stages so each address is
+    /// known by the time it is needed: the edge far ahead, then (from the edge, now cached)
+    /// the receiver's counters and protocol state, then the state the protocol points at.
     #[inline]
-    fn touch_ahead(&self) {
-        if let Some(Event::Arrive { edge, .. }) = self.queue.peek_ahead(TOUCH_EDGE) {
-            std::hint::black_box(self.net.edges.get(*edge as usize).map(|e| e.peer));
+    fn prefetch_ahead(&self) {
+        let edges = &self.net.edges;
+        if let Some(Event::Arrive { edge, .. }) = self.queue.peek_ahead(AHEAD_EDGE) {
+            if let Some(e) = edges.get(*edge as usize) {
+                prefetch(e);
+            }
         }
-        if let Some(Event::Arrive { edge, .. }) = self.queue.peek_ahead(TOUCH_NODE) {
-            if let Some(e) = self.net.edges.get(*edge as usize) {
+        if let Some(Event::Arrive { edge, msg }) = self.queue.peek_ahead(AHEAD_NODE) {
+            if let Some(e) = edges.get(*edge as usize) {
                 let r = e.peer as usize;
-                std::hint::black_box(self.metrics.node.get(r).map(|s| s.copies));
-                std::hint::black_box(self.metrics.has(r, 0));
+                if let (Some(stats), Some(node)) = (self.metrics.node.get(r), self.nodes.get(r)) {
+                    prefetch(stats);
+                    prefetch(node);
+                    let tx = msg.full_tx().map_or(0, |id| id.0 as usize);
+                    prefetch(self.metrics.has_slot(r, tx));
+                }
+            }
+        }
+        if let Some(Event::Arrive { edge, msg }) = self.queue.peek_ahead(AHEAD_STATE) {
+            let node = edges
+                .get(*edge as usize)
+                .and_then(|e| self.nodes.get(e.peer as usize));
+            if let Some(hot) = node.and_then(|p| p.hot_state(msg)) {
+                prefetch(hot);
             }
         }
     }

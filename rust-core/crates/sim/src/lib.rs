@@ -13,6 +13,7 @@ mod hist;
 pub mod load;
 pub mod metrics;
 pub mod network;
+mod prefetch;
 mod queue;
 pub mod registry;
 pub mod reproduce;

@@ -1,0 +1,18 @@
+//! A hint to the CPU to start loading a cache line that an upcoming event will read, so the
+//! miss overlaps with the work on the current event. It changes nothing a program can observe.
+//! A plain load would not do: it holds up everything after it until the line arrives.
+
+/// Starts loading the cache line holding `place` (a no-op where there is no prefetch
+/// instruction, as in WebAssembly).
+#[inline(always)]
+pub fn prefetch<T: ?Sized>(place: *const T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch is only a hint: it reads no value into the program and cannot fault,
+    // whatever the address.
+    unsafe {
+        use core::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        _mm_prefetch::<_MM_HINT_T0>(place.cast::<i8>());
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = place;
+}
