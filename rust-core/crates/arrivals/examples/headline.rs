@@ -1,7 +1,8 @@
-//! Prints the arrivals headline as one JSON object (what `npm run bench -- arrivals` reports
-//! once the lead wires it to `txsim bench arrivals`), then the explanatory details on stderr.
+//! Prints the arrivals headline for the synthetic run as one JSON object, then the explanatory
+//! details on stderr (`txsim bench arrivals` measures a simulator run the same way).
 //! Run: `cargo run --release -p arrivals --example headline`.
 
+use arrivals::bench::synth::{SynthConfig, SynthRun};
 use std::time::Instant;
 
 fn main() {
@@ -9,14 +10,15 @@ fn main() {
     #[allow(clippy::disallowed_methods)]
     let start = Instant::now();
     let mut now_s = move || start.elapsed().as_secs_f64();
-    let figures = arrivals::bench::headline(&mut now_s);
+    let run = SynthRun::generate(SynthConfig::default());
+    let figures = arrivals::bench::headline(&run, &mut now_s);
     let fields: Vec<String> = figures
         .iter()
         .map(|(k, v)| format!("\"{k}\":{}", round(*v)))
         .collect();
     println!("{{{}}}", fields.join(","));
     eprintln!("headline time: {:.2} s", now_s());
-    for (k, v) in arrivals::bench::details() {
+    for (k, v) in arrivals::bench::details(&run) {
         eprintln!("{k}: {}", round(v));
     }
     eprintln!("total time: {:.2} s", now_s());

@@ -16,7 +16,7 @@ pub fn run(name: &str, now_s: Clock) -> Result<Figures, String> {
     match name {
         "engine" => Ok(engine(now_s)),
         "codec" => Ok(ltcode::bench::headline(now_s)),
-        "arrivals" => Ok(arrivals::bench::headline(now_s)),
+        "arrivals" => crate::bench_arrivals::headline(now_s),
         "gossipsub" => gossipsub(now_s),
         "strokkur" => Ok(crate::bench_strokkur::headline(now_s)),
         other => Err(format!(

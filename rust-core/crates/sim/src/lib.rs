@@ -2,6 +2,7 @@
 //! any protocol of `proto` driven through its sans-IO interface, and the metrics and report.
 
 pub mod bench;
+pub mod bench_arrivals;
 pub mod bench_strokkur;
 pub mod cities;
 pub mod demo;

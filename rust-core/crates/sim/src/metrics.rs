@@ -47,6 +47,8 @@ pub struct Metrics {
 }
 
 pub const NOT_YET: u64 = u64::MAX;
+/// First arrivals buffered before they are written to the logs (16 bytes each).
+const MAX_PENDING: usize = 1 << 16;
 
 impl Metrics {
     pub fn new(net: &Network, plan: &TxPlan, layout: Layout) -> Metrics {
@@ -102,6 +104,10 @@ impl Metrics {
         // Buffered: writing the logs node by node later touches each log's rows once
         // instead of chasing its tree pointers on every delivery.
         self.pending.push((node as u32, tx as u32, latency));
+        if self.pending.len() >= MAX_PENDING {
+            // A long step budget must not hold a whole run's arrivals in the buffer.
+            self.flush_arrivals();
+        }
         if plan.origin[tx] as usize == node {
             return true;
         }

@@ -2,8 +2,9 @@
 //! build): bytes per record (size.rs), shard balance of live writes (shards.rs), and the
 //! throughput of range scans and put-unless-exists on one node's log.
 //!
-//! The arrivals come from a synthetic 1,000-node, 100,000-tx run (synth.rs) until the
-//! simulator exists; the lead switches [`headline`] to a real simulator run then.
+//! The arrivals come from any [`RunArrivals`]: `txsim bench arrivals` passes a 1,000-node,
+//! 100,000-tx simulator run (the `sim` crate, which this crate cannot depend on); the
+//! synthetic run of synth.rs serves this crate's own tests and example.
 
 pub mod shards;
 pub mod size;
@@ -13,7 +14,15 @@ use std::hint::black_box;
 
 use crate::{Arrival, ArrivalLog, Layout};
 use shards::{KeyOrder, Sharding};
-use synth::{SynthConfig, SynthRun};
+
+/// A finished run's arrivals, as the bench reads them.
+pub trait RunArrivals {
+    fn nodes(&self) -> u32;
+    /// Creation time of each seq, microseconds from the start of the run.
+    fn creation_us(&self) -> &[u64];
+    /// The arrival of every seq at `node`, indexed by seq ("never" where it did not come).
+    fn node_arrivals(&self, node: u32, out: &mut Vec<Arrival>);
+}
 
 /// Writes in the shard-load window: ~2.5 s of a live run at 400 tps.
 pub const SHARD_WINDOW_WRITES: usize = 1_000;
@@ -28,13 +37,12 @@ const MIN_TIMED_S: f64 = 0.25;
 /// `bytes_per_record_{tickets,varlong,json}` (bytes), `shard_max_over_mean_{tickets,
 /// consecutive}_{8,64}` (ratio, 1 = even), `range_scan_records_per_s`, `put_unless_exists_per_s`.
 /// `now_s` is the caller's clock in seconds; it is only read around the timed loops.
-pub fn headline(now_s: &mut dyn FnMut() -> f64) -> Vec<(&'static str, f64)> {
-    let run = SynthRun::generate(SynthConfig::default());
+pub fn headline(run: &dyn RunArrivals, now_s: &mut dyn FnMut() -> f64) -> Vec<(&'static str, f64)> {
     let layout = Layout::default();
-    let sizes = size::measure(&run, layout);
-    let live = live_writes(&run, 0..SAMPLED_NODES);
-    let balance = |order: KeyOrder, shards: usize| mean_balance(&run, &live, order, shards);
-    let (scan_rate, put_rate) = throughput(&run, layout, now_s);
+    let sizes = size::measure(run, layout);
+    let live = live_writes(run, 0..SAMPLED_NODES);
+    let balance = |order: KeyOrder, shards: usize| mean_balance(run, &live, order, shards);
+    let (scan_rate, put_rate) = throughput(run, layout, now_s);
     vec![
         ("bytes_per_record_tickets", sizes.per_record(sizes.tickets)),
         ("bytes_per_record_varlong", sizes.per_record(sizes.varlong)),
@@ -62,14 +70,13 @@ pub fn headline(now_s: &mut dyn FnMut() -> f64) -> Vec<(&'static str, f64)> {
 
 /// Figures that explain the headline: the row key counted per cell, NP = 64 against 64
 /// shards, and the whole-run balance (one window of all writes) that hides the hot spot.
-pub fn details() -> Vec<(&'static str, f64)> {
-    let run = SynthRun::generate(SynthConfig::default());
+pub fn details(run: &dyn RunArrivals) -> Vec<(&'static str, f64)> {
     let layout = Layout::default();
-    let sizes = size::measure(&run, layout);
-    let live = live_writes(&run, 0..SAMPLED_NODES);
+    let sizes = size::measure(run, layout);
+    let live = live_writes(run, 0..SAMPLED_NODES);
     let np64 = Layout::new(layout.partitioning_quantum(), 64).unwrap_or(layout);
     let whole = |order: KeyOrder, shards: usize| {
-        let txs = run.creation_us.len() as u64;
+        let txs = run.creation_us().len() as u64;
         let sharding = Sharding::balanced(order, txs, shards);
         let n = live.len().max(1) as f64;
         live.iter()
@@ -85,7 +92,7 @@ pub fn details() -> Vec<(&'static str, f64)> {
         ("records", sizes.records as f64),
         (
             "shard_max_over_mean_tickets_np64_64",
-            mean_balance(&run, &live, KeyOrder::Tickets(np64), 64),
+            mean_balance(run, &live, KeyOrder::Tickets(np64), 64),
         ),
         (
             "shard_max_over_mean_whole_run_tickets_64",
@@ -99,7 +106,7 @@ pub fn details() -> Vec<(&'static str, f64)> {
 }
 
 /// Each sampled node's arrivals as written live: seqs in arrival-time order, no "never"s.
-fn live_writes(run: &SynthRun, nodes: std::ops::Range<u32>) -> Vec<Vec<u64>> {
+fn live_writes(run: &dyn RunArrivals, nodes: std::ops::Range<u32>) -> Vec<Vec<u64>> {
     let mut arrivals = Vec::new();
     nodes
         .map(|node| {
@@ -107,7 +114,7 @@ fn live_writes(run: &SynthRun, nodes: std::ops::Range<u32>) -> Vec<Vec<u64>> {
             let mut timed: Vec<(u64, u64)> = arrivals
                 .iter()
                 .enumerate()
-                .filter_map(|(seq, a)| a.at(run.creation_us[seq]).map(|t| (t, seq as u64)))
+                .filter_map(|(seq, a)| a.at(run.creation_us()[seq]).map(|t| (t, seq as u64)))
                 .collect();
             timed.sort_unstable();
             timed.into_iter().map(|(_, seq)| seq).collect()
@@ -115,8 +122,8 @@ fn live_writes(run: &SynthRun, nodes: std::ops::Range<u32>) -> Vec<Vec<u64>> {
         .collect()
 }
 
-fn mean_balance(run: &SynthRun, live: &[Vec<u64>], order: KeyOrder, shards: usize) -> f64 {
-    let sharding = Sharding::balanced(order, run.creation_us.len() as u64, shards);
+fn mean_balance(run: &dyn RunArrivals, live: &[Vec<u64>], order: KeyOrder, shards: usize) -> f64 {
+    let sharding = Sharding::balanced(order, run.creation_us().len() as u64, shards);
     let total: f64 = live
         .iter()
         .map(|w| sharding.windowed_max_over_mean(w, SHARD_WINDOW_WRITES))
@@ -125,7 +132,7 @@ fn mean_balance(run: &SynthRun, live: &[Vec<u64>], order: KeyOrder, shards: usiz
 }
 
 /// (range-scan records per second, put-unless-exists per second) on node 0's log.
-fn throughput(run: &SynthRun, layout: Layout, now_s: &mut dyn FnMut() -> f64) -> (f64, f64) {
+fn throughput(run: &dyn RunArrivals, layout: Layout, now_s: &mut dyn FnMut() -> f64) -> (f64, f64) {
     let writes = live_writes(run, 0..1).pop().unwrap_or_default();
     let mut arrivals = Vec::new();
     run.node_arrivals(0, &mut arrivals);
@@ -145,7 +152,7 @@ fn throughput(run: &SynthRun, layout: Layout, now_s: &mut dyn FnMut() -> f64) ->
     }
     let put_rate = puts as f64 / (now_s() - start).max(1e-9);
 
-    let txs = run.creation_us.len() as u64;
+    let txs = run.creation_us().len() as u64;
     let _ = log.fill_never(0..txs);
     let (mut records, start) = (0u64, now_s());
     loop {

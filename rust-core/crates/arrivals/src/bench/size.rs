@@ -16,7 +16,7 @@
 
 use std::collections::BTreeSet;
 
-use super::synth::SynthRun;
+use super::RunArrivals;
 use crate::{varlong, Arrival, Layout};
 
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -45,8 +45,9 @@ pub fn json_entry_len(seq: u64, arrival_us: Option<u64>) -> u64 {
 }
 
 /// Sums the three layouts over every node of `run`.
-pub fn measure(run: &SynthRun, layout: Layout) -> Sizes {
-    let txs = run.creation_us.len() as u64;
+pub fn measure(run: &dyn RunArrivals, layout: Layout) -> Sizes {
+    let creation_us = run.creation_us();
+    let txs = creation_us.len() as u64;
     // Per seq, the parts that do not depend on the node.
     let column_len: Vec<u8> = (0..txs)
         .map(|s| varlong::len(layout.column(s)) as u8)
@@ -60,11 +61,11 @@ pub fn measure(run: &SynthRun, layout: Layout) -> Sizes {
 
     let mut sizes = Sizes::default();
     let mut arrivals = Vec::new();
-    for node in 0..run.config.nodes {
+    for node in 0..run.nodes() {
         run.node_arrivals(node, &mut arrivals);
         let (mut cells, mut plain, mut json) = (0u64, 0u64, 0u64);
         for (seq, &arrival) in arrivals.iter().enumerate() {
-            let creation = run.creation_us[seq];
+            let creation = creation_us[seq];
             let absolute = arrival.at(creation);
             cells += u64::from(column_len[seq]) + arrival.encoded_len() as u64;
             plain += u64::from(seq_len[seq])
@@ -104,7 +105,7 @@ pub fn json_of(arrivals: &[Arrival], creation_us: &[u64]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bench::synth::SynthConfig;
+    use crate::bench::synth::{SynthConfig, SynthRun};
     use crate::ArrivalLog;
 
     #[test]

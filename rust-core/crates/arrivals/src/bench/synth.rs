@@ -1,5 +1,5 @@
-//! A synthetic run standing in for the simulator until it exists: the lead will replace it
-//! with the arrivals of a real simulator run of the same size.
+//! A synthetic run for this crate's tests and example (`txsim bench arrivals` measures a real
+//! simulator run instead).
 //!
 //! Txs are created at Poisson times (exponential gaps at `tps` per second overall), each at a
 //! random origin node, which has it at delay 0. Every other node gets it after an independent
@@ -7,6 +7,7 @@
 //! `never_fraction`. Everything follows from `seed` through SplitMix64, one stream per node,
 //! so a node's arrivals can be regenerated alone and in any order.
 
+use super::RunArrivals;
 use crate::Arrival;
 
 /// SplitMix64 (Steele, Lea, Flood 2014): tiny, fast, plenty for synthetic data.
@@ -127,6 +128,18 @@ impl SynthRun {
         let lo = self.delay_quantiles[bin];
         let hi = self.delay_quantiles[bin + 1];
         libm::round(lo + frac * (hi - lo)) as u64
+    }
+}
+
+impl RunArrivals for SynthRun {
+    fn nodes(&self) -> u32 {
+        self.config.nodes
+    }
+    fn creation_us(&self) -> &[u64] {
+        &self.creation_us
+    }
+    fn node_arrivals(&self, node: u32, out: &mut Vec<Arrival>) {
+        SynthRun::node_arrivals(self, node, out)
     }
 }
 
