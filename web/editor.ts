@@ -1,22 +1,51 @@
 // The scenario editor: the schema-generated form and the raw JSON side by side, kept in step,
-// checked by the engine (WASM on this thread, loaded on first use) as you type.
+// checked by the engine (WASM in a worker of its own, started on first use) as you type.
 import schemaJson from '../scenarios/schema.json';
+import type { CheckReply, CheckRequest } from '../workers/check';
 import { renderForm, showFieldError, type Json, type Schema } from './schema-form';
 
 const SCHEMA = schemaJson as unknown as Schema;
 const CHECK_DELAY_MS = 250;
 
-type Checker = (json: string) => string;
-let checker: Promise<Checker> | null = null;
+/** The engine's scenario check, in a worker started on first use; throws with the JSON path of the first problem. */
+class Checker {
+  private worker: Worker | null = null;
+  private next = 0;
+  private readonly pending = new Map<number, { resolve: (summary: string) => void; reject: (error: Error) => void }>();
 
-/** The engine's own scenario check; throws with the JSON path of the first problem. */
-function loadChecker(): Promise<Checker> {
-  checker ??= import('./wasm/txcast_wasm.js').then(async (wasm) => {
-    await wasm.default();
-    return wasm.check_scenario;
-  });
-  return checker;
+  check(scenario: string): Promise<string> {
+    const worker = this.start();
+    const id = (this.next += 1);
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      worker.postMessage({ id, scenario } satisfies CheckRequest);
+    });
+  }
+
+  private start(): Worker {
+    if (this.worker) return this.worker;
+    const worker = new Worker(new URL('../workers/check.worker.ts', import.meta.url), { type: 'module' });
+    worker.onmessage = (event: MessageEvent<CheckReply>) => {
+      const reply = event.data;
+      const waiter = this.pending.get(reply.id);
+      this.pending.delete(reply.id);
+      if (reply.ok) waiter?.resolve(reply.summary);
+      else waiter?.reject(new Error(reply.error));
+    };
+    // A crashed checker fails what it held; the next check starts a fresh one.
+    worker.onerror = (event) => {
+      event.preventDefault();
+      for (const waiter of this.pending.values()) waiter.reject(new Error(`the scenario checker stopped: ${event.message || 'unknown error'}`));
+      this.pending.clear();
+      worker.terminate();
+      this.worker = null;
+    };
+    this.worker = worker;
+    return worker;
+  }
 }
+
+const checker = new Checker();
 
 export class ScenarioEditor {
   private timer = 0;
@@ -55,7 +84,7 @@ export class ScenarioEditor {
     });
   }
 
-  /** Checks run only while the editor is open: the first screen loads no WASM on this thread. */
+  /** Checks run only while the editor is open: the first screen starts no checker. */
   private get open(): boolean {
     return this.form.closest('[hidden]') === null;
   }
@@ -86,7 +115,7 @@ export class ScenarioEditor {
       return this.report(`not valid JSON: ${error instanceof Error ? error.message : String(error)}`, false);
     }
     try {
-      const summary = JSON.parse((await loadChecker())(text)) as { nodes: number; links: number; txs: number; runs: unknown[] };
+      const summary = JSON.parse(await checker.check(text)) as { nodes: number; links: number; txs: number; runs: unknown[] };
       if (text !== this.raw.value) return false; // edited meanwhile: a newer check follows
       showFieldError(this.form, '');
       return this.report(`valid: ${summary.nodes} nodes, ${summary.links} links, ${summary.txs} txs, ${summary.runs.length} runs`, true);
