@@ -27,7 +27,8 @@ root.innerHTML = `
     <label><input id="ln-strokkur" type="checkbox" checked /> Strokkur</label>
     <button id="ln-submit" type="submit" disabled>Submit tx</button>
   </form>
-  <dl class="ln-facts" id="ln-facts"></dl>
+  <p class="ln-summary" id="ln-summary" aria-live="polite"></p>
+  <details class="ln-all"><summary>all counters</summary><dl class="ln-facts" id="ln-facts"></dl></details>
   <h3>The network, live</h3>
   <p class="ln-note">Drawn as the simulator draws a run: this page in the middle, every peer it has met round it
     (the relay, other browsers over WebRTC, anything else). A flash runs along a link for each frame or gossipsub
@@ -337,6 +338,14 @@ function render(): void {
     facts.netPayload = net.payloadSends;
     facts.netControl = net.controlSends;
   }
+  const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
+  const rejected = light.counters.malformed + light.framed.reduce((sum, f) => sum + f.stats.malformed + f.stats.oversized + f.stats.rateLimited, 0);
+  $<HTMLParagraphElement>('ln-summary').textContent = [
+    `${plural(conns.size, 'peer')} (${webrtc} over WebRTC)${relayConnected ? ', relay connected' : ''}, ${plural(light.reservations().length, 'relay reservation')}`,
+    `${plural(light.txs.size, 'tx')} seen (${own} submitted here), ${plural(light.counters.duplicates, 'duplicate')} over gossipsub`,
+    `gossipsub mesh ${light.meshPeers()} of ${light.topicPeers()} topic peers`,
+    `${plural(rejected, 'frame')} rejected, ${plural(light.bans.list().length, 'peer')} banned`,
+  ].join(' · ');
   const dl = $<HTMLDListElement>('ln-facts');
   dl.replaceChildren(
     ...Object.entries(facts).map(([key, value]) => {
