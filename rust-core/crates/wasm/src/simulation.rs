@@ -6,7 +6,7 @@ use sim::engine::{EngineOptions, TraceEvent};
 use sim::metrics::Metrics;
 use sim::network::Network;
 use sim::registry::start_run;
-use sim::run::{Prepared, RunReport, Started};
+use sim::run::{Prepared, Started};
 use sim::workload::TxPlan;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -391,34 +391,12 @@ impl Simulation {
             return Err(JsError::new("this run has finished"));
         };
         let wall_ms = self.wall_ms;
-        let seed = self.prep.scenario.seed;
-        let nodes = self.prep.scenario.nodes;
+        let prep = &self.prep;
         let (json, metrics) = guarded("finish", || {
-            // `Started::report` without dropping the metrics: the arrival logs stay scannable.
-            let Started {
-                label,
-                protocol,
-                config,
-                net,
-                plan,
-                run,
-            } = started;
-            let done = run.finish();
-            let report = RunReport {
-                label,
-                protocol,
-                config,
-                seed,
-                nodes,
-                txs: plan.count() as u64,
-                events: done.events,
-                wall_ms,
-                digest: done.digest,
-                summary: done.metrics.summary(&net, &plan),
-                counters: done.metrics.counter_report(),
-            };
+            // The metrics are kept, not dropped with the run: the arrival logs stay scannable.
+            let (report, metrics) = started.report_and_metrics(prep, wall_ms);
             let json = serde_json::to_string(&report).map_err(|e| e.to_string())?;
-            Ok((json, done.metrics))
+            Ok((json, metrics))
         })?;
         self.finished = Some(metrics);
         Ok(json)
