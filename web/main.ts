@@ -98,6 +98,8 @@ let generation = 0;
 /** Set once playback has begun for the latest runs (it begins with their first computed chunk). */
 let playbackBegun = false;
 let lastFrame = 0;
+/** Some panel's links are still being drawn, a batch per frame. */
+let layersPending = false;
 let animation = 0;
 const frameTimes: number[] = [];
 /** Wall time between animation frames while playing (ms). */
@@ -340,8 +342,9 @@ function draw(): void {
   const tx = currentTx();
   const span = spanUs(tx);
   const txOnly = ui.txOnly.checked;
+  layersPending = false;
   for (const [k, panel] of panels.entries()) {
-    panel.draw(tx, clock.tUs, span, txOnly);
+    layersPending = panel.draw(tx, clock.tUs, span, txOnly) || layersPending;
     askCensoring(k, tx);
   }
   if (span !== legendSpan) {
@@ -370,8 +373,8 @@ function frame(now: number): void {
   lastFrame = now;
   clock = tick(clock, dt);
   draw();
-  if (clock.playing) animation = requestAnimationFrame(frame);
-  else lastFrame = 0;
+  if (clock.playing || layersPending) animation = requestAnimationFrame(frame);
+  if (!clock.playing) lastFrame = 0;
 }
 
 /** Coalesces redraws into one animation frame. */

@@ -221,11 +221,12 @@ export class Panel {
     return this.txCache.view;
   }
 
-  draw(tx: number, tUs: number, spanUs: number, txOnly = false): void {
+  /** Draws the panel at (tx, tUs); true when it needs another frame to finish drawing its links. */
+  draw(tx: number, tUs: number, spanUs: number, txOnly = false): boolean {
     let view = this.trace ? this.tx(tx) : null;
     if (!this.trace || !view) {
       drawFrame(this.canvas, null);
-      return;
+      return false;
     }
     // After a seek, who has the tx comes from the arrival logs' range scan.
     const seek = this.seekState;
@@ -236,5 +237,7 @@ export class Panel {
     this.element.dataset.flashes = String(stats.flashes);
     this.element.dataset.duplicateFlashes = String(stats.duplicates);
     this.element.dataset.withheldFlashes = String(stats.withheld);
+    this.element.dataset.layer = stats.layerPending ? 'drawing' : 'done';
+    return stats.layerPending;
   }
 }

@@ -89,9 +89,36 @@ function firstAtOrAfter(data: Float64Array, stride: number, tUs: number): number
 }
 
 /** Matches the canvas backing store to its CSS size; returns the CSS size. */
+/**
+ * Canvas sizes in CSS pixels, kept by a ResizeObserver: reading clientWidth in every frame
+ * would force a layout after each panel's text update (one per panel per frame).
+ */
+const canvasSizes = new WeakMap<HTMLCanvasElement, { width: number; height: number }>();
+const resizes = typeof ResizeObserver === 'undefined'
+  ? null
+  : new ResizeObserver((entries) => {
+      for (const e of entries) {
+        const box = e.contentBoxSize?.[0];
+        const size = box ? { width: box.inlineSize, height: box.blockSize } : { width: e.contentRect.width, height: e.contentRect.height };
+        canvasSizes.set(e.target as HTMLCanvasElement, size);
+      }
+    });
+
+function cssSize(canvas: HTMLCanvasElement): { width: number; height: number } {
+  let size = canvasSizes.get(canvas);
+  if (!size) {
+    // The first frame of a canvas measures it once; the observer keeps it current after that.
+    size = { width: canvas.clientWidth, height: canvas.clientHeight };
+    canvasSizes.set(canvas, size);
+    resizes?.observe(canvas);
+  }
+  return size;
+}
+
 function fitCanvas(canvas: HTMLCanvasElement, context: CanvasRenderingContext2D): { width: number; height: number } {
-  const width = Math.max(1, canvas.clientWidth);
-  const height = Math.max(1, canvas.clientHeight);
+  const size = cssSize(canvas);
+  const width = Math.max(1, size.width);
+  const height = Math.max(1, size.height);
   const ratio = window.devicePixelRatio || 1;
   if (canvas.width !== Math.round(width * ratio) || canvas.height !== Math.round(height * ratio)) {
     canvas.width = Math.round(width * ratio);
@@ -125,7 +152,20 @@ export function nodeAt(positions: Float32Array, width: number, height: number, t
 }
 
 /** Each canvas's layer of land and links, and what it was drawn for. */
-const layers = new WeakMap<HTMLCanvasElement, { key: string; surface: HTMLCanvasElement }>();
+/** A canvas's static background: land and links for one view, `drawn` links of it so far. */
+interface Layer {
+  key: string;
+  surface: HTMLCanvasElement;
+  drawn: number;
+}
+const layers = new WeakMap<HTMLCanvasElement, Layer>();
+/**
+ * Links go into a layer in batches until a frame has spent this long on them; the rest follow
+ * in the next frames, so a network of many thousand links never holds the page for long.
+ */
+const LAYER_BUDGET_MS = 8;
+/** Links per stroke: one path per batch (small networks get one, so their pixels never change). */
+const LAYER_BATCH = 4000;
 /** A number per object, to tell when a layer's inputs were replaced. */
 const ids = new WeakMap<object, number>();
 let nextId = 1;
@@ -158,10 +198,12 @@ export interface FrameStats {
   duplicates: number;
   /** Requests in flight to a node that will withhold the answer. */
   withheld: number;
+  /** The links are not all drawn yet: draw another frame to finish them. */
+  layerPending: boolean;
 }
 
 export function drawFrame(canvas: HTMLCanvasElement, frame: FrameInput | null, selected = -1): FrameStats {
-  const stats: FrameStats = { flashes: 0, duplicates: 0, withheld: 0 };
+  const stats: FrameStats = { flashes: 0, duplicates: 0, withheld: 0, layerPending: false };
   const context = canvas.getContext('2d');
   if (!context) return stats;
   const { width, height } = fitCanvas(canvas, context);
@@ -196,18 +238,29 @@ export function drawFrame(canvas: HTMLCanvasElement, frame: FrameInput | null, s
       g.fill(frame.background);
       g.restore();
     }
-    const { edges } = trace;
-    g.strokeStyle = edgeColour(edges.length / 2);
-    g.lineWidth = 1;
-    g.beginPath();
-    for (let e = 0; e + 1 < edges.length; e += 2) {
-      g.moveTo(x(edges[e]), y(edges[e]));
-      g.lineTo(x(edges[e + 1]), y(edges[e + 1]));
-    }
-    g.stroke();
-    layer = { key: layerKey, surface };
+    layer = { key: layerKey, surface, drawn: 0 };
     layers.set(canvas, layer);
   }
+  const { edges } = trace;
+  const links = edges.length >> 1;
+  if (layer.drawn < links) {
+    const g = layer.surface.getContext('2d')!;
+    g.setTransform(ratio, 0, 0, ratio, 0, 0);
+    g.strokeStyle = edgeColour(links);
+    g.lineWidth = 1;
+    const started = performance.now();
+    do {
+      const end = Math.min(links, layer.drawn + LAYER_BATCH);
+      g.beginPath();
+      for (let e = layer.drawn; e < end; e += 1) {
+        g.moveTo(x(edges[2 * e]), y(edges[2 * e]));
+        g.lineTo(x(edges[2 * e + 1]), y(edges[2 * e + 1]));
+      }
+      g.stroke();
+      layer.drawn = end;
+    } while (layer.drawn < links && performance.now() - started < LAYER_BUDGET_MS);
+  }
+  stats.layerPending = layer.drawn < links;
   context.save();
   context.setTransform(1, 0, 0, 1, 0, 0);
   context.drawImage(layer.surface, 0, 0);
