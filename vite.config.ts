@@ -15,6 +15,8 @@ export default defineConfig({
     outDir: `${root}dist`,
     emptyOutDir: true,
     target: 'es2022',
+    // The largest chunk is js-libp2p (~570 kB, 160 kB gzipped), loaded only when a light node starts.
+    chunkSizeWarningLimit: 640,
     // Three pages: the visualizer, the light node alone (web/lightnode/, lighter for phones and tests),
     // and the seeds' results (web/papers/, from docs/results.json).
     rollupOptions: {
