@@ -21,8 +21,9 @@ pub struct StrokkurConfig {
     pub decode_timeout_ms: f64,
     /// gamma: the loss rate each sender aims for at each peer.
     pub target_loss: f64,
-    /// alpha: every codeword sent lowers the rate by r*alpha*gamma, every loss reported raises
-    /// it by r*alpha.
+    /// alpha: every codeword sent lowers the rate by alpha*gamma codewords/s, every loss
+    /// reported raises it by alpha (the reference node's steps; per second that is the paper's
+    /// r * alpha * (P_loss - gamma)).
     pub rate_step: f64,
     /// Floor of the per-peer codeword rate.
     pub min_rate_per_s: f64,

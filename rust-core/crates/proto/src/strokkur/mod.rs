@@ -9,8 +9,9 @@
 //! - A codeword the decoder has not decoded within tau is a loss for its sender; the count
 //!   goes back piggybacked on the receiver's next codeword to that sender (alone, in a
 //!   two-byte report, while the receiver has nothing to code).
-//! - Rate control per peer (§4.2, `rate`): r falls by r*alpha*gamma per codeword sent and rises
-//!   by r*alpha per reported loss, between a floor and a cap tied to the node's inflow.
+//! - Rate control per peer (§4.2, `rate`): r falls by alpha*gamma per codeword sent and rises
+//!   by alpha per reported loss (so by r*alpha*(P_loss - gamma) per second), between a floor
+//!   and a cap tied to the node's inflow.
 //! - Txs of exactly l bytes are single symbols; others travel as fragments (§4.4, `symbols`).
 //!   A decoded tx is delivered once its bytes check out.
 //!
