@@ -5,6 +5,9 @@
 //! (sender, short ID). When a symbol is decoded it is re-keyed: hashed under every sender's
 //! key, and each sender's codewords waiting on that ID are peeled.
 //!
+//! A known entry names its symbol by sequence number, so whether the symbol is still in the
+//! peeling window follows from the number alone (no per-sender record of the ring to read).
+//!
 //! Storage is flat: codewords and edges live in slabs with free lists, each codeword keeps
 //! the XOR of its remaining unknown IDs (so a degree-1 codeword names its last ID without a
 //! list), and edges form doubly linked lists per waiting ID plus a singly linked list per
@@ -15,7 +18,7 @@ use std::collections::VecDeque;
 use crate::idmap::IdMap;
 use crate::params::{ParamError, Params};
 use crate::rng::CodecRng;
-use crate::shortid::{LinkKey, ShortId, ShortIdHasher};
+use crate::shortid::{ids_into, LinkKey, ShortId, ShortIdHasher};
 use crate::window::WrongLength;
 use crate::xor::{is_zero, xor_into};
 
@@ -68,22 +71,27 @@ pub struct SenderStats {
 }
 
 const NIL: u32 = u32::MAX;
-/// Map entries: the top bit set means "known, in the peeling window at this ring position";
-/// clear means "missing, waiting codewords' edge list starts at this edge".
+/// Map entries: the top bit set means "known: the symbol with this sequence number (mod
+/// 2^31)"; clear means "missing, waiting codewords' edge list starts at this edge".
 const KNOWN: u32 = 1 << 31;
 
-/// A known entry is live while the ring position it names still holds a symbol with that ID.
+/// A known entry for symbol `seq`.
 #[inline]
-fn is_live(entry: u32, id: ShortId, ring_ids: &[ShortId]) -> bool {
-    entry & KNOWN != 0 && ring_ids.get((entry & !KNOWN) as usize) == Some(&id)
+fn known(seq: u64) -> u32 {
+    KNOWN | (seq as u32 & !KNOWN)
+}
+
+/// How many symbols ago a known entry's symbol was learned (1 = the newest): it is live while
+/// this is 1..=m. Stale entries are swept before they reach 2^31 (m <= 2^30, sweeps every m/2
+/// evictions), so the count mod 2^31 is exact.
+#[inline]
+fn age(entry: u32, learned: u64) -> u32 {
+    (learned as u32).wrapping_sub(entry) & !KNOWN
 }
 
 #[derive(Clone, Debug)]
 struct Sender {
-    hasher: ShortIdHasher,
     ids: IdMap,
-    /// Short ID under this sender's key of each peeling-window ring position.
-    ring_ids: Vec<ShortId>,
     stats: SenderStats,
     active: bool,
 }
@@ -118,6 +126,8 @@ pub struct Decoder {
     /// Secret words for the ID tables (see `idmap`).
     mix: (u64, u64),
     senders: Vec<Sender>,
+    /// Each sender's key schedule, apart so one symbol is hashed under all of them at once.
+    hashers: Vec<ShortIdHasher>,
     /// Peeling window: ring of `peel_window` symbols, grown on demand.
     ring: Vec<u8>,
     learned: u64,
@@ -133,6 +143,8 @@ pub struct Decoder {
     queued_live: usize,
     work: Vec<(u32, u32)>,
     unknown: Vec<ShortId>,
+    /// Ring positions of the known symbols of the codeword being received.
+    known: Vec<usize>,
     sorted: Vec<ShortId>,
     /// The symbol being announced, hashed under each sender's key (indexed by sender).
     rekeyed: Vec<ShortId>,
@@ -150,6 +162,7 @@ impl Decoder {
             max_pending: params.max_pending,
             mix: (rng.next_u64(), rng.next_u64()),
             senders: Vec::new(),
+            hashers: Vec::new(),
             ring: Vec::new(),
             learned: 0,
             evicted: 0,
@@ -162,6 +175,7 @@ impl Decoder {
             queued_live: 0,
             work: Vec::new(),
             unknown: Vec::new(),
+            known: Vec::new(),
             sorted: Vec::new(),
             rekeyed: Vec::new(),
         })
@@ -170,28 +184,25 @@ impl Decoder {
     /// Registers a sender that names symbols with `key` (the key this node sent it). Symbols
     /// already in the peeling window are hashed under the key so they peel its codewords.
     pub fn add_sender(&mut self, key: &LinkKey) -> SenderId {
+        let hasher = ShortIdHasher::new(key);
         let mut sender = Sender {
-            hasher: ShortIdHasher::new(key),
             ids: IdMap::new(self.mix.0, self.mix.1),
-            ring_ids: Vec::new(),
             stats: SenderStats::default(),
             active: true,
         };
-        let held = self.ring.len() / self.symbol_len;
-        sender.ring_ids.resize(held, 0);
         for seq in self.learned.saturating_sub(self.peel_window as u64)..self.learned {
-            let pos = self.ring_pos(seq);
-            let id = sender.hasher.id(self.ring_symbol(pos));
-            sender.ring_ids[pos] = id;
-            sender.ids.insert(id, KNOWN | pos as u32);
+            let id = hasher.id(self.ring_symbol(self.ring_pos(seq)));
+            sender.ids.insert(id, known(seq));
         }
         match self.senders.iter().position(|s| !s.active) {
             Some(slot) => {
                 self.senders[slot] = sender;
+                self.hashers[slot] = hasher;
                 slot as SenderId
             }
             None => {
                 self.senders.push(sender);
+                self.hashers.push(hasher);
                 (self.senders.len() - 1) as SenderId
             }
         }
@@ -215,7 +226,6 @@ impl Decoder {
         let state = &mut self.senders[sender as usize];
         state.active = false;
         state.ids = IdMap::new(self.mix.0, self.mix.1);
-        state.ring_ids = Vec::new();
     }
 
     /// Forgets every symbol and pending codeword (nothing is reported) but keeps the senders,
@@ -226,7 +236,6 @@ impl Decoder {
         self.ring.clear();
         for sender in self.senders.iter_mut().filter(|s| s.active) {
             sender.ids.clear();
-            sender.ring_ids.clear();
         }
         self.codewords.clear();
         self.payloads.clear();
@@ -300,7 +309,7 @@ impl Decoder {
         }
         let (seq, pos) = self.make_room();
         self.ring[pos * self.symbol_len..(pos + 1) * self.symbol_len].copy_from_slice(symbol);
-        self.announce(pos, None);
+        self.announce(seq, pos, None);
         self.drain_work(out);
         Ok(seq)
     }
@@ -333,19 +342,26 @@ impl Decoder {
         // Peel what is known already; remember the rest.
         self.unknown.clear();
         let state = &self.senders[sender as usize];
+        self.known.clear();
         let touched = ids.iter().fold(0, |acc, &id| acc ^ state.ids.warm(id));
         std::hint::black_box(touched);
         for &id in ids {
-            match state.ids.get(id) {
-                Some(entry) if is_live(entry, id, &state.ring_ids) => {
-                    let pos = (entry & !KNOWN) as usize;
-                    xor_into(
-                        &mut self.payloads[at..at + l],
-                        &self.ring[pos * l..(pos + 1) * l],
-                    );
-                }
-                _ => self.unknown.push(id),
+            match state.ids.get(id).and_then(|e| self.live_pos(e)) {
+                Some(pos) => self.known.push(pos),
+                None => self.unknown.push(id),
             }
+        }
+        // Touch every line of the known symbols before peeling, so their misses overlap.
+        let touched = self.known.iter().fold(0, |acc, &pos| {
+            let symbol = &self.ring[pos * l..(pos + 1) * l];
+            symbol.iter().step_by(64).fold(acc, |a, &b| a ^ b)
+        });
+        std::hint::black_box(touched);
+        for &pos in &self.known {
+            xor_into(
+                &mut self.payloads[at..at + l],
+                &self.ring[pos * l..(pos + 1) * l],
+            );
         }
         let cw = &mut self.codewords[slot as usize];
         cw.remaining = self.unknown.len() as u32;
@@ -531,6 +547,7 @@ impl Decoder {
         // If the last ID had become known meanwhile, announcing it would have peeled this
         // codeword through its edge, so remaining 1 means the ID is still missing.
         let state = &mut self.senders[sender as usize];
+        let hasher = &self.hashers[sender as usize];
         if cw.remaining == 0 {
             if is_zero(&self.payloads[at..at + l]) {
                 state.stats.redundant += 1;
@@ -542,7 +559,7 @@ impl Decoder {
             return;
         }
         let id = cw.id_xor;
-        if state.hasher.id(&self.payloads[at..at + l]) != id {
+        if hasher.id(&self.payloads[at..at + l]) != id {
             state.stats.corrupt += 1;
             out.push(Event::Corrupt { sender });
             self.retire(slot);
@@ -553,7 +570,7 @@ impl Decoder {
         self.ring[pos * l..(pos + 1) * l].copy_from_slice(&self.payloads[at..at + l]);
         self.retire(slot);
         out.push(Event::Decoded { seq, from: sender });
-        self.announce(pos, Some((sender, id)));
+        self.announce(seq, pos, Some((sender, id)));
     }
 
     fn drain_work(&mut self, out: &mut Vec<Event>) {
@@ -573,42 +590,36 @@ impl Decoder {
         let l = self.symbol_len;
         if self.ring.len() < (pos + 1) * l {
             self.ring.resize((pos + 1) * l, 0);
-            for sender in self.senders.iter_mut().filter(|s| s.active) {
-                sender.ring_ids.resize(pos + 1, 0);
-            }
         } else {
-            // The evicted symbol's map entries go stale (lookups check `ring_ids`); they are
+            // The evicted symbol's map entries go stale (lookups check the age); they are
             // swept in bulk, which spares a cold random access per sender and symbol.
             self.evicted += 1;
             if self.evicted > self.peel_window / 2 {
                 self.evicted = 0;
+                let (learned, m) = (self.learned, self.peel_window as u32);
                 for sender in self.senders.iter_mut().filter(|s| s.active) {
-                    let ring_ids = &sender.ring_ids;
-                    sender
-                        .ids
-                        .retain(|id, entry| entry & KNOWN == 0 || is_live(entry, id, ring_ids));
+                    sender.ids.retain(|_, entry| {
+                        entry & KNOWN == 0 || (1..=m).contains(&age(entry, learned))
+                    });
                 }
             }
         }
         (seq, pos)
     }
 
-    /// Re-keys the symbol at ring `pos` for every sender and peels the codewords waiting on it.
-    /// `origin` carries the ID already verified for the sender it was decoded from.
-    fn announce(&mut self, pos: usize, origin: Option<(SenderId, ShortId)>) {
+    /// Re-keys symbol `seq` (at ring `pos`) for every sender and peels the codewords waiting
+    /// on it. `origin` carries the ID already verified for the sender it was decoded from.
+    fn announce(&mut self, seq: u64, pos: usize, origin: Option<(SenderId, ShortId)>) {
         let l = self.symbol_len;
         let symbol = &self.ring[pos * l..(pos + 1) * l];
         // Hash first, then touch every sender's slot, then insert: the table misses overlap.
         self.rekeyed.clear();
-        let mut touched = 0u64;
-        for (index, sender) in self.senders.iter().enumerate() {
-            let id = match origin {
-                Some((from, id)) if from as usize == index => id,
-                _ if sender.active => sender.hasher.id(symbol),
-                _ => 0,
-            };
-            self.rekeyed.push(id);
+        self.rekeyed.resize(self.hashers.len(), 0);
+        ids_into(&self.hashers, symbol, &mut self.rekeyed);
+        if let Some((from, id)) = origin {
+            self.rekeyed[from as usize] = id;
         }
+        let mut touched = 0u64;
         for (sender, &id) in self.senders.iter().zip(&self.rekeyed) {
             if sender.active {
                 touched ^= sender.ids.warm(id);
@@ -620,8 +631,7 @@ impl Decoder {
                 continue;
             }
             let id = self.rekeyed[index];
-            sender.ring_ids[pos] = id;
-            let Some(previous) = sender.ids.insert(id, KNOWN | pos as u32) else {
+            let Some(previous) = sender.ids.insert(id, known(seq)) else {
                 continue;
             };
             if previous & KNOWN != 0 {
@@ -646,6 +656,19 @@ impl Decoder {
                 e = next;
             }
         }
+    }
+
+    /// Ring position of a known entry's symbol, if it is still in the peeling window.
+    #[inline]
+    fn live_pos(&self, entry: u32) -> Option<usize> {
+        if entry & KNOWN == 0 {
+            return None;
+        }
+        let age = age(entry, self.learned) as u64;
+        if age == 0 || age > self.peel_window as u64 {
+            return None;
+        }
+        Some(self.ring_pos(self.learned - age))
     }
 
     fn ring_pos(&self, seq: u64) -> usize {

@@ -28,8 +28,9 @@ impl Codeword {
 pub struct LinkEncoder {
     hasher: ShortIdHasher,
     key: LinkKey,
-    cached_seq: Vec<u64>,
-    cached_id: Vec<ShortId>,
+    /// Per window position: (sequence number of the member hashed, its short ID), side by
+    /// side so a lookup touches one cache line.
+    cached: Vec<(u64, ShortId)>,
 }
 
 impl LinkEncoder {
@@ -37,8 +38,7 @@ impl LinkEncoder {
         LinkEncoder {
             hasher: ShortIdHasher::new(&key),
             key,
-            cached_seq: Vec::new(),
-            cached_id: Vec::new(),
+            cached: Vec::new(),
         }
     }
 
@@ -48,16 +48,15 @@ impl LinkEncoder {
 
     /// Short ID of window member `pos` under this link's key.
     pub fn id_of(&mut self, window: &CodingWindow, pos: usize) -> ShortId {
-        if self.cached_seq.len() < window.len() {
-            self.cached_seq.resize(window.len(), u64::MAX);
-            self.cached_id.resize(window.len(), 0);
+        if self.cached.len() < window.len() {
+            self.cached.resize(window.len(), (u64::MAX, 0));
         }
         let seq = window.seq(pos);
-        if self.cached_seq[pos] != seq {
-            self.cached_seq[pos] = seq;
-            self.cached_id[pos] = self.hasher.id(window.member(pos));
+        let entry = &mut self.cached[pos];
+        if entry.0 != seq {
+            *entry = (seq, self.hasher.id(window.member(pos)));
         }
-        self.cached_id[pos]
+        entry.1
     }
 }
 
