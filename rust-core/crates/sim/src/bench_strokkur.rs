@@ -7,7 +7,8 @@ use crate::run::Prepared;
 use crate::scenario::*;
 
 /// The paper's main network (`004` §5.3: 250 nodes in world cities, degree 16, 10 tps per node
-/// of 128-byte txs), for 2 simulated seconds of load and half a second of drain.
+/// of 128-byte txs), for 2 simulated seconds of load and half a second of drain, with Strokkur
+/// configured as in scenarios/strokkur-250.json (codeword rates start at their operating point).
 pub fn scenario() -> Scenario {
     Scenario {
         name: "strokkur bench, 250 nodes".into(),
@@ -33,7 +34,10 @@ pub fn scenario() -> Scenario {
         adversaries: Vec::new(),
         drain_ms: 500.0,
         protocols: vec![ProtocolSpec {
-            config: serde_json::json!({ "peel_window_symbols": 16384 }),
+            config: serde_json::json!({
+                "peel_window_symbols": 16384,
+                "initial_rate_per_s": 219.0
+            }),
             ..ProtocolSpec::named("strokkur")
         }],
     }
