@@ -107,6 +107,25 @@ struct Job {
     scenario: String,
     index: usize,
     series: bool,
+    /// A rough guess of the run's work, to start the longest runs first.
+    cost: f64,
+}
+
+/// Work of run `index` of a scenario, roughly: nodes x links per node x simulated seconds,
+/// weighted up for Strokkur (a codeword stream on every link, decoded jointly). Only the
+/// order in which runs start depends on it; a poor guess costs wall time, never results.
+fn estimated_cost(scenario: &Value, index: usize) -> f64 {
+    let number = |v: &Value| v.as_f64().unwrap_or(0.0);
+    let run = &scenario["protocols"][index];
+    let workload = run.get("workload").unwrap_or(&scenario["workload"]);
+    let degree = scenario["topology"]["degree"].as_f64().unwrap_or(8.0);
+    let seconds = (number(&workload["duration_ms"]) + number(&scenario["drain_ms"])) / 1e3;
+    let weight = if run["protocol"] == "strokkur" {
+        4.0
+    } else {
+        1.0
+    };
+    number(&scenario["nodes"]) * degree * seconds.max(1.0) * weight
 }
 
 /// Plans every run, runs them on `jobs` threads and analyses each study.
@@ -156,6 +175,7 @@ pub fn reproduce(
                     scenario: scenario_text.clone(),
                     index,
                     series: study.series,
+                    cost: estimated_cost(&scenario, index),
                 });
             }
         }
@@ -184,6 +204,10 @@ fn run_jobs(
     progress: &(dyn Fn(Progress) + Sync),
     studies: &[&'static Study],
 ) -> Result<Vec<Outcome>, String> {
+    // Longest first, so no long run starts last while the other threads sit idle; results
+    // keep the plan's order.
+    let mut order: Vec<usize> = (0..jobs.len()).collect();
+    order.sort_by(|&a, &b| jobs[b].cost.total_cmp(&jobs[a].cost).then(a.cmp(&b)));
     let next = AtomicUsize::new(0);
     let done = AtomicUsize::new(0);
     let results: Mutex<Vec<Option<Result<Outcome, String>>>> =
@@ -192,8 +216,10 @@ fn run_jobs(
     std::thread::scope(|scope| {
         for _ in 0..opts.jobs.clamp(1, jobs.len().max(1)) {
             scope.spawn(|| loop {
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                let Some(job) = jobs.get(i) else { break };
+                let Some(&i) = order.get(next.fetch_add(1, Ordering::Relaxed)) else {
+                    break;
+                };
+                let job = &jobs[i];
                 let name = format!("{}: {}", studies[job.study].id, job.label);
                 lock(&running).push((name.clone(), 0.0));
                 let mut on_progress = |fraction: f64| {
