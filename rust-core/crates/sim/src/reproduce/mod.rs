@@ -107,25 +107,23 @@ struct Job {
     scenario: String,
     index: usize,
     series: bool,
-    /// A rough guess of the run's work, to start the longest runs first.
+    /// How long the run took last time (ms), to start the longest runs first; runs never
+    /// timed go first of all. Only the order runs start in depends on it, never a result.
     cost: f64,
 }
 
-/// Work of run `index` of a scenario, roughly: nodes x links per node x simulated seconds,
-/// weighted up for Strokkur (a codeword stream on every link, decoded jointly). Only the
-/// order in which runs start depends on it; a poor guess costs wall time, never results.
-fn estimated_cost(scenario: &Value, index: usize) -> f64 {
-    let number = |v: &Value| v.as_f64().unwrap_or(0.0);
-    let run = &scenario["protocols"][index];
-    let workload = run.get("workload").unwrap_or(&scenario["workload"]);
-    let degree = scenario["topology"]["degree"].as_f64().unwrap_or(8.0);
-    let seconds = (number(&workload["duration_ms"]) + number(&scenario["drain_ms"])) / 1e3;
-    let weight = if run["protocol"] == "strokkur" {
-        4.0
-    } else {
-        1.0
+/// How long each run of `study` took the last time its raw reports were written to
+/// `out_dir` (label -> wall ms); empty when there are none.
+fn last_wall_ms(out_dir: &std::path::Path, study: &str) -> Vec<(String, f64)> {
+    let path = out_dir.join(format!("reports/{study}.json"));
+    let Ok(text) = std::fs::read_to_string(path) else {
+        return Vec::new();
     };
-    number(&scenario["nodes"]) * degree * seconds.max(1.0) * weight
+    let raw: Value = serde_json::from_str(&text).unwrap_or(Value::Null);
+    let runs = raw["runs"].as_array().map(Vec::as_slice).unwrap_or(&[]);
+    runs.iter()
+        .filter_map(|r| Some((r["label"].as_str()?.to_string(), r["wall_ms"].as_f64()?)))
+        .collect()
 }
 
 /// Plans every run, runs them on `jobs` threads and analyses each study.
@@ -148,6 +146,7 @@ pub fn reproduce(
     let mut jobs = Vec::new();
     let mut changes = vec![Vec::new(); studies.len()];
     for (i, study) in studies.iter().enumerate() {
+        let timed = last_wall_ms(&opts.out_dir, study.id);
         for file in study.files {
             let path = opts.scenarios_dir.join(file);
             let text =
@@ -169,13 +168,17 @@ pub fn reproduce(
                     || scenario["protocols"][index]["protocol"].to_string(),
                     str::to_string,
                 );
+                let cost = timed
+                    .iter()
+                    .find(|(l, _)| *l == label)
+                    .map_or(f64::INFINITY, |&(_, ms)| ms);
                 jobs.push(Job {
                     study: i,
                     label,
                     scenario: scenario_text.clone(),
                     index,
                     series: study.series,
-                    cost: estimated_cost(&scenario, index),
+                    cost,
                 });
             }
         }
@@ -213,43 +216,46 @@ fn run_jobs(
     let results: Mutex<Vec<Option<Result<Outcome, String>>>> =
         Mutex::new((0..jobs.len()).map(|_| None).collect());
     let running: Mutex<Vec<(String, f64)>> = Mutex::new(Vec::new());
+    // One run: progress while it goes, its outcome in its slot of the plan's order.
+    let run_job = |i: usize| {
+        let job = &jobs[i];
+        let name = format!("{}: {}", studies[job.study].id, job.label);
+        lock(&running).push((name.clone(), 0.0));
+        let mut on_progress = |fraction: f64| {
+            let snapshot = {
+                let mut r = lock(&running);
+                if let Some(entry) = r.iter_mut().find(|e| e.0 == name) {
+                    entry.1 = fraction;
+                }
+                r.clone()
+            };
+            progress(Progress::Running(&snapshot));
+        };
+        let t0 = (opts.now_ms)();
+        let result = outcome::run_one(
+            &job.scenario,
+            job.index,
+            job.series,
+            opts.now_ms,
+            &mut on_progress,
+        );
+        lock(&running).retain(|e| e.0 != name);
+        let finished = done.fetch_add(1, Ordering::Relaxed) + 1;
+        progress(Progress::Finished {
+            done: finished,
+            total: jobs.len(),
+            study: studies[job.study].id,
+            label: &job.label,
+            wall_ms: (opts.now_ms)() - t0,
+        });
+        lock(&results)[i] = Some(result.map_err(|e| format!("{name}: {e}")));
+    };
     std::thread::scope(|scope| {
         for _ in 0..opts.jobs.clamp(1, jobs.len().max(1)) {
-            scope.spawn(|| loop {
-                let Some(&i) = order.get(next.fetch_add(1, Ordering::Relaxed)) else {
-                    break;
-                };
-                let job = &jobs[i];
-                let name = format!("{}: {}", studies[job.study].id, job.label);
-                lock(&running).push((name.clone(), 0.0));
-                let mut on_progress = |fraction: f64| {
-                    let snapshot = {
-                        let mut r = lock(&running);
-                        if let Some(entry) = r.iter_mut().find(|e| e.0 == name) {
-                            entry.1 = fraction;
-                        }
-                        r.clone()
-                    };
-                    progress(Progress::Running(&snapshot));
-                };
-                let t0 = (opts.now_ms)();
-                let result = outcome::run_one(
-                    &job.scenario,
-                    job.index,
-                    job.series,
-                    opts.now_ms,
-                    &mut on_progress,
-                );
-                lock(&running).retain(|e| e.0 != name);
-                let finished = done.fetch_add(1, Ordering::Relaxed) + 1;
-                progress(Progress::Finished {
-                    done: finished,
-                    total: jobs.len(),
-                    study: studies[job.study].id,
-                    label: &job.label,
-                    wall_ms: (opts.now_ms)() - t0,
-                });
-                lock(&results)[i] = Some(result.map_err(|e| format!("{name}: {e}")));
+            scope.spawn(|| {
+                while let Some(&i) = order.get(next.fetch_add(1, Ordering::Relaxed)) {
+                    run_job(i);
+                }
             });
         }
     });

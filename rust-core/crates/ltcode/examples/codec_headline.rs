@@ -1,4 +1,4 @@
-//! Prints the codec headline figures natively: `cargo run --release -p ltcode --example headline`.
+//! Prints the codec headline figures natively: `cargo run --release -p ltcode --example codec_headline`.
 //! With an argument (`encode`, `block`, `stream [RATIO]`), runs only that part, longer.
 
 use std::time::Instant;

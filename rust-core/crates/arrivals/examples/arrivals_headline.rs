@@ -1,6 +1,6 @@
 //! Prints the arrivals headline for the synthetic run as one JSON object, then the explanatory
 //! details on stderr (`txsim bench arrivals` measures a simulator run the same way).
-//! Run: `cargo run --release -p arrivals --example headline`.
+//! Run: `cargo run --release -p arrivals --example arrivals_headline`.
 
 use arrivals::bench::synth::{SynthConfig, SynthRun};
 use std::time::Instant;
