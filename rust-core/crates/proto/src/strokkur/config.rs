@@ -25,6 +25,10 @@ pub struct StrokkurConfig {
     /// reported raises it by alpha (the reference node's steps; per second that is the paper's
     /// r * alpha * (P_loss - gamma)).
     pub rate_step: f64,
+    /// Scale both steps by the current rate (r*alpha*gamma per codeword, r*alpha per loss), as
+    /// the §4.2 prose reads. Off by default: per second that moves the rate r times faster
+    /// than the paper's own fluid model, and the network swings (see `rate`).
+    pub proportional_steps: bool,
     /// Floor of the per-peer codeword rate.
     pub min_rate_per_s: f64,
     /// Per-peer codeword rate when the peer's key arrives. Not given by the paper or the seeds
@@ -61,6 +65,7 @@ impl Default for StrokkurConfig {
             decode_timeout_ms: 500.0,
             target_loss: 0.02,
             rate_step: 0.1,
+            proportional_steps: false,
             min_rate_per_s: 1.0,
             initial_rate_per_s: 100.0,
             max_rate_per_s: 100_000.0,

@@ -22,6 +22,8 @@ pub struct RateControl {
     down: f64,
     /// alpha: codewords/s added per reported loss.
     up: f64,
+    /// Both steps are multiplied by the current rate.
+    proportional: bool,
 }
 
 impl RateControl {
@@ -34,6 +36,7 @@ impl RateControl {
             max,
             down: cfg.rate_step * cfg.target_loss,
             up: cfg.rate_step,
+            proportional: cfg.proportional_steps,
         }
     }
 
@@ -43,7 +46,16 @@ impl RateControl {
 
     /// A codeword went to the peer.
     pub fn on_send(&mut self) {
-        self.rate = (self.rate - self.down).max(self.min);
+        self.rate = (self.rate - self.down * self.scale()).max(self.min);
+    }
+
+    /// What the steps are multiplied by.
+    fn scale(&self) -> f64 {
+        if self.proportional {
+            self.rate
+        } else {
+            1.0
+        }
     }
 
     /// The peer reported `losses` codewords it could not decode in time: each adds alpha.
@@ -52,7 +64,7 @@ impl RateControl {
         if losses == 0 {
             return;
         }
-        let raised = self.rate + self.up * losses as f64;
+        let raised = self.rate + self.up * self.scale() * losses as f64;
         let ceiling = cap.min(self.max).max(self.rate);
         self.rate = raised.min(ceiling).max(self.min);
     }
@@ -142,6 +154,20 @@ mod tests {
             assert!((second(r, 0.0) + 0.1 * 0.02).abs() < 1e-9, "{r}");
             assert!((second(r, 0.12) - 0.1 * 0.1).abs() < 1e-9, "{r}");
         }
+    }
+
+    #[test]
+    fn proportional_steps_scale_with_the_rate() {
+        let mut c = RateControl::new(&StrokkurConfig {
+            initial_rate_per_s: 100.0,
+            proportional_steps: true,
+            ..StrokkurConfig::default()
+        });
+        c.on_send();
+        assert!((c.rate() - 100.0 * (1.0 - 0.1 * 0.02)).abs() < 1e-9);
+        let before = c.rate();
+        c.on_losses(2, f64::INFINITY);
+        assert!((c.rate() - before * (1.0 + 2.0 * 0.1)).abs() < 1e-9);
     }
 
     #[test]
