@@ -71,20 +71,12 @@ export interface RunChunk {
 }
 
 /** The end of a run: the aggregates and the report. */
-export interface RunDone {
+export type RunDone = {
   kind: 'done';
   id: number;
   nowUs: number;
   events: number;
-  sendCount: number;
-  kinds: string[];
-  bandwidth: Float64Array;
-  binUs: number;
-  counterBins: Float64Array;
-  counterNames: string[];
-  report: string;
-  engineMs: number;
-}
+} & Pick<RunTrace, 'sendCount' | 'kinds' | 'bandwidth' | 'binUs' | 'counterBins' | 'counterNames' | 'report' | 'engineMs'>;
 
 /**
  * Everything the page needs to replay one run, assembled from the start, chunks and end of it

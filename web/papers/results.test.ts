@@ -1,20 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { readResults, ResultsError } from './results';
+import { sampleStudy } from './sample-study';
 
-const study = (over: Record<string, unknown> = {}) => ({
-  id: 'cat-vs-flood',
-  title: 'CAT vs flooding',
-  source: 'seed 000',
-  scenarios: ['cat-vs-flood.json'],
-  changes: [],
-  head: ['run', 'copies'],
-  rows: [['flood', '9.10']],
-  figure: 'figures/cat-vs-flood.svg',
-  checks: [{ claim: 'CAT wins', holds: true }],
-  differences: 'unloaded network',
-  ...over,
-});
+const study = sampleStudy;
 
 describe('reading results.json', () => {
   it('reads the file the last `npm run reproduce` wrote', () => {

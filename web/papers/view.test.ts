@@ -1,22 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import type { Study } from './results';
+import { sampleStudy } from './sample-study';
 import { anchorFor, keyedAfter, LIVE_RUNS, liveLink, pageView, type Assets } from './view';
 
-const base: Study = {
-  id: 'cat-vs-flood',
-  title: 'CAT vs flooding',
-  source: 'seed 000',
-  scenarios: ['cat-vs-flood.json'],
-  changes: [],
-  head: ['run', 'copies'],
-  rows: [['flood', '9.10']],
-  figure: 'figures/cat-vs-flood.svg',
+const base = sampleStudy({
   checks: [
     { claim: 'CAT wins', holds: true },
     { claim: 'by 4x', holds: false },
   ],
   differences: '',
-};
+});
 
 const assets: Assets = {
   figures: { 'figures/cat-vs-flood.svg': '/assets/cat-vs-flood-x.svg' },
