@@ -38,6 +38,26 @@ test('the first screen compares the protocols with the numbers txsim reports', a
   await expect(page.locator('#chart-counters path.series')).toHaveCount(1);
 });
 
+test('the fifth protocol swaps in for another; a fifth tick is refused and the limit is pointed out', async ({ page }) => {
+  await page.goto('/');
+  await runsDone(page);
+  const box = (label: string) => page.locator('#runs label', { hasText: label }).locator('input');
+  await box('strokkur').click();
+  await expect(box('strokkur')).not.toBeChecked();
+  await expect(page.locator('#runs')).toHaveClass(/at-limit/);
+  await box('inv (jitter 100 ms)').uncheck();
+  await box('strokkur').check();
+  await expect(page.locator('#runs')).not.toHaveClass(/at-limit/);
+  await page.click('#run-button');
+  await expect(page.locator('#metrics-table tr[data-label="strokkur"]')).toHaveCount(1, { timeout: 45_000 });
+  await runsDone(page);
+  const native = await nativeRuns({ file: 'scenarios/compare-300.json' });
+  const want = native.filter((r) => r.label !== 'inv (jitter 100 ms)');
+  const shown = await shownRuns(page);
+  expect(shown.map((r) => r.label)).toEqual(want.map((r) => r.label));
+  expect(shown.map((r) => r.digest)).toEqual(want.map((r) => r.digest));
+});
+
 test('playback: pause, step to the next arrival, seek, and the tx spreads on the canvas', async ({ page }) => {
   await page.goto('/');
   await runJson(page, JSON.stringify(SMALL_SCENARIO));

@@ -179,7 +179,10 @@ function selectedRuns(): number[] {
 ui.runs.addEventListener('change', (event) => {
   const boxes = Array.from(ui.runs.querySelectorAll<HTMLInputElement>('input'));
   const checked = boxes.filter((b) => b.checked);
-  if (checked.length > MAX_RUNS) (event.target as HTMLInputElement).checked = false;
+  const refused = checked.length > MAX_RUNS;
+  if (refused) (event.target as HTMLInputElement).checked = false;
+  // Say why the tick did not take: the legend names the limit.
+  ui.runs.classList.toggle('at-limit', refused);
 });
 
 // ---- running -----------------------------------------------------------------------------

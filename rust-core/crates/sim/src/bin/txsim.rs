@@ -284,14 +284,20 @@ fn print_table(report: &Report) {
         "{}  (seed {}, {} nodes)",
         report.scenario.name, report.scenario.seed, report.scenario.nodes
     );
+    // The run column fits the longest label.
+    let w = report
+        .runs
+        .iter()
+        .map(|r| r.label.chars().count())
+        .fold(16, usize::max);
     println!(
-        "{:<16} {:>9} {:>11} {:>11} {:>9} {:>9} {:>10} {:>8}",
+        "{:<w$} {:>9} {:>11} {:>11} {:>9} {:>9} {:>10} {:>8}",
         "run", "delivery", "latency ms", "p95 lat ms", "overhead", "dups/tx", "events", "wall ms"
     );
     for r in &report.runs {
         let s = &r.summary;
         println!(
-            "{:<16} {:>8.1}% {:>11.1} {:>11.1} {:>9.2} {:>9.2} {:>10} {:>8.0}",
+            "{:<w$} {:>8.1}% {:>11.1} {:>11.1} {:>9.2} {:>9.2} {:>10} {:>8.0}",
             r.label,
             s.delivery.mean * 100.0,
             s.latency_ms.mean,
