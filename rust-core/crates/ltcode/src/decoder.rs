@@ -81,12 +81,13 @@ fn known(seq: u64) -> u32 {
     KNOWN | (seq as u32 & !KNOWN)
 }
 
-/// How many symbols ago a known entry's symbol was learned (1 = the newest): it is live while
-/// this is 1..=m. Stale entries are swept before they reach 2^31 (m <= 2^30, sweeps every m/2
-/// evictions), so the count mod 2^31 is exact.
+/// For a known entry whose symbol is still among the last `m` learned: how many symbols ago it
+/// was learned (1 = the newest). Stale entries are swept before their age reaches 2^31
+/// (m <= 2^30, sweeps every m/2 evictions), so the age mod 2^31 is exact.
 #[inline]
-fn age(entry: u32, learned: u64) -> u32 {
-    (learned as u32).wrapping_sub(entry) & !KNOWN
+fn live_age(entry: u32, learned: u64, m: usize) -> Option<u64> {
+    let age = ((learned as u32).wrapping_sub(entry) & !KNOWN) as u64;
+    (entry & KNOWN != 0 && (1..=m as u64).contains(&age)).then_some(age)
 }
 
 #[derive(Clone, Debug)]
@@ -596,10 +597,10 @@ impl Decoder {
             self.evicted += 1;
             if self.evicted > self.peel_window / 2 {
                 self.evicted = 0;
-                let (learned, m) = (self.learned, self.peel_window as u32);
+                let (learned, m) = (self.learned, self.peel_window);
                 for sender in self.senders.iter_mut().filter(|s| s.active) {
                     sender.ids.retain(|_, entry| {
-                        entry & KNOWN == 0 || (1..=m).contains(&age(entry, learned))
+                        entry & KNOWN == 0 || live_age(entry, learned, m).is_some()
                     });
                 }
             }
@@ -661,14 +662,7 @@ impl Decoder {
     /// Ring position of a known entry's symbol, if it is still in the peeling window.
     #[inline]
     fn live_pos(&self, entry: u32) -> Option<usize> {
-        if entry & KNOWN == 0 {
-            return None;
-        }
-        let age = age(entry, self.learned) as u64;
-        if age == 0 || age > self.peel_window as u64 {
-            return None;
-        }
-        Some(self.ring_pos(self.learned - age))
+        live_age(entry, self.learned, self.peel_window).map(|age| self.ring_pos(self.learned - age))
     }
 
     fn ring_pos(&self, seq: u64) -> usize {

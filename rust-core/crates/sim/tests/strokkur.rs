@@ -67,17 +67,12 @@ fn strokkur() -> Scenario {
 /// corrupt): the rest of their peers settle at 1 / (1 - fraction) of the honest rate, and the
 /// runs start there (reaching it takes the controller tens of seconds; see the next test).
 fn making_up_for(fraction: f64, behaviour: Behaviour) -> Scenario {
-    let mut s = scenario(&[(
+    let s = scenario(&[(
         "strokkur",
         "strokkur",
         serde_json::json!({ "initial_rate_per_s": RATE / (1.0 - fraction) }),
     )]);
-    s.adversaries = vec![AdversarySet {
-        fraction: Some(fraction),
-        nodes: None,
-        behaviour,
-    }];
-    s
+    with_adversaries(s, fraction, behaviour)
 }
 
 fn with_adversaries(mut s: Scenario, fraction: f64, behaviour: Behaviour) -> Scenario {

@@ -247,6 +247,16 @@ fn strokkur_head() -> Vec<String> {
     ])
 }
 
+/// A row of the seed's numbers under `strokkur_head`: delivery, latency and overhead means.
+fn seed_row(label: &str, delivery: &str, latency: &str, overhead: &str) -> Vec<String> {
+    let mut row = vec![String::new(); strokkur_head().len()];
+    row[0] = label.into();
+    row[1] = delivery.into();
+    row[3] = latency.into();
+    row[5] = overhead.into();
+    row
+}
+
 /// Codewords a node downloads per tx it receives (mean payload bytes over mean tx bytes
 /// received): the paper's overhead counts codeword data, ours above counts every byte.
 fn codewords_per_tx(o: &Outcome) -> f64 {
@@ -280,50 +290,15 @@ fn overhead(o: Option<&Outcome>) -> f64 {
 
 fn analyse_fig6(outs: &[Outcome]) -> Analysis {
     let mut rows: Vec<Vec<String>> = outs.iter().map(strokkur_row).collect();
-    rows.push(cols(&[
+    rows.push(seed_row(
         "seed: Strokkur",
         "about 95%+",
-        "",
         "0.5-0.8 s",
-        "",
         "1.4-1.8",
-        "",
-        "",
-        "",
-    ]));
-    rows.push(cols(&[
-        "seed: flooding",
-        "",
-        "",
-        "",
-        "",
-        "16.0",
-        "",
-        "",
-        "",
-    ]));
-    rows.push(cols(&[
-        "seed: Shrec",
-        "",
-        "",
-        "0.47 s",
-        "",
-        "1.25",
-        "",
-        "",
-        "",
-    ]));
-    rows.push(cols(&[
-        "seed: Bitcoin, jitter 0",
-        "",
-        "",
-        "",
-        "",
-        "12.59",
-        "",
-        "",
-        "",
-    ]));
+    ));
+    rows.push(seed_row("seed: flooding", "", "", "16.0"));
+    rows.push(seed_row("seed: Shrec", "", "0.47 s", "1.25"));
+    rows.push(seed_row("seed: Bitcoin, jitter 0", "", "", "12.59"));
     let series = |prefix: &str| -> Vec<(f64, f64)> {
         let mut pts: Vec<(f64, f64)> = outs
             .iter()
@@ -628,17 +603,12 @@ fn analyse_fig10(outs: &[Outcome]) -> Analysis {
         ));
         rows.push(strokkur_row(o));
     }
-    rows.push(cols(&[
+    rows.push(seed_row(
         "seed: 250 -> 4,000 nodes",
         "98%",
-        "",
         "+0.5 s",
-        "",
         "1.54 -> 1.58",
-        "",
-        "",
-        "",
-    ]));
+    ));
     for (d, pts) in by_degree.iter_mut().enumerate() {
         pts.sort_by(|a, b| a.0.total_cmp(&b.0));
         let name = if d == 1 { "degree 32" } else { "degree 16" };
@@ -702,23 +672,23 @@ fn analyse_fig11(outs: &[Outcome]) -> Analysis {
     let bins = series.created.len().max(series.received.len());
     let points = |v: &[u64]| (0..bins).map(|i| (i as f64, at(v, i))).collect::<Vec<_>>();
     // Mean rates over 5 s windows of the scenario's phases.
-    let phase = |v: &[u64], from: usize, to: usize| {
-        (from..to).map(|i| at(v, i)).sum::<f64>() / (to - from) as f64
-    };
     let phases = [
         ("1,250 tps (5-10 s)", 5, 10),
         ("2,000 tps (29-34 s)", 29, 34),
         ("1,250 tps again (39-44 s)", 39, 44),
         ("half a minute later (65-70 s)", 65, 70),
     ];
-    let mut rows: Vec<Vec<String>> = phases
-        .iter()
-        .map(|(name, a, b)| {
+    let mean_in = |v: &[u64], k: usize| {
+        let (_, from, to) = phases[k];
+        (from..to).map(|i| at(v, i)).sum::<f64>() / (to - from) as f64
+    };
+    let mut rows: Vec<Vec<String>> = (0..phases.len())
+        .map(|k| {
             vec![
-                name.to_string(),
-                fmt(phase(&series.created, *a, *b), 0),
-                fmt(phase(&series.delivered, *a, *b), 0),
-                fmt(phase(&series.received, *a, *b), 0),
+                phases[k].0.to_string(),
+                fmt(mean_in(&series.created, k), 0),
+                fmt(mean_in(&series.delivered, k), 0),
+                fmt(mean_in(&series.received, k), 0),
             ]
         })
         .collect();
@@ -740,10 +710,7 @@ fn analyse_fig11(outs: &[Outcome]) -> Analysis {
         "overhead 1.37",
     ]));
     let received = &series.received;
-    let low = phase(received, 5, 10);
-    let high = phase(received, 29, 34);
-    let fallen = phase(received, 39, 44);
-    let later = phase(received, 65, 70);
+    let [low, high, fallen, later] = [0, 1, 2, 3].map(|k| mean_in(received, k));
     // Seconds after the last step up until the codeword rate is within 10% of its plateau.
     let rise_s = (LAST_RISE_S..bins)
         .find(|&i| at(received, i) >= 0.9 * high)
@@ -752,9 +719,9 @@ fn analyse_fig11(outs: &[Outcome]) -> Analysis {
     let up = (high / low).ln() / rise_s;
     // Txs accepted at the watched node over txs created, at 1,250 tps before the rise and
     // after the fall (the whole run also counts those lost while rates caught up).
-    let settled = |from, to| phase(&series.delivered, from, to) / phase(&series.created, from, to);
-    let (settled_before, settled_after) = (settled(5, 10), settled(65, 70));
-    let down = (fallen / later).ln() / 26.0;
+    let settled = |k| mean_in(&series.delivered, k) / mean_in(&series.created, k);
+    let (settled_before, settled_after) = (settled(0), settled(3));
+    let down = (fallen / later).ln() / (phases[3].1 - phases[2].1) as f64;
     Analysis {
         table: Table {
             head: cols(&[
