@@ -46,6 +46,13 @@ pub struct Flood {
 }
 
 impl Flood {
+    /// A transaction seen for the first time: deliver it and pass it on.
+    #[inline(never)]
+    fn accept(&mut self, tx: Tx, from: Option<PeerIdx>, cx: &mut Ctx<'_, Self>) {
+        cx.deliver(tx);
+        self.forward(tx, from, cx);
+    }
+
     fn forward(&mut self, tx: Tx, except: Option<PeerIdx>, cx: &mut Ctx<'_, Self>) {
         if self.silent {
             return;
@@ -84,22 +91,23 @@ impl Protocol for Flood {
         }
     }
 
+    /// Inlined into the engine: most messages are copies already seen, and for those the
+    /// whole work is one bit test.
+    #[inline(always)]
     fn handle(&mut self, input: Input<FloodMsg, ()>, cx: &mut Ctx<'_, Self>) {
         match input {
-            Input::PeerUp(p) => self.peers.set(p, true),
-            Input::PeerDown(p) => self.peers.set(p, false),
-            Input::Submit(tx) => {
-                if self.seen.insert(tx.id) {
-                    cx.deliver(tx);
-                    self.forward(tx, None, cx);
-                }
-            }
             Input::Message(from, FloodMsg(tx)) => {
                 if self.seen.insert(tx.id) {
-                    cx.deliver(tx);
-                    self.forward(tx, Some(from), cx);
+                    self.accept(tx, Some(from), cx);
                 }
             }
+            Input::Submit(tx) => {
+                if self.seen.insert(tx.id) {
+                    self.accept(tx, None, cx);
+                }
+            }
+            Input::PeerUp(p) => self.peers.set(p, true),
+            Input::PeerDown(p) => self.peers.set(p, false),
             Input::Timer(()) => {}
         }
     }

@@ -91,8 +91,24 @@ pub struct TxIdSet {
 
 impl TxIdSet {
     /// Adds `id`; false if it was there already.
-    #[inline]
+    #[inline(always)]
     pub fn insert(&mut self, id: TxId) -> bool {
+        let (word, bit) = ((id.0 / 64) as usize, 1u64 << (id.0 % 64));
+        // The hot case (a dense id within the bits so far) inline; the rest out of line.
+        let fresh = match self.bits.get_mut(word) {
+            Some(w) if id.0 < DENSE_IDS => {
+                let fresh = *w & bit == 0;
+                *w |= bit;
+                fresh
+            }
+            _ => return self.insert_cold(id),
+        };
+        self.len += fresh as usize;
+        fresh
+    }
+
+    #[inline(never)]
+    fn insert_cold(&mut self, id: TxId) -> bool {
         if id.0 >= DENSE_IDS {
             let fresh = self.sparse.insert(id);
             self.len += fresh as usize;

@@ -299,7 +299,10 @@ impl<P: Protocol> Engine<P> {
                 let r = e.peer as usize;
                 if let (Some(stats), Some(node)) = (self.metrics.node.get(r), self.nodes.get(r)) {
                     prefetch(stats);
+                    // The node's state spans two cache lines or more; the part the next stage
+                    // reads (where its hot state lives) may be in either of the first two.
                     prefetch(node);
+                    prefetch((node as *const P).cast::<u8>().wrapping_add(64));
                     let tx = msg.full_tx().map_or(0, |id| id.0 as usize);
                     prefetch(self.metrics.has_slot(r, tx));
                 }
@@ -394,7 +397,7 @@ impl<P: Protocol> Engine<P> {
     }
 
     /// Node `r` takes in a message from its peer number `back`.
-    #[inline]
+    #[inline(always)]
     fn receive(&mut self, r: usize, back: u32, msg: P::Msg) {
         if let Some(tx) = msg.full_tx() {
             let duplicate = self.metrics.has(r, tx.0 as usize);
@@ -417,7 +420,8 @@ impl<P: Protocol> Engine<P> {
     fn on_uplink_free(&mut self, node: usize) {
         self.uplink_scheduled[node] = false;
         if let Some(q) = self.uplink_waiting[node].pop() {
-            self.transmit(node, q.edge as usize, q.msg);
+            let bytes = q.msg.wire_len();
+            self.transmit(node, q.edge as usize, q.msg, bytes);
         }
         if !self.uplink_waiting[node].is_empty() {
             self.queue.push(
@@ -429,12 +433,20 @@ impl<P: Protocol> Engine<P> {
     }
 
     /// Hand one input to a node's protocol and carry out what it asks for.
+    #[inline(always)]
     fn dispatch(&mut self, node: usize, input: Input<P::Msg, P::Timer>) {
-        let mut actions = std::mem::take(&mut self.actions);
-        {
-            let mut cx: Ctx<'_, P> = Ctx::new(Time(self.now), &mut self.rngs[node], &mut actions);
-            self.nodes[node].handle(input, &mut cx);
+        let mut cx: Ctx<'_, P> = Ctx::new(Time(self.now), &mut self.rngs[node], &mut self.actions);
+        self.nodes[node].handle(input, &mut cx);
+        // Most inputs (a copy already seen) ask for nothing.
+        if !self.actions.is_empty() {
+            self.apply_all(node);
         }
+    }
+
+    /// Carries out the actions a node just asked for, in order.
+    #[inline(never)]
+    fn apply_all(&mut self, node: usize) {
+        let mut actions = std::mem::take(&mut self.actions);
         for action in actions.drain(..) {
             self.apply(node, action);
         }
@@ -511,12 +523,14 @@ impl<P: Protocol> Engine<P> {
         }
     }
 
+    #[inline(always)]
     fn send(&mut self, node: usize, to: PeerIdx, msg: P::Msg) {
-        if to.idx() >= self.net.degree(node) {
+        let out = self.net.edges_of(node);
+        let e = out.start + to.idx();
+        if e >= out.end {
             self.metrics.count(node, "engine.bad_peer_index", 1);
             return;
         }
-        let e = self.net.edge(node, to.0);
         if !self.link_up[e] {
             return;
         }
@@ -530,7 +544,7 @@ impl<P: Protocol> Engine<P> {
         if !self.prioritized
             || (self.up_free_us[node] <= self.now && self.uplink_waiting[node].is_empty())
         {
-            self.transmit(node, e, msg);
+            self.transmit(node, e, msg, bytes);
             return;
         }
         // Priorities in play and the uplink is busy: wait, so a later, more urgent message
@@ -552,8 +566,8 @@ impl<P: Protocol> Engine<P> {
     }
 
     /// Put a message on the wire now (after whatever the uplink is still sending).
-    fn transmit(&mut self, node: usize, e: usize, msg: P::Msg) {
-        let bytes = msg.wire_len();
+    #[inline(always)]
+    fn transmit(&mut self, node: usize, e: usize, msg: P::Msg, bytes: usize) {
         let start = self.now.max(self.up_free_us[node]);
         let done = start + serialization_us(bytes, self.net.up_bps[node]);
         self.up_free_us[node] = done;

@@ -4,8 +4,8 @@
 //!
 //! A bucket receives its events in sequence order (overflow arrivals, which are older, come
 //! first and in (time, sequence) order), so a stable sort on time alone gives the (time,
-//! sequence) order: a counting sort on the time's low bits, O(n). Entries need no sequence
-//! number except in the overflow heap.
+//! sequence) order: a counting sort on the time's low bits that scatters the bucket's entries
+//! straight into place, O(n). Entries need no sequence number except in the overflow heap.
 //!
 //! Buckets are lists of small fixed-size blocks taken from a LIFO free list. Pushes land in
 //! hundreds of buckets at once; a block freed by the bucket just drained is still in cache, so
@@ -32,22 +32,27 @@ const RING: u64 = 1 << RING_BITS;
 const BLOCK: usize = 16;
 /// Free blocks kept for reuse at most; more are given back.
 const MAX_FREE_BLOCKS: usize = 32_768;
+/// Buckets with fewer entries than this are sorted by comparison: cheaper than clearing and
+/// summing WIDTH counters.
+const SMALL_BUCKET: usize = 64;
 
 pub struct EventQueue<E> {
     /// Absolute index of the bucket being drained (time >> SHIFT).
     cursor: u64,
-    /// The bucket being drained, sorted so the next event is last.
-    current: Vec<Entry<E>>,
+    /// The bucket being drained in (time, sequence) order: `current[head..]` are still to
+    /// come (each `Some`), the ones before `head` were taken.
+    current: Vec<Option<Entry<E>>>,
+    head: usize,
     ring: Vec<Bucket<E>>,
     in_ring: usize,
     /// Events beyond the ring's horizon, as a min-heap on (time, seq).
     overflow: BinaryHeap<Reverse<Far<E>>>,
-    next_seq: u64,
+    /// Insertion order among overflow entries (the only ones that need it).
+    overflow_seq: u64,
     /// Empty blocks (capacity BLOCK), most recently freed last.
     free: Vec<Block<E>>,
-    /// Counting-sort scratch: per time offset in the bucket, then where each entry goes.
+    /// Counting-sort scratch: per time offset in the bucket, where its next entry goes.
     counts: Vec<u32>,
-    dest: Vec<u32>,
 }
 
 type Block<E> = Vec<Entry<E>>;
@@ -57,6 +62,12 @@ type Block<E> = Vec<Entry<E>>;
 struct Bucket<E> {
     full: Vec<Block<E>>,
     tail: Block<E>,
+}
+
+impl<E> Bucket<E> {
+    fn blocks(&self) -> impl Iterator<Item = &Block<E>> {
+        self.full.iter().chain(std::iter::once(&self.tail))
+    }
 }
 
 /// An overflow entry, ordered by (time, seq) only.
@@ -98,6 +109,7 @@ impl<E> EventQueue<E> {
         EventQueue {
             cursor: 0,
             current: Vec::new(),
+            head: 0,
             ring: (0..RING)
                 .map(|_| Bucket {
                     full: Vec::new(),
@@ -106,32 +118,36 @@ impl<E> EventQueue<E> {
                 .collect(),
             in_ring: 0,
             overflow: BinaryHeap::new(),
-            next_seq: 0,
+            overflow_seq: 0,
             free: Vec::new(),
-            counts: vec![0; WIDTH + 1],
-            dest: Vec::new(),
+            counts: vec![0; WIDTH],
         }
     }
 
     /// Schedule `event` at `time`. Times before the bucket being drained are clamped to its
     /// start (the engine never schedules into the past).
-    #[inline]
+    #[inline(always)]
     pub fn push(&mut self, time: u64, event: E) {
         let time = time.max(self.cursor << SHIFT);
-        let entry = Entry { time, event };
-        let seq = self.next_seq;
-        self.next_seq += 1;
         let bucket = time >> SHIFT;
-        if bucket == self.cursor {
-            // Keep `current` sorted descending; the new entry has the highest seq, so it goes
-            // below every entry with an equal or later time.
-            let at = self.current.partition_point(|e| e.time > time);
-            self.current.insert(at, entry);
-        } else if bucket < self.cursor + RING {
+        let entry = Entry { time, event };
+        // The common case first: a later bucket within the horizon.
+        if bucket.wrapping_sub(self.cursor + 1) < RING - 1 {
             let slot = &mut self.ring[(bucket & (RING - 1)) as usize];
-            Self::append(slot, &mut self.free, entry);
+            if slot.tail.len() == slot.tail.capacity() {
+                Self::next_block(slot, &mut self.free);
+            }
+            slot.tail.push(entry);
             self.in_ring += 1;
+        } else if bucket == self.cursor {
+            // The new entry has the highest seq: it goes after every entry due no later.
+            let at = self.head
+                + self.current[self.head..]
+                    .partition_point(|e| e.as_ref().is_some_and(|e| e.time <= time));
+            self.current.insert(at, Some(entry));
         } else {
+            let seq = self.overflow_seq;
+            self.overflow_seq += 1;
             self.overflow.push(Reverse(Far { seq, entry }));
         }
     }
@@ -139,132 +155,152 @@ impl<E> EventQueue<E> {
     /// The next event and its time, if that time is at most `limit`.
     #[inline]
     pub fn pop_until(&mut self, limit: u64) -> Option<(u64, E)> {
-        while self.current.is_empty() {
-            if !self.advance() {
-                return None;
-            }
-        }
-        if self.current.last()?.time > limit {
+        if self.head == self.current.len() && !self.advance() {
             return None;
         }
-        self.current.pop().map(|e| (e.time, e.event))
+        let next = self.current.get_mut(self.head)?;
+        if next.as_ref()?.time > limit {
+            return None;
+        }
+        self.head += 1;
+        next.take().map(|e| (e.time, e.event))
     }
 
     /// The event `d` places after the next one, if it is in the bucket being drained.
     #[inline]
     pub fn peek_ahead(&self, d: usize) -> Option<&E> {
-        let n = self.current.len();
-        (d < n).then(|| &self.current[n - 1 - d].event)
+        self.current
+            .get(self.head + d)
+            .and_then(|e| e.as_ref())
+            .map(|e| &e.event)
     }
 
     /// Time of the next event, without taking it.
     #[inline]
     pub fn peek_time(&mut self) -> Option<u64> {
-        while self.current.is_empty() {
-            if !self.advance() {
-                return None;
-            }
+        if self.head == self.current.len() && !self.advance() {
+            return None;
         }
-        self.current.last().map(|e| e.time)
+        self.current.get(self.head)?.as_ref().map(|e| e.time)
+    }
+
+    /// Gives a bucket a fresh tail block, filing the full one.
+    #[cold]
+    #[inline(never)]
+    fn next_block(bucket: &mut Bucket<E>, free: &mut Vec<Block<E>>) {
+        let fresh = free.pop().unwrap_or_else(|| Vec::with_capacity(BLOCK));
+        let done = std::mem::replace(&mut bucket.tail, fresh);
+        if !done.is_empty() {
+            bucket.full.push(done);
+        }
     }
 
     /// Appends to a bucket's tail block, starting a new one when it is full (or none yet).
-    #[inline]
     fn append(bucket: &mut Bucket<E>, free: &mut Vec<Block<E>>, entry: Entry<E>) {
         if bucket.tail.len() == bucket.tail.capacity() {
-            let fresh = free.pop().unwrap_or_else(|| Vec::with_capacity(BLOCK));
-            let done = std::mem::replace(&mut bucket.tail, fresh);
-            if !done.is_empty() {
-                bucket.full.push(done);
-            }
+            Self::next_block(bucket, free);
         }
         bucket.tail.push(entry);
     }
 
-    /// Move the cursor to the next bucket that holds anything; false when all is empty.
+    /// Move the cursor to the next bucket that holds anything and lay it out in order in
+    /// `current`; false when all is empty. Called only once `current` is used up.
     fn advance(&mut self) -> bool {
-        if self.in_ring == 0 {
-            match self.overflow.peek() {
-                None => return false,
-                // Nothing within the horizon: jump straight to the overflow's earliest bucket.
-                Some(Reverse(far)) => self.cursor = far.entry.time >> SHIFT,
-            }
-        } else {
-            self.cursor += 1;
-        }
-        let idx = (self.cursor & (RING - 1)) as usize;
-        // `current` is empty here; fill it from the bucket's blocks and free them.
-        let bucket = &mut self.ring[idx];
-        let tail = std::mem::take(&mut bucket.tail);
-        for mut block in bucket.full.drain(..).chain(std::iter::once(tail)) {
-            if block.capacity() == 0 {
-                continue;
-            }
-            self.in_ring -= block.len();
-            self.current.append(&mut block);
-            if self.free.len() < MAX_FREE_BLOCKS {
-                self.free.push(block);
-            }
-        }
-        // Bring in overflow entries that now fall within the ring's horizon.
-        let horizon = (self.cursor + RING) << SHIFT;
-        while self
-            .overflow
-            .peek()
-            .is_some_and(|Reverse(far)| far.entry.time < horizon)
-        {
-            let Some(Reverse(Far { entry, .. })) = self.overflow.pop() else {
-                break;
-            };
-            let bucket = entry.time >> SHIFT;
-            if bucket == self.cursor {
-                self.current.push(entry);
+        loop {
+            if self.in_ring == 0 {
+                match self.overflow.peek() {
+                    None => return false,
+                    // Nothing within the horizon: jump straight to the overflow's earliest bucket.
+                    Some(Reverse(far)) => self.cursor = far.entry.time >> SHIFT,
+                }
             } else {
-                // Overflow entries are older than anything pushed into this bucket directly,
-                // and come out in (time, seq) order: the bucket stays in sequence order.
-                let slot = &mut self.ring[(bucket & (RING - 1)) as usize];
+                self.cursor += 1;
+            }
+            self.current.clear();
+            self.head = 0;
+            let idx = (self.cursor & (RING - 1)) as usize;
+            // Overflow entries that now fall within the ring's horizon. They are older than
+            // anything pushed into their bucket directly and come out in (time, seq) order,
+            // so every bucket stays in sequence order.
+            let horizon = (self.cursor + RING) << SHIFT;
+            while self
+                .overflow
+                .peek()
+                .is_some_and(|Reverse(far)| far.entry.time < horizon)
+            {
+                let Some(Reverse(Far { entry, .. })) = self.overflow.pop() else {
+                    break;
+                };
+                let slot = &mut self.ring[((entry.time >> SHIFT) & (RING - 1)) as usize];
                 Self::append(slot, &mut self.free, entry);
                 self.in_ring += 1;
             }
-        }
-        self.sort_current();
-        true
-    }
-
-    /// Order `current` by descending time, equal times in descending arrival order (the
-    /// reverse of a stable ascending sort), with a counting sort on the time's offset in the
-    /// bucket and an in-place permutation.
-    fn sort_current(&mut self) {
-        let n = self.current.len();
-        if n < 2 {
-            return;
-        }
-        let base = self.cursor << SHIFT;
-        let offset = |e: &Entry<E>| (e.time - base) as usize;
-        let counts = &mut self.counts;
-        counts.fill(0);
-        for e in &self.current {
-            counts[offset(e) + 1] += 1;
-        }
-        for i in 0..WIDTH {
-            counts[i + 1] += counts[i];
-        }
-        // counts[k] is now where offset k starts in ascending order.
-        self.dest.clear();
-        for e in &self.current {
-            let slot = &mut counts[offset(e)];
-            self.dest.push((n - 1) as u32 - *slot);
-            *slot += 1;
-        }
-        // Move every entry to its place by following the permutation's cycles.
-        let dest = &mut self.dest;
-        for i in 0..n {
-            while dest[i] as usize != i {
-                let d = dest[i] as usize;
-                self.current.swap(i, d);
-                dest.swap(i, d);
+            let bucket = std::mem::replace(
+                &mut self.ring[idx],
+                Bucket {
+                    full: Vec::new(),
+                    tail: Vec::new(),
+                },
+            );
+            if self.lay_out(bucket) {
+                return true;
             }
         }
+    }
+
+    /// Moves a bucket's entries into `current` in (time, sequence) order and recycles its
+    /// blocks; false if it was empty.
+    fn lay_out(&mut self, mut bucket: Bucket<E>) -> bool {
+        let n: usize = bucket.blocks().map(Vec::len).sum();
+        self.in_ring -= n;
+        let base = self.cursor << SHIFT;
+        let offset = |e: &Entry<E>| (e.time - base) as usize;
+        if n >= SMALL_BUCKET {
+            // Counting sort: count per offset, turn counts into start positions, scatter.
+            let counts = &mut self.counts;
+            counts.fill(0);
+            for e in bucket.blocks().flatten() {
+                counts[offset(e)] += 1;
+            }
+            let mut start = 0;
+            for c in counts.iter_mut() {
+                let k = *c;
+                *c = start;
+                start += k;
+            }
+            self.current.resize_with(n, || None);
+            for block in bucket
+                .full
+                .iter_mut()
+                .chain(std::iter::once(&mut bucket.tail))
+            {
+                for e in block.drain(..) {
+                    let slot = &mut counts[offset(&e)];
+                    self.current[*slot as usize] = Some(e);
+                    *slot += 1;
+                }
+            }
+        } else {
+            for block in bucket
+                .full
+                .iter_mut()
+                .chain(std::iter::once(&mut bucket.tail))
+            {
+                self.current.extend(block.drain(..).map(Some));
+            }
+            // Stable: equal times keep their sequence order.
+            self.current
+                .sort_by_key(|e| e.as_ref().map_or(u64::MAX, |e| e.time));
+        }
+        for block in bucket.full.drain(..).chain(std::iter::once(bucket.tail)) {
+            if block.capacity() != 0 && self.free.len() < MAX_FREE_BLOCKS {
+                self.free.push(block);
+            }
+        }
+        // Keep the emptied list of full blocks for the bucket's next turn.
+        let idx = (self.cursor & (RING - 1)) as usize;
+        self.ring[idx].full = bucket.full;
+        n > 0
     }
 }
 
