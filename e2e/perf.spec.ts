@@ -4,7 +4,7 @@ import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'n
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { expect, test, type Page } from '@playwright/test';
-import { runJson, runsDone } from './page';
+import { appState, runJson, runsDone } from './page';
 
 interface Hooks {
   txcast: { frameTimes(): number[]; frameIntervals(): number[]; clearFrameTimes(): void; firstFrameMs(): number | null; longestTaskSinceRun(): number };
@@ -63,7 +63,7 @@ async function frameTimes(page: Page, nodes: number) {
   const since = await page.evaluate(() => performance.now());
   await runJson(page, bigScenario(nodes));
   await runsDone(page, 120_000);
-  await expect(page.locator('#app')).toHaveAttribute('data-charts', 'done');
+  await appState(page, 'charts', 'done');
   // While the run computes and plays (it plays as soon as the first chunk is computed).
   await recordLongTasks(page, `during_run_${nodes}`, since);
   // Play slowly from the start so messages are in flight in every frame measured.
@@ -72,7 +72,7 @@ async function frameTimes(page: Page, nodes: number) {
   await page.locator('#timeline').blur();
   await page.evaluate(() => (window as unknown as Hooks).txcast.clearFrameTimes());
   await page.click('#play');
-  await expect(page.locator('#app')).toHaveAttribute('data-playing', 'true');
+  await appState(page, 'playing', 'true');
   await page.waitForTimeout(3000);
   const times = (await page.evaluate(() => (window as unknown as Hooks).txcast.frameTimes())).sort((a, b) => a - b);
   expect(times.length).toBeGreaterThan(10);
@@ -92,7 +92,7 @@ test('perf: time to first frame', async ({ page }) => {
   await observeLongTasks(page);
   await page.goto('/');
   await runsDone(page);
-  await expect(page.locator('#app')).toHaveAttribute('data-charts', 'done');
+  await appState(page, 'charts', 'done');
   await recordLongTasks(page, 'first_screen', 0);
   const first = await page.evaluate(() => (window as unknown as Hooks).txcast.firstFrameMs());
   expect(first).not.toBeNull();
@@ -115,8 +115,12 @@ test('perf: gzipped sizes of the WASM module and the JS bundle', () => {
   const files = readdirSync(assets);
   // The visualizer's JS: the entry dist/index.html loads, its worker and the WASM glue (the map
   // outline loads later, only for geographic scenarios, and is listed on its own).
-  // Every script dist/index.html loads up front (the entry and the chunks it preloads).
-  const loaded = [...readFileSync(path.join('dist', 'index.html'), 'utf8').matchAll(/assets\/([^"]+\.js)/g)].map((m) => m[1]);
+  // Every script dist/index.html loads up front (the entry and the chunks it preloads), and the
+  // chunks the entry imports as the page starts (web/boot.ts sets the page up in stages).
+  const scripts = (text: string) => [...text.matchAll(/assets\/([^"]+\.js)/g)].map((m) => m[1]);
+  const html = readFileSync(path.join('dist', 'index.html'), 'utf8');
+  const entry = /<script type="module"[^>]* src="\/assets\/([^"]+\.js)"/.exec(html)![1];
+  const loaded = [...scripts(html), ...scripts(readFileSync(path.join(assets, entry), 'utf8'))];
   const pick = (re: RegExp) => files.filter((f) => re.test(f));
   const js = [...new Set(loaded), ...pick(/^sim\.worker-.*\.js$/), ...pick(/^txcast_wasm-.*\.js$/)];
   const gz = (names: string[]) => names.reduce((sum, f) => sum + gzipSync(readFileSync(path.join(assets, f))).length, 0) / 1024;

@@ -1,6 +1,6 @@
 import { readdirSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
-import { pixelsNear, runJson, runsDone, shownRuns, SMALL_SCENARIO } from './page';
+import { pageReady, pixelsNear, runJson, runsDone, shownRuns, SMALL_SCENARIO } from './page';
 import { nativeRuns } from './txsim';
 
 const VERMILLION: [number, number, number] = [0xd5, 0x5e, 0x00];
@@ -12,6 +12,7 @@ test('the page is cross-origin isolated', async ({ page }) => {
 
 test('the library lists every scenario file', async ({ page }) => {
   await page.goto('/');
+  await pageReady(page);
   const files = readdirSync('scenarios').filter((f) => f.endsWith('.json') && f !== 'schema.json');
   const options = await page.locator('#scenario option:not([value="custom"])').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value));
   expect(options.map((id) => `${id}.json`).sort()).toEqual(files.sort());
@@ -151,8 +152,9 @@ test('a share link reopens the same scenario; a damaged one says so', async ({ p
   await runsDone(page);
   const digests = (await shownRuns(page)).map((r) => r.digest);
   await page.click('#share');
+  // The link is made once the deflate library has loaded (it loads with the first link).
+  await expect(page.locator('#share-url')).toHaveValue(/#s=[A-Za-z0-9_-]+$/);
   const url = await page.locator('#share-url').inputValue();
-  expect(url).toMatch(/#s=[A-Za-z0-9_-]+$/);
 
   const other = await page.context().newPage();
   await other.goto(url);

@@ -1,11 +1,22 @@
 // The scenario editor: the schema-generated form and the raw JSON side by side, kept in step,
 // checked by the engine (WASM in a worker of its own, started on first use) as you type.
-import schemaJson from '../scenarios/schema.json';
 import type { CheckReply, CheckRequest } from '../workers/check';
-import { renderForm, showFieldError, type Json, type Schema } from './schema-form';
+import type { Json, Schema } from './schema-form';
 
-const SCHEMA = schemaJson as unknown as Schema;
 const CHECK_DELAY_MS = 250;
+
+/**
+ * The form's code and the schema it is generated from, loaded with the first form built: they
+ * are not needed to show the page, and setting them up lengthened the page's first task.
+ */
+let formCode: Promise<typeof import('./schema-form') & { schema: Schema }> | null = null;
+function loadForm() {
+  formCode ??= Promise.all([import('./schema-form'), import('../scenarios/schema.json')]).then(([form, schema]) => ({
+    ...form,
+    schema: schema.default as unknown as Schema,
+  }));
+  return formCode;
+}
 
 /** The engine's scenario check, in a worker started on first use; throws with the JSON path of the first problem. */
 class Checker {
@@ -49,6 +60,9 @@ const checker = new Checker();
 
 export class ScenarioEditor {
   private timer = 0;
+  /** The form shows an older text than the raw JSON. */
+  private formStale = false;
+  private formTimer = 0;
 
   constructor(
     private readonly form: HTMLElement,
@@ -57,20 +71,38 @@ export class ScenarioEditor {
   ) {
     raw.addEventListener('input', () => this.scheduleCheck());
     // Rebuild the form when the raw text settles into valid JSON.
-    raw.addEventListener('change', () => this.buildForm());
+    raw.addEventListener('change', () => this.rawChanged());
   }
 
   load(text: string): void {
     this.raw.value = text;
-    this.buildForm();
+    this.rawChanged();
     this.scheduleCheck();
+  }
+
+  /**
+   * The form follows the raw text once it can be seen, in a task of its own: building and laying
+   * out its hundreds of fields took tens of ms, not to be added to the task that opens the editor
+   * or starts the runs.
+   */
+  private rawChanged(): void {
+    this.formStale = true;
+    if (this.open) this.scheduleForm();
+  }
+
+  private scheduleForm(): void {
+    clearTimeout(this.formTimer);
+    this.formTimer = window.setTimeout(() => void this.refreshForm(), 0);
   }
 
   text(): string {
     return this.raw.value;
   }
 
-  private buildForm(): void {
+  private async refreshForm(): Promise<void> {
+    if (!this.formStale) return;
+    this.formStale = false;
+    const { renderForm, schema } = await loadForm();
     let value: Json;
     try {
       value = JSON.parse(this.raw.value) as Json;
@@ -78,7 +110,7 @@ export class ScenarioEditor {
       return; // the check reports the syntax error
     }
     if (typeof value !== 'object' || value === null || Array.isArray(value)) return;
-    renderForm(this.form, SCHEMA, value, (next) => {
+    renderForm(this.form, schema, value, (next) => {
       this.raw.value = JSON.stringify(next, null, 2);
       this.scheduleCheck();
     });
@@ -91,13 +123,14 @@ export class ScenarioEditor {
 
   /** Call when the editor is opened. */
   opened(): void {
+    this.scheduleForm();
     this.scheduleCheck();
   }
 
   /** Shows an error the engine gave when running, beside its field. */
   markError(message: string): void {
-    showFieldError(this.form, message);
     this.report(message, false);
+    void this.refreshForm().then(async () => (await loadForm()).showFieldError(this.form, message));
   }
 
   private scheduleCheck(): void {
@@ -117,12 +150,12 @@ export class ScenarioEditor {
     try {
       const summary = JSON.parse(await checker.check(text)) as { nodes: number; links: number; txs: number; runs: unknown[] };
       if (text !== this.raw.value) return false; // edited meanwhile: a newer check follows
-      showFieldError(this.form, '');
+      (await loadForm()).showFieldError(this.form, '');
       return this.report(`valid: ${summary.nodes} nodes, ${summary.links} links, ${summary.txs} txs, ${summary.runs.length} runs`, true);
     } catch (error) {
       if (text !== this.raw.value) return false;
       const message = error instanceof Error ? error.message : String(error);
-      showFieldError(this.form, message);
+      (await loadForm()).showFieldError(this.form, message);
       return this.report(message, false);
     }
   }

@@ -1,16 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RunChunk, RunStart } from '../workers/protocol';
-import { Growable, LiveTrace } from './live';
-
-describe('Growable', () => {
-  it('appends past its capacity and keeps everything in order', () => {
-    const g = new Growable(2);
-    g.append(Float64Array.of(1, 2, 3));
-    g.append(new Float64Array(0));
-    g.append(Float64Array.of(4, 5, 6, 7, 8));
-    expect(Array.from(g.view())).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
-  });
-});
+import { LiveTrace } from './live';
 
 describe('LiveTrace', () => {
   const start: RunStart = {

@@ -1,44 +1,26 @@
 // A run's trace assembled while it is computed: the worker's start message gives the network,
-// each chunk appends what happened next, the end adds the aggregates and the report. Arrays
-// grow by doubling, so appending a chunk costs what the chunk holds, not what came before.
-import type { RunChunk, RunDone, RunStart, StreamedTrace } from '../workers/protocol';
+// each chunk appends what happened next, the end adds the aggregates and the report. Appending a
+// chunk costs what the chunk holds, not what came before.
+import { SEND_STRIDE, type RunChunk, type RunDone, type RunStart, type StreamedTrace } from '../workers/protocol';
+import { SEND_CAP } from '../workers/record';
+import { Growable } from './growable';
 
-/** A Float64Array that grows by doubling; `view()` is the filled part. */
-export class Growable {
-  private buffer: Float64Array;
-  length = 0;
-
-  constructor(capacity = 1024) {
-    this.buffer = new Float64Array(capacity);
-  }
-
-  append(data: Float64Array): void {
-    if (this.length + data.length > this.buffer.length) {
-      let capacity = this.buffer.length * 2;
-      while (capacity < this.length + data.length) capacity *= 2;
-      const bigger = new Float64Array(capacity);
-      bigger.set(this.buffer.subarray(0, this.length));
-      this.buffer = bigger;
-    }
-    this.buffer.set(data, this.length);
-    this.length += data.length;
-  }
-
-  view(): Float64Array {
-    return this.buffer.subarray(0, this.length);
-  }
-}
+/** Numbers an array grows to in place at most when it knows no bound of its own (128 MB). */
+const IN_PLACE = 1 << 24;
 
 export class LiveTrace {
   readonly trace: StreamedTrace;
-  private readonly deliveries = new Growable();
-  private readonly duplicates = new Growable();
-  private readonly sends = new Growable(9 * 1024);
+  private readonly deliveries: Growable;
+  private readonly duplicates = new Growable(1024, IN_PLACE);
+  /** The worker keeps at most `SEND_CAP` sends: they all fit in place. */
+  private readonly sends = new Growable(1024 * SEND_STRIDE, SEND_CAP * SEND_STRIDE);
   private readonly effects = new Growable(256);
   done = false;
   events = 0;
 
   constructor(start: RunStart) {
+    // A node's first arrival of a tx happens once: nodes x txs records at most.
+    this.deliveries = new Growable(1024, Math.min(IN_PLACE, 3 * start.nodes * (start.txPlan.length / 2)));
     this.trace = {
       kind: 'trace',
       id: start.id,

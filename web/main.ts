@@ -221,9 +221,9 @@ function run(): void {
   ui.computeProgress.hidden = false;
   ui.computeProgress.value = 0;
   panels.forEach((panel, k) => {
-    slots[k] ??= new RunSlot((message) => workerCrashed(k, message));
+    slots[k] ??= new RunSlot(k, (message) => workerCrashed(k, message));
     slots[k].start(
-      { scenario: scenarioText, run: panel.index, seed: typeof seed === 'bigint' ? seed : undefined, layoutSeed },
+      { scenario: scenarioText, run: panel.index, seed: typeof seed === 'bigint' ? seed : undefined, layoutSeed, layout: k === 0 },
       {
         start: (s) => mine === generation && runStarted(k, s),
         chunk: (c) => mine === generation && runChunk(k, c),
@@ -237,6 +237,9 @@ function run(): void {
 function runStarted(k: number, start: RunStart): void {
   const panel = panels[k];
   panel.start(start);
+  // The first run computes the layout of the network every run shares.
+  const source = panels[0].trace;
+  if (source?.positions.length) for (const p of panels) if (p.trace && !p.trace.positions.length) p.takeLayout(source);
   // Geographic scenarios open on the map; the choice is offered only when there is one.
   ui.layout.querySelector<HTMLOptionElement>('option[value="map"]')!.disabled = !panel.hasMap;
   if (panel.hasMap && k === 0 && !layoutChosen) ui.layout.value = 'map';
@@ -346,8 +349,9 @@ function draw(): void {
   const span = spanUs(tx);
   const txOnly = ui.txOnly.checked;
   layersPending = false;
+  const linkTurn = { taken: false };
   for (const [k, panel] of panels.entries()) {
-    layersPending = panel.draw(tx, clock.tUs, span, txOnly) || layersPending;
+    layersPending = panel.draw(tx, clock.tUs, span, txOnly, linkTurn) || layersPending;
     askCensoring(k, tx);
   }
   if (span !== legendSpan) {
@@ -467,7 +471,7 @@ function inspectNode(panel: Panel, node: number): void {
   showInspectionMessage(ui.inspector, `replaying ${panel.label} to ${(tUs / 1000).toFixed(1)} ms…`);
   delete ui.inspector.dataset.node;
   slots[k]
-    ?.inspect({ scenario: scenarioText, run: panel.index, seed: runSeed, layoutSeed: 0n }, tUs, node)
+    ?.inspect({ scenario: scenarioText, run: panel.index, seed: runSeed, layoutSeed: 0n, layout: false }, tUs, node)
     .then((reply) => showInspection(ui.inspector, panel.label, tUs, reply.json))
     .catch((error: unknown) => showInspectionMessage(ui.inspector, `could not inspect node ${node}: ${error instanceof Error ? error.message : String(error)}`));
 }
@@ -651,9 +655,9 @@ ui.tx.addEventListener('change', () => {
   else requestDraw();
 });
 
-ui.share.addEventListener('click', () => {
+ui.share.addEventListener('click', async () => {
   const seed = typeof seedOverride() === 'bigint' ? ui.seed.value.trim() : undefined;
-  const made = shareFragment(scenarioText, seed);
+  const made = await shareFragment(scenarioText, seed);
   ui.shareError.textContent = made.ok ? '' : made.error;
   if (!made.ok) return;
   const url = `${location.origin}${location.pathname}#${made.fragment}`;
@@ -706,7 +710,6 @@ document.addEventListener('keydown', (event) => {
 
 new ResizeObserver(requestDraw).observe(ui.panels);
 fillGlossary(element('protocol-list'), element('metric-list'));
-drawLegend(ui.legend, 0);
 
 // Test and measurement hooks: the e2e suite reads frame times and crashes a worker on purpose.
 Object.assign(window, {
@@ -748,8 +751,8 @@ if (txParam !== null && /^\d+$/.test(txParam)) {
   pickedTx = Number(txParam);
 }
 /** Opens a shared scenario from the fragment; false when there is none to open. */
-function openShared(): boolean {
-  const shared = readFragment(location.hash);
+async function openShared(): Promise<boolean> {
+  const shared = await readFragment(location.hash);
   if (!shared) return false;
   if (!shared.ok) {
     showError(`could not open the shared scenario: ${shared.error}`);
@@ -766,11 +769,12 @@ function openShared(): boolean {
 
 window.addEventListener('hashchange', () => void openShared());
 
-if (!openShared()) {
+void openShared().then((opened) => {
+  if (opened) return;
   const initial = findScenario(query.get('scenario') ?? DEFAULT_SCENARIO) ?? findScenario(DEFAULT_SCENARIO) ?? LIBRARY[0];
   const damaged = ui.error.textContent;
   ui.scenario.value = initial.id;
   void openLibrary(initial, query.get('seed')).then(() => {
     if (damaged) showError(damaged); // a damaged share link: say so over the default scenario
   });
-}
+});

@@ -2,9 +2,9 @@
 import { select, zoom, zoomIdentity, type ZoomTransform } from 'd3';
 import { EFFECTS, type RunChunk, type RunDone, type RunStart, type StreamedTrace } from '../workers/protocol';
 import { runColour } from './palette';
-import { circularPositions, landPath, mapPositions, type LayoutKind } from './layouts';
+import { circularPositions, type LayoutKind } from './layouts';
 import { LiveTrace } from './live';
-import { drawFrame, nodeAt, nodeBuckets, type ViewTransform } from './render';
+import { drawFrame, measured, nodeAt, nodeBuckets, type LinkTurn, type ViewTransform } from './render';
 import { arrivalsFromScan, TraceView, type TxView } from './trace';
 import { count } from './format';
 
@@ -34,7 +34,8 @@ export class Panel {
   private readonly txInfo: HTMLElement;
   transform: ViewTransform = { k: 1, x: 0, y: 0 };
   selected = -1;
-  private txCache: { view: TxView; version: number } | null = null;
+  /** Adversary effects summed so far (`read`: numbers of `trace.effects` counted) and who the adversaries are. */
+  private effectTally: { sums: number[]; read: number; who: string } | null = null;
   private layout: LayoutKind = 'force';
   private positions: Float32Array = new Float32Array(0);
   private land: Path2D | null = null;
@@ -104,8 +105,20 @@ export class Panel {
     this.live = new LiveTrace(start);
     this.trace = this.live.trace;
     this.view = new TraceView(this.trace);
-    this.txCache = null;
+    this.effectTally = null;
     this.setLayout(this.layout);
+  }
+
+  /**
+   * Takes the layout another run of the scenario computed (`start` brought none): the same network
+   * as this run's, or, should it not be, a circle.
+   */
+  takeLayout(from: StreamedTrace): void {
+    const trace = this.trace;
+    if (!trace) return;
+    const same = from.edges.length === trace.edges.length && from.edges.every((v, i) => v === trace.edges[i]);
+    trace.positions = same ? from.positions : circularPositions(trace.nodes);
+    if (this.layout === 'force') this.positions = trace.positions;
   }
 
   addChunk(chunk: RunChunk): void {
@@ -132,13 +145,10 @@ export class Panel {
   private showEffects(): void {
     const t = this.trace;
     if (!t || !t.adversaries.some((a) => a)) return;
-    const sums = EFFECTS.map(() => 0);
-    for (let i = 0; i + 3 < t.effects.length; i += 4) sums[t.effects[i + 2]] += t.effects[i + 3];
-    const kinds = new Map<string, number>();
-    t.behaviours.forEach((b, i) => {
-      if (t.adversaries[i]) kinds.set(b, (kinds.get(b) ?? 0) + 1);
-    });
-    const who = [...kinds].map(([b, n]) => `${n} ${b.replace(/_/g, ' ')}`).join(', ');
+    // Each chunk adds its effects to the tallies: a chunk costs what it holds.
+    const tally = (this.effectTally ??= { sums: EFFECTS.map(() => 0), read: 0, who: adversaryKinds(t.behaviours, t.adversaries) });
+    const { sums, who } = tally;
+    for (; tally.read + 3 < t.effects.length; tally.read += 4) sums[t.effects[tally.read + 2]] += t.effects[tally.read + 3];
     this.effects.hidden = false;
     this.effects.textContent = `adversaries: ${who} · requests withheld or timed out: ${count(sums[0])} · corrupt data rejected: ${count(sums[1])}`;
     this.element.dataset.withheld = String(sums[0]);
@@ -199,10 +209,16 @@ export class Panel {
     if (!trace) return;
     if (this.layout === 'circular') this.positions = circularPositions(trace.nodes);
     else if (this.layout === 'map') {
-      this.positions = mapPositions(trace.coordinates);
-      void landPath().then((path) => {
-        if (this.layout !== 'map') return;
-        this.land = path;
+      // Nothing is drawn until the map's code has loaded.
+      this.positions = new Float32Array(0);
+      const shown = () => this.layout === 'map' && this.trace === trace;
+      void import('./map').then(async ({ landPath, mapPositions }) => {
+        if (!shown()) return;
+        this.positions = mapPositions(trace.coordinates);
+        onReady?.();
+        const land = await landPath();
+        if (!shown()) return;
+        this.land = land;
         onReady?.();
       });
     } else this.positions = trace.positions;
@@ -216,15 +232,18 @@ export class Panel {
 
   tx(tx: number): TxView | null {
     if (!this.view || tx < 0 || tx >= this.view.txs) return null;
-    const version = this.view.version(tx);
-    if (this.txCache?.view.tx !== tx || this.txCache.version !== version) this.txCache = { view: this.view.tx(tx), version };
-    return this.txCache.view;
+    return this.view.tx(tx);
   }
 
-  /** Draws the panel at (tx, tUs); true when it needs another frame to finish drawing its links. */
-  draw(tx: number, tUs: number, spanUs: number, txOnly = false): boolean {
+  /** Draws the panel at (tx, tUs); true when it needs another frame (its size is not known yet, or links are left to draw). */
+  draw(tx: number, tUs: number, spanUs: number, txOnly = false, linkTurn?: LinkTurn): boolean {
+    if (!measured(this.canvas)) {
+      this.element.dataset.layer = 'drawing';
+      return true;
+    }
     let view = this.trace ? this.tx(tx) : null;
-    if (!this.trace || !view) {
+    // Without positions (waiting for the layout another run computes) there is nothing to draw yet.
+    if (!this.trace || !view || !this.positions.length) {
       drawFrame(this.canvas, null);
       return false;
     }
@@ -232,7 +251,7 @@ export class Panel {
     const seek = this.seekState;
     if (seek && seek.tx === tx && seek.tUs === tUs) view = { ...view, arrivalUs: seek.arrivalUs };
     const censoring = this.censors?.tx === tx ? this.censors.nodes : null;
-    const stats = drawFrame(this.canvas, { trace: this.trace, positions: this.positions, tx: view, tUs, spanUs, transform: this.transform, background: this.land, txOnly, censoring }, this.selected);
+    const stats = drawFrame(this.canvas, { trace: this.trace, positions: this.positions, tx: view, tUs, spanUs, transform: this.transform, background: this.land, txOnly, censoring, linkTurn }, this.selected);
     this.showTx(view, tUs);
     this.element.dataset.flashes = String(stats.flashes);
     this.element.dataset.duplicateFlashes = String(stats.duplicates);
@@ -240,4 +259,13 @@ export class Panel {
     this.element.dataset.layer = stats.layerPending ? 'drawing' : 'done';
     return stats.layerPending;
   }
+}
+
+/** The adversaries by behaviour, in words ("3 withhold on request, 2 silent"). */
+function adversaryKinds(behaviours: string[], adversaries: Uint8Array): string {
+  const kinds = new Map<string, number>();
+  behaviours.forEach((b, i) => {
+    if (adversaries[i]) kinds.set(b, (kinds.get(b) ?? 0) + 1);
+  });
+  return [...kinds].map(([b, n]) => `${n} ${b.replace(/_/g, ' ')}`).join(', ');
 }

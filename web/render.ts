@@ -27,6 +27,13 @@ export interface FrameInput {
   txOnly?: boolean;
   /** Nodes whose behaviour censors the picked tx (marked once they hold it). */
   censoring?: Uint32Array | null;
+  /** Shared by the canvases drawn in one frame: only one of them draws a batch of links in it. */
+  linkTurn?: LinkTurn;
+}
+
+/** Whether a canvas drew a batch of links in this frame already. */
+export interface LinkTurn {
+  taken: boolean;
 }
 
 /** The parts of a trace a frame reads (the light node's view builds them by hand). */
@@ -104,6 +111,17 @@ const resizes = typeof ResizeObserver === 'undefined'
       }
     });
 
+/**
+ * Whether the observer has measured `canvas` yet; starts measuring it if not. A caller that can
+ * wait draws once it is measured: measuring a new canvas on the spot forces a layout of the
+ * whole page inside the frame, on top of the layout the browser does after it anyway.
+ */
+export function measured(canvas: HTMLCanvasElement): boolean {
+  if (canvasSizes.has(canvas) || !resizes) return true;
+  resizes.observe(canvas);
+  return false;
+}
+
 function cssSize(canvas: HTMLCanvasElement): { width: number; height: number } {
   let size = canvasSizes.get(canvas);
   if (!size) {
@@ -160,12 +178,11 @@ interface Layer {
 }
 const layers = new WeakMap<HTMLCanvasElement, Layer>();
 /**
- * Links go into a layer in batches until a frame has spent this long on them; the rest follow
- * in the next frames, so a network of many thousand links never holds the page for long.
+ * Links a frame draws into one canvas's layer (one stroke; the rest follow in the next frames):
+ * small networks get one batch, so their pixels never change, and a batch of long links takes a
+ * few ms to rasterize in software, so networks of many thousand links never hold the page long.
  */
-const LAYER_BUDGET_MS = 8;
-/** Links per stroke: one path per batch (small networks get one, so their pixels never change). */
-const LAYER_BATCH = 4000;
+const LAYER_BATCH = 1500;
 /** A number per object, to tell when a layer's inputs were replaced. */
 const ids = new WeakMap<object, number>();
 let nextId = 1;
@@ -243,28 +260,27 @@ export function drawFrame(canvas: HTMLCanvasElement, frame: FrameInput | null, s
   }
   const { edges } = trace;
   const links = edges.length >> 1;
-  if (layer.drawn < links) {
+  if (layer.drawn < links && !frame.linkTurn?.taken) {
+    if (frame.linkTurn) frame.linkTurn.taken = true;
     const g = layer.surface.getContext('2d')!;
     g.setTransform(ratio, 0, 0, ratio, 0, 0);
     g.strokeStyle = edgeColour(links);
     g.lineWidth = 1;
-    const started = performance.now();
-    do {
-      const end = Math.min(links, layer.drawn + LAYER_BATCH);
-      g.beginPath();
-      for (let e = layer.drawn; e < end; e += 1) {
-        g.moveTo(x(edges[2 * e]), y(edges[2 * e]));
-        g.lineTo(x(edges[2 * e + 1]), y(edges[2 * e + 1]));
-      }
-      g.stroke();
-      layer.drawn = end;
-    } while (layer.drawn < links && performance.now() - started < LAYER_BUDGET_MS);
+    const end = Math.min(links, layer.drawn + LAYER_BATCH);
+    g.beginPath();
+    for (let e = layer.drawn; e < end; e += 1) {
+      g.moveTo(x(edges[2 * e]), y(edges[2 * e]));
+      g.lineTo(x(edges[2 * e + 1]), y(edges[2 * e + 1]));
+    }
+    g.stroke();
+    layer.drawn = end;
   }
-  stats.layerPending = layer.drawn < links;
+  // The batch is rasterized here, as the layer is copied (a canvas draws what it recorded when it is read).
   context.save();
   context.setTransform(1, 0, 0, 1, 0, 0);
   context.drawImage(layer.surface, 0, 0);
   context.restore();
+  stats.layerPending = layer.drawn < links;
 
   const span = Math.max(1, spanUs);
   const bucketOf = (t: number) => arrivalBucket((t - tx.createdUs) / span);

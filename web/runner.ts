@@ -1,7 +1,9 @@
 // One simulation worker per run slot: start a run, hear its network, its chunks as they are
 // computed and its end; ask it who has a tx at a time. A worker that crashes (or whose WASM
 // instance traps) is replaced by a fresh one on the next start.
+import { createPermits, forget } from '../workers/permits';
 import type { ArrivalsReply, InspectReply, RunChunk, RunDone, RunRequest, RunStart, WorkerReply, WorkerRequest } from '../workers/protocol';
+import engineUrl from './wasm/txcast_wasm_bg.wasm?url';
 
 export interface RunHandlers {
   start(s: RunStart): void;
@@ -11,25 +13,51 @@ export interface RunHandlers {
   failed(message: string): void;
 }
 
-export type RunSpec = Omit<RunRequest, 'kind' | 'id'>;
+export type RunSpec = Omit<RunRequest, 'kind' | 'id' | 'permits'>;
 
 let nextId = 1;
+
+/** Workers computing at once: one core is left to the page, so it never waits for one. */
+const permits = createPermits((navigator.hardwareConcurrency || 2) - 1);
+/** Time after which a terminated worker has surely stopped (it stops at its next interrupt check). */
+const FORGET_AGAIN_MS = 500;
+
+/**
+ * The engine, compiled once for all the workers: each compiling its own, all at once, would hold
+ * the cores the page needs as the runs start. Undefined if it cannot be compiled here (each worker
+ * then compiles its own, and says what went wrong).
+ */
+let engine: Promise<WebAssembly.Module | undefined> | null = null;
+function compiledEngine(): Promise<WebAssembly.Module | undefined> {
+  engine ??= WebAssembly.compileStreaming(fetch(engineUrl)).catch(() => undefined);
+  return engine;
+}
 
 export class RunSlot {
   private worker: Worker | null = null;
   private current = 0;
   private handlers: RunHandlers | null = null;
 
-  /** `onCrash` hears of a worker that died or whose engine trapped, busy or not. */
-  constructor(private readonly onCrash: (message: string) => void) {}
+  /**
+   * `slot` numbers this slot among the page's (below `PERMIT_SLOTS`); `onCrash` hears of a worker
+   * that died or whose engine trapped, busy or not.
+   */
+  constructor(
+    private readonly slot: number,
+    private readonly onCrash: (message: string) => void,
+  ) {}
 
   private spawn(): Worker {
+    // Whatever this slot's last worker held is freed (again): it may have taken a permit as it was terminated.
+    if (permits) forget(permits, this.slot);
     const worker = new Worker(new URL('../workers/sim.worker.ts', import.meta.url), { type: 'module' });
     worker.onmessage = (event: MessageEvent<WorkerReply>) => this.receive(event.data);
     worker.onerror = (event) => {
       event.preventDefault();
       this.crash(`the simulation worker crashed: ${event.message || 'it could not load the WASM core'}`);
     };
+    // The worker waits for this before anything else: requests sent meanwhile queue behind it.
+    void compiledEngine().then((module) => worker.postMessage({ kind: 'engine', module } satisfies WorkerRequest));
     return worker;
   }
 
@@ -77,8 +105,7 @@ export class RunSlot {
     this.inspecting = null;
     this.rejectScans(message);
     this.held = 0;
-    this.worker?.terminate();
-    this.worker = null;
+    this.terminate();
     this.handlers = null;
     this.onCrash(message);
   }
@@ -94,7 +121,7 @@ export class RunSlot {
     this.current = nextId++;
     this.held = this.current;
     this.handlers = handlers;
-    const request: WorkerRequest = { kind: 'run', id: this.current, ...spec };
+    const request: WorkerRequest = { kind: 'run', id: this.current, ...spec, permits: permits ? { buffer: permits, slot: this.slot } : undefined };
     this.worker.postMessage(request);
   }
 
@@ -130,9 +157,22 @@ export class RunSlot {
     this.inspecting = null;
     this.rejectScans('stopped');
     this.held = 0;
+    this.terminate();
+    this.handlers = null;
+  }
+
+  /** Ends the worker; a permit to compute it held or waited for goes to the others. */
+  private terminate(): void {
     this.worker?.terminate();
     this.worker = null;
-    this.handlers = null;
+    if (!permits) return;
+    forget(permits, this.slot);
+    // A worker stops a moment after it is told to, and may take a permit meanwhile: forget the
+    // slot again once it has surely stopped, unless a run in it holds one by then (that run gives
+    // back what it finds held in its slot).
+    setTimeout(() => {
+      if (!this.busy) forget(permits, this.slot);
+    }, FORGET_AGAIN_MS);
   }
 
   /** Test hook: crash this slot's worker. */

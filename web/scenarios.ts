@@ -19,6 +19,8 @@ const descriptions = import.meta.glob<string | undefined>(['../scenarios/*.json'
 const texts = import.meta.glob<string>(['../scenarios/*.json', '!../scenarios/schema.json'], { query: '?raw', import: 'default' });
 
 const idOf = (path: string) => path.replace(/^.*\//, '').replace(/\.json$/, '');
+/** By code unit, not `localeCompare`: its first use builds a collator in a long main-thread task. */
+const byId = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 export const LIBRARY: LibraryEntry[] = Object.keys(texts)
   .map((path) => ({
@@ -27,7 +29,7 @@ export const LIBRARY: LibraryEntry[] = Object.keys(texts)
     description: typeof descriptions[path] === 'string' ? descriptions[path] : '',
     load: texts[path],
   }))
-  .sort((a, b) => (a.id === DEFAULT_SCENARIO ? -1 : b.id === DEFAULT_SCENARIO ? 1 : a.id.localeCompare(b.id)));
+  .sort((a, b) => (a.id === DEFAULT_SCENARIO ? -1 : b.id === DEFAULT_SCENARIO ? 1 : byId(a.id, b.id)));
 
 export function findScenario(id: string): LibraryEntry | undefined {
   return LIBRARY.find((e) => e.id === id);

@@ -1,7 +1,14 @@
 // Share a scenario as a URL: the JSON, deflated (fflate) and base64url-encoded into the fragment,
 // so it never reaches a server. Both directions are size-capped.
-import { deflateSync, Inflate, strFromU8, strToU8 } from 'fflate';
+import type * as Fflate from 'fflate';
 import { count } from './format';
+
+/**
+ * The deflate library, loaded with the first link made or opened: setting it up took several
+ * ms of the page's first task, for a page that most often makes no link.
+ */
+let fflate: Promise<typeof Fflate> | null = null;
+const deflater = () => (fflate ??= import('fflate'));
 
 /** Longest fragment payload we produce: long URLs break in chat apps and address bars. */
 export const MAX_SHARE_CHARS = 16_384;
@@ -23,7 +30,7 @@ function fromBase64Url(text: string): Uint8Array {
 }
 
 /** The fragment (without '#') for a scenario, or an error saying why it cannot be shared. */
-export function shareFragment(scenario: string, seed?: string): { ok: true; fragment: string } | { ok: false; error: string } {
+export async function shareFragment(scenario: string, seed?: string): Promise<{ ok: true; fragment: string } | { ok: false; error: string }> {
   // Minify first: the editor's indentation is not worth the URL space.
   let compact = scenario;
   try {
@@ -31,6 +38,7 @@ export function shareFragment(scenario: string, seed?: string): { ok: true; frag
   } catch {
     return { ok: false, error: 'the scenario is not valid JSON, so it cannot be shared' };
   }
+  const { deflateSync, strToU8 } = await deflater();
   const data = toBase64Url(deflateSync(strToU8(compact), { level: 9 }));
   if (data.length > MAX_SHARE_CHARS) {
     return {
@@ -42,7 +50,7 @@ export function shareFragment(scenario: string, seed?: string): { ok: true; frag
 }
 
 /** Reads a fragment made by shareFragment; null when the fragment holds no scenario. */
-export function readFragment(fragment: string): Shared | null {
+export async function readFragment(fragment: string): Promise<Shared | null> {
   const params = new URLSearchParams(fragment.replace(/^#/, ''));
   const data = params.get('s');
   if (data === null) return null;
@@ -53,6 +61,7 @@ export function readFragment(fragment: string): Shared | null {
   } catch {
     return { ok: false, error: 'the share link is damaged (not base64url)' };
   }
+  const { Inflate, strFromU8 } = await deflater();
   const chunks: Uint8Array[] = [];
   let size = 0;
   try {

@@ -1,6 +1,7 @@
-// Pure views of a recorded run: what one tx did, and aggregates for the charts. Built once per
-// trace; drawing a frame only reads them.
+// Views of a recorded run: what one tx did (kept up to date as a streaming run's trace grows),
+// and aggregates for the charts. Drawing a frame only reads them.
 import type { RunTrace } from '../workers/protocol';
+import { GrowingTx } from './growing-tx';
 
 /** The parts of a trace these views read (tests build them by hand). */
 export type TraceData = Pick<RunTrace, 'nodes' | 'endUs' | 'txPlan' | 'deliveries' | 'duplicates'>;
@@ -82,6 +83,7 @@ export class TraceView {
   private readonly byTxDeliveries: PerTx;
   private readonly byTxDuplicates: PerTx;
   private readonly byTxSends: PerTx;
+  private followed: GrowingTx | null = null;
 
   constructor(readonly trace: TraceData & { sends?: Float64Array }) {
     this.txs = trace.txPlan.length / 2;
@@ -91,16 +93,15 @@ export class TraceView {
     this.extend();
   }
 
-  /** Grows when tx `tx` gains events: a cached view of it is stale once this changes. */
-  version(tx: number): number {
-    return this.byTxDeliveries.of(tx).length + this.byTxDuplicates.of(tx).length + this.byTxSends.of(tx).length;
-  }
-
-  /** Indexes what the trace gained since the last call (a streaming run's new chunk). */
+  /**
+   * Indexes what the trace gained since the last call (a streaming run's new chunk), and brings
+   * the tx last asked for up to date now rather than in the next frame, which has enough to do.
+   */
   extend(): void {
     this.byTxDeliveries.extend(this.trace.deliveries, 3, 2);
     this.byTxDuplicates.extend(this.trace.duplicates, 3, 2);
     if (this.trace.sends) this.byTxSends.extend(this.trace.sends, SEND_STRIDE, SEND_TX);
+    if (this.followed) this.tx(this.followed.tx);
   }
 
   createdUs(tx: number): number {
@@ -122,56 +123,17 @@ export class TraceView {
     return best;
   }
 
+  /** Tx `tx` as recorded so far; the last tx asked for is kept and brought up to date. */
   tx(tx: number): TxView {
-    const { deliveries, duplicates, nodes, txPlan } = this.trace;
-    const arrivalUs = new Float64Array(nodes).fill(-1);
-    const d = this.byTxDeliveries.of(tx);
-    const times = new Float64Array(d.length);
-    d.forEach((i, k) => {
-      arrivalUs[deliveries[3 * i + 1]] = deliveries[3 * i];
-      times[k] = deliveries[3 * i];
-    });
-    const u = this.byTxDuplicates.of(tx);
-    const dup = new Float64Array(2 * u.length);
-    u.forEach((i, k) => {
-      dup[2 * k] = duplicates[3 * i];
-      dup[2 * k + 1] = duplicates[3 * i + 1];
-    });
-    const all = this.trace.sends ?? new Float64Array(0);
-    const s = this.byTxSends.of(tx);
-    const sends = new Float64Array(SEND_STRIDE * s.length);
-    s.forEach((i, k) => {
-      for (let j = 0; j < SEND_STRIDE; j += 1) sends[k * SEND_STRIDE + j] = all[i * SEND_STRIDE + j];
-    });
-    const createdUs = txPlan[2 * tx];
-    const parent = firstCopySenders(sends, arrivalUs);
-    // Deliveries come in time order, so a node's parent has its hop count before the node.
-    const hops = new Int16Array(nodes).fill(-1);
-    const origin = txPlan[2 * tx + 1];
-    if (origin < nodes) hops[origin] = 0;
-    for (const i of d) {
-      const node = deliveries[3 * i + 1];
-      const p = parent[node];
-      if (p >= 0 && hops[p] >= 0 && hops[node] < 0) hops[node] = Math.min(32767, hops[p] + 1);
-    }
-    return {
-      tx,
-      createdUs,
-      origin: txPlan[2 * tx + 1],
-      arrivalUs,
-      times,
-      duplicates: dup,
-      lastUs: times.length ? times[times.length - 1] : createdUs,
-      sends,
-      parent,
-      hops,
-    };
+    if (this.followed?.tx !== tx) this.followed = new GrowingTx(tx, this.trace.nodes, this.createdUs(tx), this.trace.txPlan[2 * tx + 1]);
+    return this.followed.view(this.trace, { deliveries: this.byTxDeliveries.of(tx), duplicates: this.byTxDuplicates.of(tx), sends: this.byTxSends.of(tx) });
   }
 }
 
 /**
  * Per node, the sender of the earliest-arriving copy that landed by the node's first arrival:
- * the hop the tx took to reach it. Lost copies do not count.
+ * the hop the tx took to reach it. Lost copies do not count. (The whole-trace definition of the
+ * parents `GrowingTx` keeps up to date chunk by chunk.)
  */
 export function firstCopySenders(sends: Float64Array, arrivalUs: Float64Array): Int32Array {
   const parent = new Int32Array(arrivalUs.length).fill(-1);

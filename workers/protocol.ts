@@ -15,6 +15,13 @@ export interface RunRequest {
   seed?: bigint;
   /** Seeds the drawing layout, so every run of a scenario shares one picture. */
   layoutSeed: bigint;
+  /**
+   * Whether to compute the layout. The runs of a scenario share one network, so one of them
+   * does; the others send no positions (`RunStart.positions` empty) and the page gives them its.
+   */
+  layout: boolean;
+  /** Permits to compute shared by the page's workers (`workers/permits.ts`) and this worker's slot. */
+  permits?: { buffer: SharedArrayBuffer; slot: number };
 }
 
 /** Sent between slices of a long run so the page can show a progress bar. */
@@ -44,7 +51,7 @@ export interface RunStart {
   adversaries: Uint8Array;
   /** Each node's behaviour by name ("honest", "censor", ...). */
   behaviours: string[];
-  /** Seeded force-directed layout, x0, y0, ... in [-1, 1]. */
+  /** Seeded force-directed layout, x0, y0, ... in [-1, 1] (empty when the request asked for none). */
   positions: Float32Array;
   /** lat0, lon0, ... for geographic scenarios; empty otherwise. */
   coordinates: Float64Array;
@@ -176,6 +183,12 @@ export interface CrashRequest {
   kind: 'crash';
 }
 
-export type WorkerRequest = RunRequest | InspectRequest | ArrivalsRequest | CrashRequest;
+/** The engine the page compiled once for all its workers; none if it could not (the worker compiles its own). */
+export interface EngineMessage {
+  kind: 'engine';
+  module?: WebAssembly.Module;
+}
+
+export type WorkerRequest = RunRequest | InspectRequest | ArrivalsRequest | CrashRequest | EngineMessage;
 
 export type WorkerReply = RunProgress | RunStart | RunChunk | RunDone | RunFailure | InspectReply | ArrivalsReply;

@@ -1,9 +1,12 @@
 // Hosts the WASM simulation engine: runs one scenario run in bounded slices and streams what
 // happened to the page chunk by chunk, so playback starts while the run is still computing.
-// Between slices it yields, so the page's seeks (arrival-log range scans) are answered mid-run.
+// Between slices it yields, so the page's seeks (arrival-log range scans) are answered mid-run,
+// and it computes a slice only while it holds a permit (workers/permits.ts), so the page's
+// workers leave the page a core.
 import init, { Simulation } from '../web/wasm/txcast_wasm.js';
 import { layoutPositions } from './layout';
 import { SEND_STRIDE, type ArrivalsRequest, type InspectRequest, type RunChunk, type RunRequest, type RunStart, type WorkerReply, type WorkerRequest } from './protocol';
+import { NO_PERMIT, SharedPermit, type Permit } from './permits';
 import { CounterBins, effectOf, SendLog } from './record';
 
 /** Events per slice: a slice holds the worker for a few ms, so seeks are answered quickly. */
@@ -11,10 +14,13 @@ const SLICE_EVENTS = 10_000;
 /** Wall time between chunks: often enough to play smoothly behind the engine, rarely enough to batch. */
 const CHUNK_EVERY_MS = 120;
 /** Sends per chunk at most: the page indexes a chunk in one task, which must stay short. */
-const CHUNK_MAX_SENDS = 16_384;
+const CHUNK_MAX_SENDS = 8192;
 
-// Start loading at once but await inside the handler: a top-level await would drop early messages.
-const ready = init();
+// The page sends the engine compiled once for all its workers as its first message (every worker
+// compiling its own, all at once, would hold the cores the page needs as it starts). Handlers
+// await it: a top-level await would drop early messages.
+let engineArrived: (module: WebAssembly.Module | undefined) => void = () => undefined;
+const ready = new Promise<WebAssembly.Module | undefined>((resolve) => (engineArrived = resolve)).then((module) => init(module ? { module_or_path: module } : undefined));
 
 function post(reply: WorkerReply, transfer: Transferable[] = []): void {
   self.postMessage(reply, { transfer });
@@ -51,6 +57,16 @@ function effects(counts: Float64Array, names: string[]): Float64Array {
   return Float64Array.from(out);
 }
 
+/** Runs `work` holding a permit to compute; undefined, without running it, if `stale()` by then. */
+async function holding<T>(permit: Permit, stale: () => boolean, work: () => T): Promise<T | undefined> {
+  await permit.acquire();
+  try {
+    return stale() ? undefined : work();
+  } finally {
+    permit.release();
+  }
+}
+
 async function simulate(request: RunRequest): Promise<void> {
   const started = performance.now();
   dropCurrent();
@@ -58,11 +74,19 @@ async function simulate(request: RunRequest): Promise<void> {
   const me = { id: request.id, sim, cancelled: false };
   current = me;
   sim.capture_sends(true);
+  const permit = request.permits ? new SharedPermit(request.permits.buffer, request.permits.slot) : NO_PERMIT;
+  const cancelled = () => me.cancelled;
   const endUs = sim.end_us;
   const nodes = sim.nodes;
   const edges = sim.edges();
-  const layoutStarted = performance.now();
-  const positions = layoutPositions(nodes, edges, request.layoutSeed);
+  // The layout is the heaviest part of a big run's start.
+  const layout = !request.layout
+    ? { positions: new Float32Array(0), ms: 0 }
+    : await holding(permit, cancelled, () => {
+        const layoutStarted = performance.now();
+        return { positions: layoutPositions(nodes, edges, request.layoutSeed), ms: performance.now() - layoutStarted };
+      });
+  if (!layout) return;
   const start: RunStart = {
     kind: 'start',
     id: request.id,
@@ -73,10 +97,10 @@ async function simulate(request: RunRequest): Promise<void> {
     edges,
     adversaries: sim.adversaries(),
     behaviours: sim.behaviours(),
-    positions,
+    positions: layout.positions,
     coordinates: sim.coordinates(),
     txPlan: sim.tx_plan(),
-    layoutMs: performance.now() - layoutStarted,
+    layoutMs: layout.ms,
   };
   const hasAdversaries = start.adversaries.some((a) => a === 1); // read before the buffer is transferred
   post(start, [start.edges.buffer, start.adversaries.buffer, start.positions.buffer, start.coordinates.buffer, start.txPlan.buffer] as ArrayBuffer[]);
@@ -107,9 +131,9 @@ async function simulate(request: RunRequest): Promise<void> {
     lastChunk = performance.now();
   };
   let names: string[] = [];
-  let more = true;
-  while (more) {
-    more = sim.advance(endUs, SLICE_EVENTS);
+  /** One slice of events, and what it recorded added to the pending chunk; false once the run is over. */
+  const slice = (): boolean => {
+    const more = sim.advance(endUs, SLICE_EVENTS);
     pending.deliveries.push(sim.take_deliveries());
     pending.duplicates.push(sim.take_duplicates());
     const kept = sends.push(sim.take_sends());
@@ -121,33 +145,39 @@ async function simulate(request: RunRequest): Promise<void> {
     for (let i = 2; i < counts.length; i += 4) if (counts[i] >= names.length) names = sim.counter_names();
     // Timeouts happen in honest networks too: they are marked as effects only where there are adversaries.
     if (hasAdversaries) pending.effects.push(effects(counts, names));
+    return more;
+  };
+  for (let more = true; more; ) {
+    const next = await holding(permit, cancelled, slice);
+    if (next === undefined) return;
+    more = next;
     if (!more || pending.sendCount >= CHUNK_MAX_SENDS || performance.now() - lastChunk > CHUNK_EVERY_MS) {
       flush();
       await yieldToMessages();
       if (me.cancelled) return;
     }
   }
-  const counterNames = sim.counter_names();
-  const nowUs = sim.now_us;
-  const events = sim.events;
-  const report = sim.finish();
-  const counterBins = counters.flat(counterNames.length);
+  const end = await holding(permit, cancelled, () => {
+    const counterNames = sim.counter_names();
+    return { counterNames, nowUs: sim.now_us, events: sim.events, report: sim.finish(), counterBins: counters.flat(counterNames.length) };
+  });
+  if (!end) return;
   post(
     {
       kind: 'done',
       id: request.id,
-      nowUs,
-      events,
+      nowUs: end.nowUs,
+      events: end.events,
       sendCount: sends.count,
       kinds: sim.kinds(),
       bandwidth: sends.bandwidth,
       binUs: sends.binUs,
-      counterBins,
-      counterNames,
-      report,
+      counterBins: end.counterBins,
+      counterNames: end.counterNames,
+      report: end.report,
       engineMs: performance.now() - started,
     },
-    [sends.bandwidth.buffer, counterBins.buffer] as ArrayBuffer[],
+    [sends.bandwidth.buffer, end.counterBins.buffer] as ArrayBuffer[],
   );
 }
 
@@ -203,6 +233,7 @@ self.onmessage = async (event: MessageEvent<WorkerRequest>) => {
     });
     return;
   }
+  if (request.kind === 'engine') return engineArrived(request.module);
   try {
     await ready;
     if (request.kind === 'inspect') {

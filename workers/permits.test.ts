@@ -1,0 +1,58 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createPermits, forget, SharedPermit } from './permits';
+
+/** Whether `acquire()` has resolved, after letting pending wakeups run. */
+async function settled(promise: Promise<void>): Promise<boolean> {
+  let done = false;
+  void promise.then(() => (done = true));
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  return done;
+}
+
+describe('permits to compute', () => {
+  beforeEach(() => vi.stubGlobal('crossOriginIsolated', true));
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('are not made without cross-origin isolation', () => {
+    vi.stubGlobal('crossOriginIsolated', false);
+    expect(createPermits(1)).toBeNull();
+  });
+
+  it('let `cap` workers compute at once and hand a permit round robin', async () => {
+    const buffer = createPermits(1)!;
+    const [a, b, c] = [0, 1, 2].map((slot) => new SharedPermit(buffer, slot));
+    expect(await settled(a.acquire())).toBe(true);
+    const bWaits = b.acquire();
+    const cWaits = c.acquire();
+    expect(await settled(bWaits)).toBe(false);
+    a.release();
+    expect(await settled(bWaits)).toBe(true);
+    expect(await settled(cWaits)).toBe(false);
+    // a asks again: it queues behind c, who waited longer.
+    const aAgain = a.acquire();
+    b.release();
+    expect(await settled(cWaits)).toBe(true);
+    expect(await settled(aAgain)).toBe(false);
+    c.release();
+    expect(await settled(aAgain)).toBe(true);
+  });
+
+  it('give a terminated worker\'s permit to the next, and forget it where it waited', async () => {
+    const buffer = createPermits(1)!;
+    const [a, b, c] = [0, 1, 2].map((slot) => new SharedPermit(buffer, slot));
+    await a.acquire();
+    const bWaits = b.acquire();
+    const cWaits = c.acquire();
+    forget(buffer, 1); // b is terminated while it waits
+    forget(buffer, 0); // a is terminated while it holds
+    expect(await settled(cWaits)).toBe(true);
+    expect(await settled(bWaits)).toBe(false);
+  });
+
+  it('let as many compute as the cap allows without waiting', async () => {
+    const buffer = createPermits(2)!;
+    expect(await settled(new SharedPermit(buffer, 0).acquire())).toBe(true);
+    expect(await settled(new SharedPermit(buffer, 5).acquire())).toBe(true);
+    expect(await settled(new SharedPermit(buffer, 15).acquire())).toBe(false);
+  });
+});

@@ -1,0 +1,103 @@
+// Permits to compute, shared by the page and its simulation workers, so that at most `cap`
+// workers run the engine at once. Workers that all compute at once on a machine with few cores
+// leave the page's main thread waiting for a core, and every frame and message then takes
+// several times its own work: with `cap` = cores - 1 the page keeps a core.
+//
+// One word of shared memory holds who holds a permit (bit k for worker slot k) and who waits for
+// one (bit 16 + k). A worker asks before each slice of events and gives the permit back after it;
+// giving back hands it straight to the next worker waiting after it (round robin), so the runs
+// advance together. The page forgets a worker it terminates, so a permit a dead worker held is
+// never lost. Waiting is asynchronous: a waiting worker still answers the page's messages.
+
+/** Worker slots the word has room for. */
+export const PERMIT_SLOTS = 16;
+const STATE = 0;
+const CAP = 1;
+
+/** Shared memory for `cap` permits, or null where the page is not cross-origin isolated. */
+export function createPermits(cap: number): SharedArrayBuffer | null {
+  if (typeof SharedArrayBuffer === 'undefined' || !globalThis.crossOriginIsolated) return null;
+  const buffer = new SharedArrayBuffer(2 * Int32Array.BYTES_PER_ELEMENT);
+  new Int32Array(buffer)[CAP] = Math.max(1, cap);
+  return buffer;
+}
+
+const holds = (state: number, slot: number) => (state & (1 << slot)) !== 0;
+
+function holders(state: number): number {
+  let n = 0;
+  for (let bits = state & 0xffff; bits; bits &= bits - 1) n += 1;
+  return n;
+}
+
+/** The state once `slot` no longer holds or waits: a permit it held goes to the next waiter after it. */
+function without(state: number, slot: number): number {
+  let next = state & ~(1 << slot) & ~(1 << (16 + slot));
+  if (!holds(state, slot)) return next;
+  for (let step = 1; step <= PERMIT_SLOTS; step += 1) {
+    const other = (slot + step) % PERMIT_SLOTS;
+    if (next & (1 << (16 + other))) return (next & ~(1 << (16 + other))) | (1 << other);
+  }
+  return next;
+}
+
+/** Atomically replaces the state by `change(state)`; returns the new state. */
+function update(word: Int32Array, change: (state: number) => number): number {
+  for (;;) {
+    const state = Atomics.load(word, STATE);
+    const next = change(state);
+    if (Atomics.compareExchange(word, STATE, state, next) === state) return next;
+  }
+}
+
+/** Frees whatever slot `slot` held or waited for (the page calls this when it terminates that worker). */
+export function forget(buffer: SharedArrayBuffer, slot: number): void {
+  const word = new Int32Array(buffer);
+  update(word, (state) => without(state, slot));
+  Atomics.notify(word, STATE);
+}
+
+type WaitAsync = (word: Int32Array, index: number, value: number) => { async: boolean; value: Promise<unknown> | string };
+
+/** A worker's side: ask for a permit before computing, give it back after. */
+export interface Permit {
+  /** Resolves once this worker holds a permit. */
+  acquire(): Promise<void>;
+  /** Gives the permit back, to the next waiting worker if there is one. */
+  release(): void;
+}
+
+/** Where there is no shared memory (a page that is not cross-origin isolated): no limit. */
+export const NO_PERMIT: Permit = { acquire: () => Promise.resolve(), release: () => undefined };
+
+export class SharedPermit implements Permit {
+  private readonly word: Int32Array;
+
+  constructor(
+    buffer: SharedArrayBuffer,
+    private readonly slot: number,
+  ) {
+    this.word = new Int32Array(buffer);
+  }
+
+  async acquire(): Promise<void> {
+    const cap = this.word[CAP];
+    let state = update(this.word, (s) => {
+      if (holds(s, this.slot)) return s;
+      // Take a free permit unless others already wait for one (they come first).
+      const free = holders(s) < cap && s >>> 16 === 0;
+      return s | (1 << (free ? this.slot : 16 + this.slot));
+    });
+    const waitAsync = (Atomics as unknown as { waitAsync: WaitAsync }).waitAsync;
+    while (!holds(state, this.slot)) {
+      const wait = waitAsync(this.word, STATE, state);
+      if (wait.async) await wait.value;
+      state = Atomics.load(this.word, STATE);
+    }
+  }
+
+  release(): void {
+    update(this.word, (state) => without(state, this.slot));
+    Atomics.notify(this.word, STATE);
+  }
+}
