@@ -87,7 +87,7 @@ test('playback: pause, step to the next arrival, seek, and the tx spreads on the
   // Before the tx exists nothing is coloured; at the end, most nodes are.
   const yellowish: [number, number, number] = [0xfd, 0xe7, 0x25];
   await page.locator('#timeline').fill('1000');
-  await page.waitForTimeout(100);
+  await expect(app).not.toHaveAttribute('data-t-us', String(previous)); // the seek is drawn
   const late = await pixelsNear(page, '.panel[data-run="0"] canvas', yellowish, 200);
   expect(late).toBeGreaterThan(50);
   // Adversarial nodes are marked (vermillion diamonds).

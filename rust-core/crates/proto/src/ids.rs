@@ -114,19 +114,14 @@ impl TxIdSet {
             self.len += fresh as usize;
             return fresh;
         }
-        let (word, bit) = ((id.0 / 64) as usize, 1u64 << (id.0 % 64));
-        if word >= self.bits.len() {
-            // Grow geometrically so a run of increasing ids costs amortized O(1).
-            let want = (word + 1)
-                .max(self.bits.len() * 2)
-                .min((DENSE_IDS / 64) as usize);
-            self.bits.resize(want, 0);
-        }
-        let w = &mut self.bits[word];
-        let fresh = *w & bit == 0;
-        *w |= bit;
-        self.len += fresh as usize;
-        fresh
+        // A dense id past the bits so far. Grow geometrically so a run of increasing ids
+        // costs amortized O(1); then the hot path applies.
+        let word = (id.0 / 64) as usize;
+        let want = (word + 1)
+            .max(self.bits.len() * 2)
+            .min((DENSE_IDS / 64) as usize);
+        self.bits.resize(want, 0);
+        self.insert(id)
     }
 
     pub fn contains(&self, id: TxId) -> bool {

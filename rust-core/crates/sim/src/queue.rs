@@ -134,10 +134,7 @@ impl<E> EventQueue<E> {
         // The common case first: a later bucket within the horizon.
         if bucket.wrapping_sub(self.cursor + 1) < RING - 1 {
             let slot = &mut self.ring[(bucket & (RING - 1)) as usize];
-            if slot.tail.len() == slot.tail.capacity() {
-                Self::next_block(slot, &mut self.free);
-            }
-            slot.tail.push(entry);
+            Self::append(slot, &mut self.free, entry);
             self.in_ring += 1;
         } else if bucket == self.cursor {
             // The new entry has the highest seq: it goes after every entry due no later.
@@ -196,6 +193,7 @@ impl<E> EventQueue<E> {
     }
 
     /// Appends to a bucket's tail block, starting a new one when it is full (or none yet).
+    #[inline(always)]
     fn append(bucket: &mut Bucket<E>, free: &mut Vec<Block<E>>, entry: Entry<E>) {
         if bucket.tail.len() == bucket.tail.capacity() {
             Self::next_block(bucket, free);
