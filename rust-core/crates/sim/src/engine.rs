@@ -288,6 +288,10 @@ impl<P: Protocol> Engine<P> {
     /// the receiver's counters and protocol state, then the state the protocol points at.
     #[inline]
     fn prefetch_ahead(&self) {
+        if !cfg!(target_arch = "x86_64") {
+            // No prefetch instruction (WASM): the lookups would be wasted work.
+            return;
+        }
         let edges = &self.net.edges;
         if let Some(Event::Arrive { edge, .. }) = self.queue.peek_ahead(AHEAD_EDGE) {
             if let Some(e) = edges.get(*edge as usize) {

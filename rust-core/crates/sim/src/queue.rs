@@ -12,6 +12,7 @@
 //! writing a new entry rarely has to fetch a cold cache line first (as a bucket's own growing
 //! buffer would).
 
+use crate::prefetch::prefetch;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
@@ -32,6 +33,8 @@ const RING: u64 = 1 << RING_BITS;
 const BLOCK: usize = 16;
 /// Free blocks kept for reuse at most; more are given back.
 const MAX_FREE_BLOCKS: usize = 32_768;
+/// How many blocks ahead the counting sort starts loading.
+const PREFETCH_BLOCKS: usize = 2;
 /// Buckets with fewer entries than this are sorted by comparison: cheaper than clearing and
 /// summing WIDTH counters.
 const SMALL_BUCKET: usize = 64;
@@ -67,6 +70,16 @@ struct Bucket<E> {
 impl<E> Bucket<E> {
     fn blocks(&self) -> impl Iterator<Item = &Block<E>> {
         self.full.iter().chain(std::iter::once(&self.tail))
+    }
+}
+
+/// Starts loading every cache line of a block's entries.
+#[inline(always)]
+fn prefetch_block<E>(block: &Block<E>) {
+    let bytes = block.len() * std::mem::size_of::<Entry<E>>();
+    let start = block.as_ptr().cast::<u8>();
+    for at in (0..bytes).step_by(64) {
+        prefetch(start.wrapping_add(at));
     }
 }
 
@@ -257,8 +270,15 @@ impl<E> EventQueue<E> {
             // Counting sort: count per offset, turn counts into start positions, scatter.
             let counts = &mut self.counts;
             counts.fill(0);
-            for e in bucket.blocks().flatten() {
-                counts[offset(e)] += 1;
+            for (i, block) in bucket.blocks().enumerate() {
+                // Full blocks are scattered and, in a big run, cold: start loading one a few
+                // ahead (the tail block was written last, so it is still cached).
+                if let Some(ahead) = bucket.full.get(i + PREFETCH_BLOCKS) {
+                    prefetch_block(ahead);
+                }
+                for e in block {
+                    counts[offset(e)] += 1;
+                }
             }
             let mut start = 0;
             for c in counts.iter_mut() {

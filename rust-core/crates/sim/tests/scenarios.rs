@@ -182,10 +182,10 @@ fn golden_digests() {
 }
 
 const GOLDEN_DEMO_1_300_8: &str =
-    "60464c0627d5ff05fb522a0ce05f39598cd462517e9136da75f17be3d5c60524";
+    "b9044c7a262e63991a52eb717579721345f6bd89110bcbd5c9c86bba5ad6aa28";
 const GOLDEN_PUSH_VS_FLOOD: [&str; 2] = [
-    "0a385dae301b60f133158a86a593845757a412d79a68ad4f2e1beb1f7e67f96d",
-    "60a00db46036a8750639274a07614022337b0221bf9e75e303a317e3cbec551e",
+    "615de884e2475e070852671d7838a7f8381706b5dfa7505350cd23c47534c6a0",
+    "42fb009efafddb88066b217ada4672619e61cad218b03c60e0a68610d8943f18",
 ];
 
 /// A run can bring its own adversaries or workload; the graph and seed stay the scenario's.
