@@ -42,12 +42,13 @@ impl EventLog {
         // Each step is a bijection of the chain for a given input (odd multiplier, xor-shift),
         // so two histories never merge; the multiplications carry each input upwards and the
         // shifts carry it back down.
+        let (kind_a, b_c) = ((kind as u64) << 32 | a as u64, (b as u64) << 32 | c as u64);
         let mut h = step(self.chain ^ time_us, 0x9e37_79b9_7f4a_7c15, 32);
-        h = step(h ^ ((kind as u64) << 32 | a as u64), 0xbf58_476d_1ce4_e5b9, 29);
-        h = step(h ^ ((b as u64) << 32 | c as u64), 0x94d0_49bb_1331_11eb, 32);
+        h = step(h ^ kind_a, 0xbf58_476d_1ce4_e5b9, 29);
+        h = step(h ^ b_c, 0x94d0_49bb_1331_11eb, 32);
         self.chain = h;
         self.events += 1;
-        if self.events % FOLD == 0 {
+        if self.events.is_multiple_of(FOLD) {
             self.push(h);
         }
     }
@@ -120,6 +121,6 @@ mod tests {
         let mut longer = base.clone();
         longer.push((0, 0, 0, 0, 0));
         assert!(seen.insert(digest(&longer)));
-        assert_eq!(digest(&base), reference, "the same log gives the same digest");
+        assert_eq!(digest(&base), reference, "same log, same digest");
     }
 }
