@@ -3,8 +3,8 @@
 //! Every processed event (its time, a kind tag and three numbers that identify it) is folded
 //! into a 64-bit chain; the log holds the chain's value after every `FOLD` events, then the
 //! final value and the event count. A change to any event, or to the order of any two, changes
-//! the chain from there on, so it changes the digest; yet hashing costs one eighth of a word per
-//! event, which matters where there are no SHA instructions (WASM).
+//! the chain from there on, so it changes the digest; yet SHA-256 hashes an eighth of a word per
+//! event.
 
 use sha2::{Digest, Sha256};
 
