@@ -7,7 +7,7 @@ import { drawLegend } from './legend';
 import { runColour } from './palette';
 import type { LayoutKind } from './layouts';
 import { Panel } from './panel';
-import { baseMapping } from './render';
+import { baseMapping, type LayerTurn } from './render';
 import { extend, newClock, seek, setSpeed, SPEEDS, step, tick, togglePlay, waiting, type Clock } from './playback';
 import { ScenarioEditor } from './editor';
 import { download, svgDocument, svgToPng, traceCsv } from './export';
@@ -349,9 +349,9 @@ function draw(): void {
   const span = spanUs(tx);
   const txOnly = ui.txOnly.checked;
   layersPending = false;
-  const linkTurn = { taken: false };
+  const layerTurn: LayerTurn = {};
   for (const [k, panel] of panels.entries()) {
-    layersPending = panel.draw(tx, clock.tUs, span, txOnly, linkTurn) || layersPending;
+    layersPending = panel.draw(tx, clock.tUs, span, txOnly, layerTurn) || layersPending;
     askCensoring(k, tx);
   }
   if (span !== legendSpan) {

@@ -4,7 +4,7 @@ import { EFFECTS, type RunChunk, type RunDone, type RunStart, type StreamedTrace
 import { runColour } from './palette';
 import { circularPositions, type LayoutKind } from './layouts';
 import { LiveTrace } from './live';
-import { drawFrame, measured, nodeAt, nodeBuckets, type LinkTurn, type ViewTransform } from './render';
+import { drawFrame, measured, nodeAt, nodeBuckets, type LayerTurn, type ViewTransform } from './render';
 import { arrivalsFromScan, TraceView, type TxView } from './trace';
 import { count } from './format';
 
@@ -236,7 +236,7 @@ export class Panel {
   }
 
   /** Draws the panel at (tx, tUs); true when it needs another frame (its size is not known yet, or links are left to draw). */
-  draw(tx: number, tUs: number, spanUs: number, txOnly = false, linkTurn?: LinkTurn): boolean {
+  draw(tx: number, tUs: number, spanUs: number, txOnly = false, layerTurn?: LayerTurn): boolean {
     if (!measured(this.canvas)) {
       this.element.dataset.layer = 'drawing';
       return true;
@@ -251,7 +251,7 @@ export class Panel {
     const seek = this.seekState;
     if (seek && seek.tx === tx && seek.tUs === tUs) view = { ...view, arrivalUs: seek.arrivalUs };
     const censoring = this.censors?.tx === tx ? this.censors.nodes : null;
-    const stats = drawFrame(this.canvas, { trace: this.trace, positions: this.positions, tx: view, tUs, spanUs, transform: this.transform, background: this.land, txOnly, censoring, linkTurn }, this.selected);
+    const stats = drawFrame(this.canvas, { trace: this.trace, positions: this.positions, tx: view, tUs, spanUs, transform: this.transform, background: this.land, txOnly, censoring, layerTurn }, this.selected);
     this.showTx(view, tUs);
     this.element.dataset.flashes = String(stats.flashes);
     this.element.dataset.duplicateFlashes = String(stats.duplicates);

@@ -27,13 +27,20 @@ export interface FrameInput {
   txOnly?: boolean;
   /** Nodes whose behaviour censors the picked tx (marked once they hold it). */
   censoring?: Uint32Array | null;
-  /** Shared by the canvases drawn in one frame: only one of them draws a batch of links in it. */
-  linkTurn?: LinkTurn;
+  /** Shared by the canvases drawn in one frame: only one of them works on its layer in it. */
+  layerTurn?: LayerTurn;
 }
 
-/** Whether a canvas drew a batch of links in this frame already. */
-export interface LinkTurn {
-  taken: boolean;
+/** The canvas that works on its layer in this frame, once one has. */
+export interface LayerTurn {
+  holder?: HTMLCanvasElement;
+}
+
+/** Whether `canvas` may work on its layer in this frame (always, for a canvas drawn on its own). */
+function takeTurn(turn: LayerTurn | undefined, canvas: HTMLCanvasElement): boolean {
+  if (!turn) return true;
+  turn.holder ??= canvas;
+  return turn.holder === canvas;
 }
 
 /** The parts of a trace a frame reads (the light node's view builds them by hand). */
@@ -239,8 +246,10 @@ export function drawFrame(canvas: HTMLCanvasElement, frame: FrameInput | null, s
   // copied each frame (stroking thousands of links every frame is most of a frame's cost).
   const ratio = canvas.width / width;
   const layerKey = `${canvas.width}x${canvas.height}|${k},${transform.x},${transform.y}|${identity(positions)}|${identity(trace.edges)}|${frame.background ? identity(frame.background) : 0}`;
+  // Starting a layer (a canvas of its own) and drawing a batch of links into it take the frame's
+  // one turn: when several panels start at once, their first frames would otherwise share one task.
   let layer = layers.get(canvas);
-  if (!layer || layer.key !== layerKey) {
+  if ((!layer || layer.key !== layerKey) && takeTurn(frame.layerTurn, canvas)) {
     const surface = layer?.surface ?? document.createElement('canvas');
     surface.width = canvas.width;
     surface.height = canvas.height;
@@ -260,8 +269,10 @@ export function drawFrame(canvas: HTMLCanvasElement, frame: FrameInput | null, s
   }
   const { edges } = trace;
   const links = edges.length >> 1;
-  if (layer.drawn < links && !frame.linkTurn?.taken) {
-    if (frame.linkTurn) frame.linkTurn.taken = true;
+  if (layer?.key !== layerKey) {
+    // Not started yet: this frame shows the nodes on a plain background.
+    stats.layerPending = true;
+  } else if (layer.drawn < links && takeTurn(frame.layerTurn, canvas)) {
     const g = layer.surface.getContext('2d')!;
     g.setTransform(ratio, 0, 0, ratio, 0, 0);
     g.strokeStyle = edgeColour(links);
@@ -275,12 +286,14 @@ export function drawFrame(canvas: HTMLCanvasElement, frame: FrameInput | null, s
     g.stroke();
     layer.drawn = end;
   }
-  // The batch is rasterized here, as the layer is copied (a canvas draws what it recorded when it is read).
-  context.save();
-  context.setTransform(1, 0, 0, 1, 0, 0);
-  context.drawImage(layer.surface, 0, 0);
-  context.restore();
-  stats.layerPending = layer.drawn < links;
+  if (layer?.key === layerKey) {
+    // The batch is rasterized here, as the layer is copied (a canvas draws what it recorded when it is read).
+    context.save();
+    context.setTransform(1, 0, 0, 1, 0, 0);
+    context.drawImage(layer.surface, 0, 0);
+    context.restore();
+    stats.layerPending = layer.drawn < links;
+  }
 
   const span = Math.max(1, spanUs);
   const bucketOf = (t: number) => arrivalBucket((t - tx.createdUs) / span);
