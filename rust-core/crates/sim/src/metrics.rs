@@ -81,10 +81,12 @@ impl Metrics {
         tx < self.reach.len() && self.has[node * self.words + tx / 64] & (1 << (tx % 64)) != 0
     }
 
-    /// The word `has(node, tx)` reads (for a prefetch; any tx past the plan maps to word 0).
-    pub fn has_slot(&self, node: usize, tx: usize) -> *const u64 {
-        let tx = if tx < self.reach.len() { tx } else { 0 };
-        self.has[node * self.words + tx / 64..].as_ptr()
+    /// The word `has(node, tx)` reads, to warm it (none for a tx past the plan).
+    pub fn has_word(&self, node: usize, tx: usize) -> Option<&u64> {
+        if tx >= self.reach.len() {
+            return None;
+        }
+        self.has.get(node * self.words + tx / 64)
     }
 
     /// The node accepted `tx` at `now`; false if it already had it.

@@ -16,3 +16,18 @@ pub fn prefetch<T: ?Sized>(place: *const T) {
     #[cfg(not(target_arch = "x86_64"))]
     let _ = place;
 }
+
+/// Gets the cache line holding `*place` on its way to the CPU: a prefetch where there is one;
+/// elsewhere (WebAssembly) a load whose value nothing waits for, so an out-of-order CPU still
+/// overlaps the miss with the work that follows.
+#[inline(always)]
+pub fn warm<T>(place: &T) {
+    #[cfg(target_arch = "x86_64")]
+    prefetch(place);
+    #[cfg(not(target_arch = "x86_64"))]
+    // SAFETY: a reference points at memory valid to read; the volatile read keeps the compiler
+    // from dropping the load as unused.
+    unsafe {
+        core::ptr::read_volatile((place as *const T).cast::<u8>());
+    }
+}
