@@ -270,7 +270,7 @@ export function drawFrame(canvas: HTMLCanvasElement, frame: FrameInput | null, s
   const { edges } = trace;
   const links = edges.length >> 1;
   if (layer?.key !== layerKey) {
-    // Not started yet: this frame shows the nodes on a plain background.
+    // Not (re)started yet, another canvas having the turn: this frame shows the nodes on a plain background.
     stats.layerPending = true;
   } else if (layer.drawn < links && takeTurn(frame.layerTurn, canvas)) {
     const g = layer.surface.getContext('2d')!;
