@@ -269,31 +269,30 @@ export function drawFrame(canvas: HTMLCanvasElement, frame: FrameInput | null, s
   }
   const { edges } = trace;
   const links = edges.length >> 1;
-  if (layer?.key !== layerKey) {
-    // Not (re)started yet, another canvas having the turn: this frame shows the nodes on a plain background.
-    stats.layerPending = true;
-  } else if (layer.drawn < links && takeTurn(frame.layerTurn, canvas)) {
-    const g = layer.surface.getContext('2d')!;
+  // None when another canvas had the turn to (re)start its layer: this frame shows the nodes on a plain background.
+  const ready = layer?.key === layerKey ? layer : null;
+  if (ready && ready.drawn < links && takeTurn(frame.layerTurn, canvas)) {
+    const g = ready.surface.getContext('2d')!;
     g.setTransform(ratio, 0, 0, ratio, 0, 0);
     g.strokeStyle = edgeColour(links);
     g.lineWidth = 1;
-    const end = Math.min(links, layer.drawn + LAYER_BATCH);
+    const end = Math.min(links, ready.drawn + LAYER_BATCH);
     g.beginPath();
-    for (let e = layer.drawn; e < end; e += 1) {
+    for (let e = ready.drawn; e < end; e += 1) {
       g.moveTo(x(edges[2 * e]), y(edges[2 * e]));
       g.lineTo(x(edges[2 * e + 1]), y(edges[2 * e + 1]));
     }
     g.stroke();
-    layer.drawn = end;
+    ready.drawn = end;
   }
-  if (layer?.key === layerKey) {
+  if (ready) {
     // The batch is rasterized here, as the layer is copied (a canvas draws what it recorded when it is read).
     context.save();
     context.setTransform(1, 0, 0, 1, 0, 0);
-    context.drawImage(layer.surface, 0, 0);
+    context.drawImage(ready.surface, 0, 0);
     context.restore();
-    stats.layerPending = layer.drawn < links;
   }
+  stats.layerPending = !ready || ready.drawn < links;
 
   const span = Math.max(1, spanUs);
   const bucketOf = (t: number) => arrivalBucket((t - tx.createdUs) / span);

@@ -114,7 +114,7 @@ mod tag {
     pub const LOST: u8 = 8;
 }
 
-/// How many events ahead `prefetch_ahead` asks for an arrival's edge, then its receiver's
+/// How many events ahead `warm_ahead` asks for an arrival's edge, then its receiver's
 /// counters and protocol state, then the part of that state the protocol names.
 const AHEAD_EDGE: usize = 15;
 const AHEAD_NODE: usize = 10;
@@ -146,8 +146,6 @@ pub struct Engine<P: Protocol> {
     uplink_scheduled: Vec<bool>,
     queued_seq: u64,
     prioritized: bool,
-    /// Whether warming ahead is worth its cost without a prefetch instruction (see `WARM_FROM_NODES`).
-    warm_ahead: bool,
     link_up: Vec<bool>,
     link_rng: Rng,
     loss: f64,
@@ -196,7 +194,6 @@ impl<P: Protocol> Engine<P> {
             uplink_scheduled: vec![false; n],
             queued_seq: 0,
             prioritized: false,
-            warm_ahead: n >= WARM_FROM_NODES,
             link_up: vec![true; net.edges.len()],
             link_rng: Rng::derive(scenario.seed, stream::LINKS, 1),
             loss: scenario.links.loss,
@@ -267,7 +264,7 @@ impl<P: Protocol> Engine<P> {
         for _ in 0..max_events {
             match self.queue.pop_until(limit) {
                 Some((t, event)) => {
-                    self.prefetch_ahead();
+                    self.warm_ahead();
                     self.step(t, event)
                 }
                 None => break,
@@ -294,9 +291,9 @@ impl<P: Protocol> Engine<P> {
     /// the time it is needed: the edge far ahead, then (from the edge, now cached) the
     /// receiver's counters and protocol state, then the state the protocol points at.
     #[inline]
-    fn prefetch_ahead(&self) {
+    fn warm_ahead(&self) {
         // A constant on x86_64, where prefetching is always worth it.
-        if !cfg!(target_arch = "x86_64") && !self.warm_ahead {
+        if !cfg!(target_arch = "x86_64") && self.nodes.len() < WARM_FROM_NODES {
             return;
         }
         let edges = &self.net.edges;
