@@ -1,8 +1,9 @@
 //! Drives a protocol from the outside world: a real network (the light node, the relay)
 //! hands in messages and the current time, and takes out the messages to send. Timers are
-//! kept here, so the host only asks for the next deadline and calls back then.
+//! kept here, so the host only asks for the next deadline and calls back then. The node's
+//! transaction bytes live here too (`content`): codecs translate keys and bytes through it.
 
-use crate::{Action, Ctx, Input, NodeSetup, PeerIdx, Protocol, Rng, Time, Tx};
+use crate::{Action, Ctx, Input, NodeSetup, PeerIdx, Protocol, Rng, Time, Tx, TxStore};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
@@ -40,6 +41,7 @@ impl<T> Ord for Pending<T> {
 pub struct Driver<P: Protocol> {
     protocol: P,
     rng: Rng,
+    content: TxStore,
     timers: BinaryHeap<Reverse<Pending<P::Timer>>>,
     next_seq: u64,
     actions: Vec<Action<P::Msg, P::Timer>>,
@@ -50,9 +52,14 @@ pub struct Driver<P: Protocol> {
 
 impl<P: Protocol> Driver<P> {
     pub fn new(config: &P::Config, setup: &NodeSetup, rng: Rng) -> Self {
+        Driver::with_content(config, setup, rng, TxStore::default())
+    }
+
+    pub fn with_content(config: &P::Config, setup: &NodeSetup, rng: Rng, content: TxStore) -> Self {
         Driver {
             protocol: P::new(config, setup),
             rng,
+            content,
             timers: BinaryHeap::new(),
             next_seq: 0,
             actions: Vec::new(),
@@ -65,12 +72,38 @@ impl<P: Protocol> Driver<P> {
         &self.protocol
     }
 
+    pub fn content(&self) -> &TxStore {
+        &self.content
+    }
+
+    pub fn content_mut(&mut self) -> &mut TxStore {
+        &mut self.content
+    }
+
+    /// The protocol and the content together, for what is no input (a codec reading the
+    /// protocol's names while it fills the store, a queue the host drains).
+    pub fn protocol_and_content_mut(&mut self) -> (&mut P, &mut TxStore) {
+        (&mut self.protocol, &mut self.content)
+    }
+
     /// Hand one input to the protocol at time `now` (clamped to be monotonic).
     pub fn handle_input(&mut self, now: Time, input: Input<P::Msg, P::Timer>) {
+        self.call(now, |protocol, cx| protocol.handle(input, cx));
+    }
+
+    /// Hand the protocol an input only it knows (a GossipSub validation result, a peer's
+    /// negotiated version), with the same context as any other input.
+    pub fn call<R>(&mut self, now: Time, f: impl FnOnce(&mut P, &mut Ctx<'_, P>) -> R) -> R {
         self.now = self.now.max(now);
-        let mut cx = Ctx::new(self.now, &mut self.rng, &mut self.actions);
-        self.protocol.handle(input, &mut cx);
+        let mut cx = Ctx::with_content(
+            self.now,
+            &mut self.rng,
+            &mut self.content,
+            &mut self.actions,
+        );
+        let result = f(&mut self.protocol, &mut cx);
         self.collect();
+        result
     }
 
     /// Fire every timer due at or before `now`.
@@ -83,9 +116,9 @@ impl<P: Protocol> Driver<P> {
             let Some(Reverse(due)) = self.timers.pop() else {
                 break;
             };
-            let mut cx = Ctx::new(self.now, &mut self.rng, &mut self.actions);
-            self.protocol.handle(Input::Timer(due.timer), &mut cx);
-            self.collect();
+            self.call(self.now, |protocol, cx| {
+                protocol.handle(Input::Timer(due.timer), cx)
+            });
         }
     }
 

@@ -7,6 +7,12 @@ use std::hash::{BuildHasherDefault, Hasher};
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct TxId(pub u64);
 
+impl TxId {
+    /// An id no store hands out: what a key unknown here decodes to, so that no protocol
+    /// state matches it.
+    pub const UNKNOWN: TxId = TxId(u64::MAX);
+}
+
 /// A peer as one node sees it: an index into that node's peer list, given by the driver
 /// when the link comes up. Protocols keep per-peer state in vectors indexed by it.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]

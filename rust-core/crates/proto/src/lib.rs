@@ -9,9 +9,11 @@ mod rng;
 mod time;
 
 pub mod cat;
+pub mod content;
 pub mod flood;
 pub mod gossipsub;
 pub mod inv;
+pub mod live;
 pub mod pull;
 pub mod shrec;
 pub mod strokkur;
@@ -20,6 +22,7 @@ mod testnet;
 pub mod wire;
 
 pub use behaviour::Behaviour;
+pub use content::{Content, StoreLimits, Synthetic, TxStore};
 pub use driver::{Driver, Output};
 pub use ids::{IdBuild, IdHasher, IdMap, IdSet, PeerIdx, Tx, TxId, TxIdSet};
 pub use protocol::{Action, Ctx, Input, NodeSetup, Protocol, WireMsg};

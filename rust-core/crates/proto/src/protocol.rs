@@ -2,6 +2,7 @@
 //! with actions; it never reads a clock, never draws from a global RNG and never does I/O.
 //! The simulator and the light node's `Driver` feed it the same way.
 
+use crate::content::{Content, Synthetic};
 use crate::{Behaviour, Dur, PeerIdx, Rng, Time, Tx, TxId};
 
 /// Every message knows its exact size on the wire, so whoever carries it charges the bytes
@@ -81,17 +82,35 @@ pub trait Protocol {
     }
 }
 
-/// What a protocol sees while it handles one input: the time, its own RNG stream and the
-/// list its actions go to.
+/// What a protocol sees while it handles one input: the time, its own RNG stream, the
+/// node's transaction bytes and the list its actions go to.
 pub struct Ctx<'a, P: Protocol + ?Sized> {
     pub now: Time,
     pub rng: &'a mut Rng,
+    pub content: &'a mut dyn Content,
     pub out: &'a mut Vec<Action<P::Msg, P::Timer>>,
 }
 
 impl<'a, P: Protocol + ?Sized> Ctx<'a, P> {
+    /// A context over synthetic content (the simulator's).
     pub fn new(now: Time, rng: &'a mut Rng, out: &'a mut Vec<Action<P::Msg, P::Timer>>) -> Self {
-        Ctx { now, rng, out }
+        // Synthetic is zero-sized: leaking a box of it allocates nothing.
+        let content: &'a mut Synthetic = Box::leak(Box::new(Synthetic));
+        Ctx::with_content(now, rng, content, out)
+    }
+    /// A context over a live node's content.
+    pub fn with_content(
+        now: Time,
+        rng: &'a mut Rng,
+        content: &'a mut dyn Content,
+        out: &'a mut Vec<Action<P::Msg, P::Timer>>,
+    ) -> Self {
+        Ctx {
+            now,
+            rng,
+            content,
+            out,
+        }
     }
     pub fn send(&mut self, to: PeerIdx, msg: P::Msg) {
         self.out.push(Action::Send { to, msg });

@@ -2,7 +2,7 @@
 //! JS exception at this edge and no panic allowed across it.
 
 pub mod arrival_store;
-mod lightnode;
+pub mod lightnode;
 mod simulation;
 
 pub use lightnode::LightNode;

@@ -1,154 +1,140 @@
-//! The light node's protocol engine: the same sans-IO state machines as the simulator, driven
-//! by `proto::Driver` with the page's real clock and real randomness. The page owns the
-//! libp2p streams; it hands in frames and takes out frames to send.
+//! The light node's protocol engine: `proto::live` (the simulator's state machines on real
+//! frames) with the page's clock and randomness. The page owns the libp2p streams and keys; it
+//! hands in frames and takes out frames, deliveries and, for GossipSub, messages to validate.
 
 use crate::guarded;
-use proto::cat::{Cat, CatConfig, CatMsg};
-use proto::strokkur::{Strokkur, StrokkurConfig, StrokkurMsg};
-use proto::wire::WireError;
-use proto::{
-    stream, Driver, Input, NodeSetup, Output, PeerIdx, Protocol, Rng, Time, Tx, TxId, WireMsg,
-};
+use proto::cat::{Cat, CatConfig};
+use proto::gossipsub::{GossipsubConfig, Limits, OwnMessage, Verdict, SEQNO_LEN};
+use proto::live::{self, Framed, GossipNode, Live, Outbox};
+use proto::strokkur::{Strokkur, StrokkurConfig};
+use proto::{StoreLimits, Time, TxId, TxStore};
 use serde::de::DeserializeOwned;
-use std::collections::BTreeMap;
 use wasm_bindgen::prelude::*;
 
 /// Largest frame accepted from a peer, whatever the protocol allows.
 const MAX_FRAME_BYTES: usize = 2 << 20;
 /// Highest peer number the page may use (per-peer state lives in vectors).
 const MAX_PEERS: u32 = 4096;
+/// Largest transaction a user may submit (CAT's and the relay's cap).
+const MAX_TX_BYTES: usize = 1 << 20;
+/// What a light node keeps of transaction bytes: enough for minutes of a busy network.
+const STORE: StoreLimits = StoreLimits {
+    max_entries: 1 << 16,
+    max_bytes: 128 << 20,
+    max_unbacked: 1 << 15,
+};
 
-/// A protocol the light node can speak, with its wire codec.
-trait Speaks: Protocol + Sized {
-    fn decode(config: &Self::Config, bytes: &[u8]) -> Result<Self::Msg, WireError>;
-    fn encode(msg: &Self::Msg, out: &mut Vec<u8>);
+enum Engine {
+    Cat(Box<Framed<Cat>>),
+    Strokkur(Box<Framed<Strokkur>>),
+    Gossipsub(Box<GossipNode>),
 }
 
-impl Speaks for Cat {
-    fn decode(config: &CatConfig, bytes: &[u8]) -> Result<CatMsg, WireError> {
-        CatMsg::decode(bytes, config.max_tx_bytes)
+impl Engine {
+    fn live(&mut self) -> &mut dyn Live {
+        match self {
+            Engine::Cat(e) => e.as_mut(),
+            Engine::Strokkur(e) => e.as_mut(),
+            Engine::Gossipsub(e) => e.as_mut(),
+        }
     }
-    fn encode(msg: &CatMsg, out: &mut Vec<u8>) {
-        msg.encode(out)
-    }
-}
 
-impl Speaks for Strokkur {
-    fn decode(_: &StrokkurConfig, bytes: &[u8]) -> Result<StrokkurMsg, WireError> {
-        StrokkurMsg::decode(bytes, &ltcode::wire::Limits::default())
+    fn live_ref(&self) -> &dyn Live {
+        match self {
+            Engine::Cat(e) => e.as_ref(),
+            Engine::Strokkur(e) => e.as_ref(),
+            Engine::Gossipsub(e) => e.as_ref(),
+        }
     }
-    fn encode(msg: &StrokkurMsg, out: &mut Vec<u8>) {
-        msg.encode(out)
-    }
-}
 
-/// One protocol's driver and config, behind an object-safe face.
-struct Engine<P: Speaks> {
-    driver: Driver<P>,
-    config: P::Config,
-}
-
-trait AnyEngine {
-    fn handle(&mut self, now: Time, input: EngineInput<'_>) -> Result<(), WireError>;
-    fn poll(&mut self, now: Time);
-    fn next_deadline(&self) -> Option<Time>;
-    fn drain(&mut self, out: &mut Outbox);
-    /// What a frame carries, for drawing it: kind, payload bytes, the full tx if any.
-    fn describe(&self, bytes: &[u8]) -> Option<FrameInfo>;
-}
-
-/// A decoded frame's face: enough to draw it as payload or control.
-struct FrameInfo {
-    kind: &'static str,
-    payload: usize,
-    tx: Option<TxId>,
-}
-
-enum EngineInput<'a> {
-    PeerUp(u32),
-    PeerDown(u32),
-    Frame(u32, &'a [u8]),
-    Submit(Tx),
-}
-
-impl<P: Speaks> AnyEngine for Engine<P> {
-    fn handle(&mut self, now: Time, input: EngineInput<'_>) -> Result<(), WireError> {
-        let input = match input {
-            EngineInput::PeerUp(p) => Input::PeerUp(PeerIdx(p)),
-            EngineInput::PeerDown(p) => Input::PeerDown(PeerIdx(p)),
-            EngineInput::Submit(tx) => Input::Submit(tx),
-            EngineInput::Frame(p, bytes) => {
-                Input::Message(PeerIdx(p), P::decode(&self.config, bytes)?)
-            }
-        };
-        self.driver.handle_input(now, input);
-        Ok(())
-    }
-    fn poll(&mut self, now: Time) {
-        self.driver.poll_timers(now);
-    }
-    fn next_deadline(&self) -> Option<Time> {
-        self.driver.next_deadline()
-    }
-    fn describe(&self, bytes: &[u8]) -> Option<FrameInfo> {
-        let msg = P::decode(&self.config, bytes).ok()?;
-        Some(FrameInfo {
-            kind: msg.kind(),
-            payload: msg.payload_len(),
-            tx: msg.full_tx(),
-        })
-    }
-    fn drain(&mut self, out: &mut Outbox) {
-        for output in self.driver.drain() {
-            match output {
-                Output::Send { to, msg } => {
-                    let mut bytes = Vec::new();
-                    P::encode(&msg, &mut bytes);
-                    out.frames.push((to.0, bytes));
-                }
-                Output::Deliver(tx) => out.delivered.push(tx),
-                Output::Disconnect(p) => out.disconnects.push(p.0),
-                Output::Count(name, n) => *out.counters.entry(name).or_default() += n,
-            }
+    fn gossip(&mut self) -> Result<&mut GossipNode, JsError> {
+        match self {
+            Engine::Gossipsub(g) => Ok(g),
+            _ => Err(JsError::new(
+                "only the GossipSub engine publishes on topics",
+            )),
         }
     }
 }
 
-#[derive(Default)]
-struct Outbox {
-    frames: Vec<(u32, Vec<u8>)>,
-    delivered: Vec<Tx>,
-    disconnects: Vec<u32>,
-    counters: BTreeMap<&'static str, u64>,
+fn config<C: DeserializeOwned>(json: &str) -> Result<C, String> {
+    let json = if json.trim().is_empty() { "{}" } else { json };
+    serde_json::from_str(json).map_err(|e| format!("config: {e}"))
 }
 
-fn engine<P: Speaks + 'static>(config_json: &str, seed: u64) -> Result<Box<dyn AnyEngine>, String>
-where
-    P::Config: DeserializeOwned,
-{
-    let config: P::Config = serde_json::from_str(if config_json.trim().is_empty() {
-        "{}"
-    } else {
-        config_json
-    })
-    .map_err(|e| format!("config: {e}"))?;
-    let driver = Driver::new(&config, &NodeSetup::default(), Rng::from_seed(seed));
-    Ok(Box::new(Engine::<P> { driver, config }))
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// A frame to send, with what it carries.
+#[wasm_bindgen(getter_with_clone)]
+pub struct OutFrame {
+    pub peer: u32,
+    pub bytes: Vec<u8>,
+    /// Send ahead of frames already queued for the peer (IDONTWANT).
+    pub urgent: bool,
+    pub info: FrameInfo,
+}
+
+/// What a frame carries (typed, so the page never parses names).
+#[wasm_bindgen(getter_with_clone)]
+#[derive(Clone)]
+pub struct FrameInfo {
+    /// Message kinds in order: one for CAT and Strokkur, one per entry of a GossipSub RPC.
+    pub kinds: Vec<String>,
+    /// Bytes of transaction payload.
+    pub payload: u32,
+    /// SHA-256 (hex) of each full transaction carried.
+    pub txs: Vec<String>,
+}
+
+impl From<live::FrameInfo> for FrameInfo {
+    fn from(i: live::FrameInfo) -> FrameInfo {
+        FrameInfo {
+            kinds: i.kinds.iter().map(|k| k.to_string()).collect(),
+            payload: i.payload,
+            txs: i.txs.iter().map(|h| hex(h)).collect(),
+        }
+    }
+}
+
+/// A transaction accepted for the first time.
+#[wasm_bindgen(getter_with_clone)]
+pub struct Delivery {
+    /// SHA-256 of its bytes, hex.
+    pub hash: String,
+    /// The GossipSub topic it came on ("" for CAT and Strokkur).
+    pub topic: String,
+    pub data: Vec<u8>,
+}
+
+/// A GossipSub message for the page to judge, then `validated(handle, verdict)`.
+#[wasm_bindgen(getter_with_clone)]
+pub struct Validation {
+    pub handle: f64,
+    pub topic: String,
+    pub data: Vec<u8>,
+    /// What a StrictSign signature covers.
+    pub signable: Vec<u8>,
+    pub signature: Option<Vec<u8>>,
+    /// The author's peer id (multihash bytes).
+    pub from: Option<Vec<u8>>,
+    /// The author's public key in protobuf form, if the message names it.
+    pub public_key: Option<Vec<u8>>,
 }
 
 #[wasm_bindgen]
 pub struct LightNode {
-    engine: Box<dyn AnyEngine>,
+    engine: Engine,
     out: Outbox,
-    ids: Rng,
     /// The page's clock at creation: protocol time counts from there.
     epoch_ms: f64,
 }
 
 #[wasm_bindgen]
 impl LightNode {
-    /// `protocol` is "cat" or "strokkur"; `config_json` its options (as in a scenario);
-    /// `seed` comes from the page's real randomness; `now_ms` is the page's clock.
+    /// `protocol` is "cat", "strokkur" or "gossipsub"; `config_json` its options (as in a
+    /// scenario); `seed` comes from the page's real randomness; `now_ms` is the page's clock.
     #[wasm_bindgen(constructor)]
     pub fn new(
         protocol: &str,
@@ -157,19 +143,37 @@ impl LightNode {
         now_ms: f64,
     ) -> Result<LightNode, JsError> {
         guarded("LightNode", || {
+            let store = TxStore::new(STORE);
             let engine = match protocol {
-                "cat" => engine::<Cat>(config_json, seed)?,
-                "strokkur" => engine::<Strokkur>(config_json, seed)?,
+                "cat" => Engine::Cat(Box::new(Framed::new(
+                    config::<CatConfig>(config_json)?,
+                    seed,
+                    store,
+                ))),
+                "strokkur" => Engine::Strokkur(Box::new(Framed::new(
+                    config::<StrokkurConfig>(config_json)?,
+                    seed,
+                    store,
+                ))),
+                "gossipsub" => {
+                    let cfg: GossipsubConfig = config(config_json)?;
+                    cfg.validate().map_err(|e| e.to_string())?;
+                    Engine::Gossipsub(Box::new(GossipNode::new(
+                        &cfg,
+                        seed,
+                        store,
+                        Limits::default(),
+                    )))
+                }
                 other => {
                     return Err(format!(
-                        "the light node speaks cat or strokkur, not `{other}`"
+                        "the light node speaks cat, strokkur or gossipsub, not `{other}`"
                     ))
                 }
             };
             Ok(LightNode {
                 engine,
                 out: Outbox::default(),
-                ids: Rng::derive(seed, stream::WORKLOAD, 0),
                 epoch_ms: now_ms,
             })
         })
@@ -179,11 +183,20 @@ impl LightNode {
         Time(((now_ms - self.epoch_ms).max(0.0) * 1000.0) as u64)
     }
 
-    fn run(&mut self, now_ms: f64, input: EngineInput<'_>) -> Result<(), WireError> {
+    /// Runs one step on the engine and collects what it asked for.
+    fn run<T>(
+        &mut self,
+        what: &str,
+        now_ms: f64,
+        f: impl FnOnce(&mut dyn Live, Time) -> Result<T, String>,
+    ) -> Result<T, JsError> {
         let now = self.time(now_ms);
-        let result = self.engine.handle(now, input);
-        self.engine.drain(&mut self.out);
-        result
+        let (engine, out) = (&mut self.engine, &mut self.out);
+        guarded(what, || {
+            let result = f(engine.live(), now);
+            engine.live().drain(out);
+            result
+        })
     }
 
     fn check_peer(peer: u32) -> Result<(), JsError> {
@@ -195,31 +208,30 @@ impl LightNode {
         Ok(())
     }
 
-    pub fn peer_up(&mut self, peer: u32, now_ms: f64) -> Result<(), JsError> {
+    /// A peer connected; `protocol_id` is the protocol its stream negotiated (GossipSub picks
+    /// the version from it; "" for the engine's own).
+    pub fn peer_up(&mut self, peer: u32, now_ms: f64, protocol_id: &str) -> Result<(), JsError> {
         Self::check_peer(peer)?;
-        guarded("peer_up", || {
-            self.run(now_ms, EngineInput::PeerUp(peer))
-                .map_err(|e| e.to_string())
+        self.run("peer_up", now_ms, |e, now| {
+            e.peer_up(now, peer, protocol_id)
         })
     }
 
     pub fn peer_down(&mut self, peer: u32, now_ms: f64) -> Result<(), JsError> {
         Self::check_peer(peer)?;
-        guarded("peer_down", || {
-            self.run(now_ms, EngineInput::PeerDown(peer))
-                .map_err(|e| e.to_string())
+        self.run("peer_down", now_ms, |e, now| {
+            e.peer_down(now, peer);
+            Ok(())
         })
     }
 
-    /// One frame from a peer. A malformed or oversized frame is counted and dropped: returns
-    /// false, never throws.
-    pub fn on_frame(&mut self, peer: u32, bytes: &[u8], now_ms: f64) -> bool {
+    /// One frame from a peer: what it carries, or undefined if it is malformed or oversized
+    /// (counted, never thrown).
+    pub fn on_frame(&mut self, peer: u32, bytes: &[u8], now_ms: f64) -> Option<FrameInfo> {
         let bad = |out: &mut Outbox, why: &'static str| {
-            *out.counters
-                .entry("lightnode.malformed_frames")
-                .or_default() += 1;
-            *out.counters.entry(why).or_default() += 1;
-            false
+            out.count("lightnode.malformed_frames", 1);
+            out.count(why, 1);
+            None
         };
         if peer >= MAX_PEERS {
             return bad(&mut self.out, "lightnode.bad_peer_number");
@@ -227,63 +239,154 @@ impl LightNode {
         if bytes.len() > MAX_FRAME_BYTES {
             return bad(&mut self.out, "lightnode.oversized_frames");
         }
-        let outcome = guarded("on_frame", || {
-            Ok(self.run(now_ms, EngineInput::Frame(peer, bytes)))
-        });
+        let outcome = self.run("on_frame", now_ms, |e, now| Ok(e.frame(now, peer, bytes)));
         match outcome {
-            Ok(Ok(())) => true,
+            Ok(Ok(info)) => Some(info.into()),
             Ok(Err(_)) => bad(&mut self.out, "lightnode.undecodable_frames"),
             Err(_) => bad(&mut self.out, "lightnode.internal_errors"),
         }
     }
 
-    /// Create a tx of `len` bytes here; returns its id as 16 hex digits.
-    pub fn submit(&mut self, len: u32, now_ms: f64) -> Result<String, JsError> {
-        if len == 0 || len > 1 << 20 {
-            return Err(JsError::new("a tx is between 1 byte and 1 MiB"));
+    /// A transaction created here from its bytes (GossipSub: unsigned, on the first topic);
+    /// returns its SHA-256 as hex.
+    pub fn submit(&mut self, bytes: &[u8], now_ms: f64) -> Result<String, JsError> {
+        if bytes.is_empty() || bytes.len() > MAX_TX_BYTES {
+            return Err(JsError::new("a transaction is between 1 byte and 1 MiB"));
         }
-        let tx = Tx {
-            id: TxId(self.ids.next_u64()),
-            len,
+        self.run("submit", now_ms, |e, now| e.submit(now, bytes))
+            .map(|h| hex(&h))
+    }
+
+    /// GossipSub: the bytes a StrictSign signature of this message covers.
+    pub fn signable(
+        &mut self,
+        topic: &str,
+        data: &[u8],
+        from: &[u8],
+        seqno: &[u8],
+    ) -> Result<Vec<u8>, JsError> {
+        Ok(self.engine.gossip()?.signable(topic, data, from, seqno))
+    }
+
+    /// GossipSub: publishes on `topic`; under StrictSign with the page's `from` (its peer id),
+    /// an 8-byte `seqno` and its `signature` over `signable`. Returns the data's SHA-256 (hex).
+    pub fn publish(
+        &mut self,
+        topic: &str,
+        data: &[u8],
+        now_ms: f64,
+        from: Option<Vec<u8>>,
+        seqno: Option<Vec<u8>>,
+        signature: Option<Vec<u8>>,
+    ) -> Result<String, JsError> {
+        if data.len() > MAX_TX_BYTES {
+            return Err(JsError::new("a message holds at most 1 MiB"));
+        }
+        let now = self.time(now_ms);
+        let signed = match (&from, &seqno, &signature) {
+            (Some(from), Some(seqno), Some(signature)) => Some(OwnMessage {
+                from,
+                seqno: <[u8; SEQNO_LEN]>::try_from(&seqno[..])
+                    .map_err(|_| JsError::new("seqno must be 8 bytes"))?,
+                signature,
+            }),
+            (None, None, None) => None,
+            _ => {
+                return Err(JsError::new(
+                    "a signed message needs from, seqno and signature",
+                ))
+            }
         };
-        guarded("submit", || {
-            self.run(now_ms, EngineInput::Submit(tx))
-                .map_err(|e| e.to_string())
+        let gossip = self.engine.gossip()?;
+        let out = &mut self.out;
+        let hash = guarded("publish", || {
+            let hash = gossip.publish(now, topic, data, signed);
+            gossip.drain(out);
+            hash
         })?;
-        Ok(format!("{:016x}", tx.id.0))
+        Ok(hex(&hash))
+    }
+
+    /// GossipSub: the page's verdict ("accept", "reject" or "ignore") on a message it was
+    /// asked to validate.
+    pub fn validated(&mut self, handle: f64, verdict: &str, now_ms: f64) -> Result<(), JsError> {
+        let verdict = match verdict {
+            "accept" => Verdict::Accept,
+            "reject" => Verdict::Reject,
+            "ignore" => Verdict::Ignore,
+            other => {
+                return Err(JsError::new(&format!(
+                    "a verdict is accept, reject or ignore, not `{other}`"
+                )))
+            }
+        };
+        let now = self.time(now_ms);
+        let gossip = self.engine.gossip()?;
+        let out = &mut self.out;
+        guarded("validated", || {
+            gossip.validated(now, TxId(handle as u64), verdict);
+            gossip.drain(out);
+            Ok(())
+        })
     }
 
     /// Fire timers due by `now_ms`.
-    pub fn poll(&mut self, now_ms: f64) {
-        let now = self.time(now_ms);
-        self.engine.poll(now);
-        self.engine.drain(&mut self.out);
+    pub fn poll(&mut self, now_ms: f64) -> Result<(), JsError> {
+        self.run("poll", now_ms, |e, now| {
+            e.poll(now);
+            Ok(())
+        })
     }
 
     /// When to call `poll` next (page clock, ms), if anything is pending.
     pub fn next_deadline_ms(&self) -> Option<f64> {
         self.engine
+            .live_ref()
             .next_deadline()
             .map(|t| self.epoch_ms + t.0 as f64 / 1000.0)
     }
 
-    /// Frames to send, flattened: [peer u32 LE][length u32 LE][bytes] repeated.
-    pub fn take_frames(&mut self) -> Vec<u8> {
-        let mut flat = Vec::new();
-        for (peer, bytes) in self.out.frames.drain(..) {
-            flat.extend_from_slice(&peer.to_le_bytes());
-            flat.extend_from_slice(&(bytes.len() as u32).to_le_bytes());
-            flat.extend_from_slice(&bytes);
-        }
-        flat
+    /// Frames to send, in order.
+    pub fn take_frames(&mut self) -> Vec<OutFrame> {
+        self.out
+            .frames
+            .drain(..)
+            .map(|f| OutFrame {
+                peer: f.peer,
+                bytes: f.bytes,
+                urgent: f.urgent,
+                info: f.info.into(),
+            })
+            .collect()
     }
 
-    /// Txs accepted for the first time since the last call, as hex ids.
-    pub fn take_delivered(&mut self) -> Vec<String> {
+    /// Transactions accepted for the first time since the last call.
+    pub fn take_delivered(&mut self) -> Vec<Delivery> {
         self.out
             .delivered
             .drain(..)
-            .map(|tx| format!("{:016x}", tx.id.0))
+            .map(|d| Delivery {
+                hash: hex(&d.hash),
+                topic: d.topic,
+                data: d.data,
+            })
+            .collect()
+    }
+
+    /// GossipSub messages to validate since the last call.
+    pub fn take_validations(&mut self) -> Vec<Validation> {
+        self.out
+            .validations
+            .drain(..)
+            .map(|v| Validation {
+                handle: v.handle.0 as f64,
+                topic: v.topic,
+                data: v.data,
+                signable: v.signable,
+                signature: v.signature,
+                from: v.from,
+                public_key: v.public_key,
+            })
             .collect()
     }
 
@@ -292,25 +395,21 @@ impl LightNode {
         std::mem::take(&mut self.out.disconnects)
     }
 
-    /// What a frame (as sent or received) carries: `"kind payload_bytes tx"`, with tx the full
-    /// tx's hex id or `-`; empty when the frame does not decode. Never throws.
-    pub fn frame_info(&self, bytes: &[u8]) -> String {
-        if bytes.len() > MAX_FRAME_BYTES {
-            return String::new();
-        }
-        let info = guarded("frame_info", || Ok(self.engine.describe(bytes)));
-        match info {
-            Ok(Some(f)) => {
-                let tx =
-                    f.tx.map_or_else(|| "-".to_string(), |id| format!("{:016x}", id.0));
-                format!("{} {} {}", f.kind, f.payload, tx)
-            }
-            _ => String::new(),
-        }
-    }
-
     /// Every counter so far, as a JSON object.
     pub fn counters(&self) -> String {
         serde_json::json!(self.out.counters).to_string()
     }
+}
+
+/// The protocol ids a GossipSub node of this version offers, best first.
+#[wasm_bindgen]
+pub fn gossipsub_protocol_ids(version: &str) -> Result<Vec<String>, JsError> {
+    let cfg: GossipsubConfig = config(&format!("{{\"version\": {}}}", serde_json::json!(version)))
+        .map_err(|e| JsError::new(&e))?;
+    Ok(cfg
+        .version
+        .protocol_ids()
+        .into_iter()
+        .map(String::from)
+        .collect())
 }

@@ -8,37 +8,37 @@
 //! Tendermint node adds underneath are not charged. `Hello` is not a celestia message: it stands
 //! in for the node ID the p2p handshake exchanges, which only CAT2 needs (oneof field 15).
 
-use crate::pull::{id_of_body, tx_hash};
 use crate::wire::{framed_len, put_varint, varint_len, Reader, WireError};
-use crate::{Tx, TxId, WireMsg};
+use crate::{Tx, TxId, TxStore, WireMsg};
 
 /// Bytes of a tx key: a SHA-256 hash.
 pub const KEY_LEN: usize = 32;
 /// Bytes of a p2p node ID (an address, written as 40 hex characters on the wire).
 pub const NODE_ID_LEN: usize = 20;
 
-/// A tx key as received: the spec requires 32 bytes, a peer may send fewer (more is a decode
-/// error). The protocol, not the decoder, rejects a short key, as celestia-core's reactor does.
+/// A tx key as the protocol sees it: the tx it names and how many key bytes travelled. The
+/// spec requires 32; a faulty peer may send fewer (more is a decode error). The protocol, not
+/// the decoder, rejects a short key, as celestia-core's reactor does. On the wire the key is
+/// the SHA-256 of the tx's bytes, looked up in the node's `TxStore`.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct WireKey {
     len: u8,
-    bytes: [u8; KEY_LEN],
+    id: TxId,
 }
 
 impl WireKey {
     pub fn of(id: TxId) -> WireKey {
         WireKey {
             len: KEY_LEN as u8,
-            bytes: tx_hash(id),
+            id,
         }
     }
     /// A key of the wrong length (`len` < 32), as a faulty peer could send.
-    pub fn truncated(id: TxId, len: u8) -> WireKey {
-        let mut k = WireKey::of(id);
-        k.len = len.min(KEY_LEN as u8);
-        let n = k.len();
-        k.bytes[n..].fill(0);
-        k
+    pub fn short(len: u8) -> WireKey {
+        WireKey {
+            len: len.min(KEY_LEN as u8 - 1),
+            id: TxId::UNKNOWN,
+        }
     }
     pub fn len(&self) -> usize {
         self.len as usize
@@ -48,10 +48,7 @@ impl WireKey {
     }
     /// The tx this key names, if it is a well-formed 32-byte key.
     pub fn tx(&self) -> Option<TxId> {
-        (self.len() == KEY_LEN).then(|| crate::pull::id_of_hash(&self.bytes))
-    }
-    fn as_slice(&self) -> &[u8] {
-        &self.bytes[..self.len()]
+        (self.len() == KEY_LEN).then_some(self.id)
     }
 }
 
@@ -62,7 +59,7 @@ pub struct NodeAddr(pub [u8; NODE_ID_LEN]);
 impl NodeAddr {
     pub fn of_node(node: u32) -> NodeAddr {
         let mut a = [0u8; NODE_ID_LEN];
-        a[..8].copy_from_slice(&crate::pull::tx_hash(TxId(node as u64 ^ 0xca7))[8..16]);
+        a[..8].copy_from_slice(&crate::content::sha256(&node.to_le_bytes())[..8]);
         a[NODE_ID_LEN - 4..].copy_from_slice(&node.to_be_bytes());
         NodeAddr(a)
     }
@@ -123,8 +120,9 @@ impl CatMsg {
         field_len(self.inner_len())
     }
 
-    /// The framed bytes of this message.
-    pub fn encode(&self, out: &mut Vec<u8>) {
+    /// The framed bytes of this message, with keys and bodies from `store`; false (and `out`
+    /// unusable) if the store no longer holds them.
+    pub fn encode(&self, store: &TxStore, out: &mut Vec<u8>) -> bool {
         out.clear();
         put_varint(out, self.message_len() as u64);
         let tag = match self {
@@ -137,25 +135,34 @@ impl CatMsg {
         put_varint(out, self.inner_len() as u64);
         match self {
             CatMsg::Txs(tx) => {
+                let Some(body) = store.payload(tx.id).filter(|b| b.len() == tx.len as usize) else {
+                    return false;
+                };
                 out.push(TAG_F1);
                 put_varint(out, tx.len as u64);
-                let mut body = Vec::new();
-                tx.fill_body(&mut body);
-                out.extend_from_slice(&body);
+                out.extend_from_slice(body);
             }
             CatMsg::SeenTx { key, from } => {
-                put_key(out, key);
+                if !put_key(out, key, store) {
+                    return false;
+                }
                 if let Some(node) = from {
                     put_hex(out, TAG_F2, node);
                 }
             }
-            CatMsg::WantTx { key } => put_key(out, key),
+            CatMsg::WantTx { key } => return put_key(out, key, store),
             CatMsg::Hello { node } => put_hex(out, TAG_F1, node),
         }
+        true
     }
 
-    /// Decodes one framed message, rejecting a tx above `max_tx_bytes` before reading it.
-    pub fn decode(bytes: &[u8], max_tx_bytes: u32) -> Result<CatMsg, WireError> {
+    /// Decodes one framed message, rejecting a tx above `max_tx_bytes` before reading it. A tx
+    /// goes into `store` under the SHA-256 of its bytes; a SeenTx key is remembered there.
+    pub fn decode(
+        bytes: &[u8],
+        max_tx_bytes: u32,
+        store: &mut TxStore,
+    ) -> Result<CatMsg, WireError> {
         let mut r = Reader::new(bytes);
         let max_frame = field_len(field_len(max_tx_bytes as usize)) as u64;
         let len = r.bounded("frame length", max_frame)? as usize;
@@ -181,17 +188,20 @@ impl CatMsg {
                         why: "one tx per message",
                     });
                 }
-                CatMsg::Txs(Tx {
-                    id: id_of_body(body),
-                    len: n as u32,
-                })
+                CatMsg::Txs(store.admit(body).ok_or(WireError::Invalid {
+                    field: "txs",
+                    why: "the tx store cannot hold it",
+                })?)
             }
             TAG_SEEN => {
                 let (key, from) = read_key_fields(&mut inner, true)?;
-                CatMsg::SeenTx { key, from }
+                CatMsg::SeenTx {
+                    key: resolve(key, store, true)?,
+                    from,
+                }
             }
             TAG_WANT => CatMsg::WantTx {
-                key: read_key_fields(&mut inner, false)?.0,
+                key: resolve(read_key_fields(&mut inner, false)?.0, store, false)?,
             },
             TAG_HELLO => {
                 expect_tag(&mut inner, TAG_F1, "node id")?;
@@ -206,12 +216,37 @@ impl CatMsg {
     }
 }
 
-fn put_key(out: &mut Vec<u8>, key: &WireKey) {
-    if !key.is_empty() {
-        out.push(TAG_F1);
-        put_varint(out, key.len() as u64);
-        out.extend_from_slice(key.as_slice());
+fn put_key(out: &mut Vec<u8>, key: &WireKey, store: &TxStore) -> bool {
+    if key.is_empty() {
+        return true;
     }
+    out.push(TAG_F1);
+    put_varint(out, key.len() as u64);
+    match key.tx() {
+        Some(id) => match store.key(id) {
+            Some(bytes) if bytes.len() == KEY_LEN => out.extend_from_slice(bytes),
+            _ => return false,
+        },
+        // A short key carries no tx: zeros of its length.
+        None => out.resize(out.len() + key.len(), 0),
+    }
+    true
+}
+
+/// Key bytes as read to the key the protocol sees: a full key names a tx in the store (a
+/// SeenTx's is remembered, a WantTx's only looked up).
+fn resolve(key: &[u8], store: &mut TxStore, remember: bool) -> Result<WireKey, WireError> {
+    if key.len() != KEY_LEN {
+        return Ok(WireKey::short(key.len() as u8));
+    }
+    let id = match remember {
+        true => store.intern(key).ok_or(WireError::Invalid {
+            field: "tx_key",
+            why: "the tx store refused it",
+        })?,
+        false => store.find(key).unwrap_or(TxId::UNKNOWN),
+    };
+    Ok(WireKey::of(id))
 }
 
 fn put_hex(out: &mut Vec<u8>, tag: u8, node: &NodeAddr) {
@@ -233,14 +268,11 @@ fn expect_tag(r: &mut Reader<'_>, tag: u8, field: &'static str) -> Result<(), Wi
 
 /// The fields of SeenTx / WantTx, in any order as protobuf allows. A missing key is an
 /// empty key (proto3); a key above 32 bytes is an error, a shorter one is left to the protocol.
-fn read_key_fields(
-    r: &mut Reader<'_>,
+fn read_key_fields<'a>(
+    r: &mut Reader<'a>,
     from_allowed: bool,
-) -> Result<(WireKey, Option<NodeAddr>), WireError> {
-    let mut key = WireKey {
-        len: 0,
-        bytes: [0; KEY_LEN],
-    };
+) -> Result<(&'a [u8], Option<NodeAddr>), WireError> {
+    let mut key: &[u8] = &[];
     let mut from = None;
     let mut key_seen = false;
     while r.remaining() > 0 {
@@ -248,8 +280,7 @@ fn read_key_fields(
             TAG_F1 if !key_seen => {
                 key_seen = true;
                 let n = r.bounded("tx_key length", KEY_LEN as u64)? as usize;
-                key.bytes[..n].copy_from_slice(r.take(n, "tx_key")?);
-                key.len = n as u8;
+                key = r.take(n, "tx_key")?;
             }
             TAG_F2 if from_allowed && from.is_none() => from = Some(read_hex(r)?),
             t => return Err(WireError::UnknownTag(t)),
@@ -326,11 +357,46 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
-    fn round_trip(msg: &CatMsg) {
+    /// A store holding txs of these sizes (bytes derived from the index), and their ids.
+    fn store_with(lens: &[u32]) -> (TxStore, Vec<Tx>) {
+        let mut store = TxStore::default();
+        let txs = lens
+            .iter()
+            .enumerate()
+            .map(|(i, &len)| {
+                let mut body = Vec::new();
+                Tx {
+                    id: TxId(i as u64 + 1),
+                    len,
+                }
+                .fill_body(&mut body);
+                store.admit(&body).unwrap()
+            })
+            .collect();
+        (store, txs)
+    }
+
+    /// Encodes with `sender`, decodes into a fresh store, and checks size and meaning survive.
+    fn round_trip(msg: &CatMsg, sender: &TxStore) {
         let mut out = Vec::new();
-        msg.encode(&mut out);
+        assert!(msg.encode(sender, &mut out), "{msg:?}");
         assert_eq!(out.len(), msg.wire_len(), "{msg:?}");
-        assert_eq!(&CatMsg::decode(&out, 1 << 20).unwrap(), msg);
+        let mut receiver = TxStore::default();
+        let back = CatMsg::decode(&out, 1 << 20, &mut receiver).unwrap();
+        let key_of =
+            |store: &TxStore, k: &WireKey| k.tx().and_then(|id| store.key(id).map(<[u8]>::to_vec));
+        match (msg, &back) {
+            (CatMsg::Txs(a), CatMsg::Txs(b)) => {
+                assert_eq!(a.len, b.len);
+                assert_eq!(sender.payload(a.id), receiver.payload(b.id));
+            }
+            (CatMsg::SeenTx { key: a, from: fa }, CatMsg::SeenTx { key: b, from: fb }) => {
+                assert_eq!((a.len(), fa), (b.len(), fb));
+                assert_eq!(key_of(sender, a), key_of(&receiver, b));
+            }
+            (CatMsg::WantTx { key: a }, CatMsg::WantTx { key: b }) => assert_eq!(a.len(), b.len()),
+            (a, b) => assert_eq!(a, b),
+        }
     }
 
     #[test]
@@ -358,50 +424,113 @@ mod tests {
 
     #[test]
     fn every_kind_round_trips() {
-        round_trip(&CatMsg::Txs(Tx {
-            id: TxId(77),
-            len: 4096,
-        }));
-        round_trip(&CatMsg::Txs(Tx {
-            id: TxId(5),
-            len: 8,
-        }));
-        round_trip(&CatMsg::SeenTx {
-            key: WireKey::of(TxId(1)),
-            from: None,
-        });
-        round_trip(&CatMsg::SeenTx {
-            key: WireKey::of(TxId(1)),
-            from: Some(NodeAddr::of_node(42)),
-        });
-        round_trip(&CatMsg::WantTx {
-            key: WireKey::of(TxId(u64::MAX)),
-        });
-        round_trip(&CatMsg::WantTx {
-            key: WireKey::truncated(TxId(2), 5),
-        });
-        round_trip(&CatMsg::WantTx {
-            key: WireKey::truncated(TxId(2), 0),
-        });
-        round_trip(&CatMsg::Hello {
-            node: NodeAddr::of_node(0),
-        });
+        let (store, txs) = store_with(&[4096, 8]);
+        round_trip(&CatMsg::Txs(txs[0]), &store);
+        round_trip(&CatMsg::Txs(txs[1]), &store);
+        let key = WireKey::of(txs[0].id);
+        round_trip(&CatMsg::SeenTx { key, from: None }, &store);
+        round_trip(
+            &CatMsg::SeenTx {
+                key,
+                from: Some(NodeAddr::of_node(42)),
+            },
+            &store,
+        );
+        round_trip(&CatMsg::WantTx { key }, &store);
+        round_trip(
+            &CatMsg::WantTx {
+                key: WireKey::short(5),
+            },
+            &store,
+        );
+        round_trip(
+            &CatMsg::WantTx {
+                key: WireKey::short(0),
+            },
+            &store,
+        );
+        round_trip(
+            &CatMsg::Hello {
+                node: NodeAddr::of_node(0),
+            },
+            &store,
+        );
+    }
+
+    #[test]
+    fn the_key_is_the_sha256_of_the_bytes() {
+        let (store, txs) = store_with(&[300]);
+        let mut out = Vec::new();
+        assert!(CatMsg::WantTx {
+            key: WireKey::of(txs[0].id)
+        }
+        .encode(&store, &mut out));
+        let body = store.payload(txs[0].id).unwrap();
+        assert_eq!(
+            &out[out.len() - KEY_LEN..],
+            &crate::content::sha256(body)[..]
+        );
+        // A SeenTx names the tx its bytes will later be filed under.
+        let mut receiver = TxStore::default();
+        let CatMsg::SeenTx { key, .. } = CatMsg::decode(
+            &{
+                let mut seen = Vec::new();
+                CatMsg::SeenTx {
+                    key: WireKey::of(txs[0].id),
+                    from: None,
+                }
+                .encode(&store, &mut seen);
+                seen
+            },
+            1 << 20,
+            &mut receiver,
+        )
+        .unwrap() else {
+            panic!("not a SeenTx")
+        };
+        assert_eq!(receiver.admit(body).map(|t| t.id), key.tx());
+    }
+
+    #[test]
+    fn what_the_store_lacks_is_not_sent() {
+        let store = TxStore::default();
+        let mut out = Vec::new();
+        assert!(!CatMsg::Txs(Tx {
+            id: TxId(0),
+            len: 10
+        })
+        .encode(&store, &mut out));
+        assert!(!CatMsg::SeenTx {
+            key: WireKey::of(TxId(0)),
+            from: None
+        }
+        .encode(&store, &mut out));
+        // A WantTx for a tx never heard of decodes to a key no state matches.
+        let (sender, txs) = store_with(&[10]);
+        CatMsg::WantTx {
+            key: WireKey::of(txs[0].id),
+        }
+        .encode(&sender, &mut out);
+        let mut empty = TxStore::default();
+        let CatMsg::WantTx { key } = CatMsg::decode(&out, 100, &mut empty).unwrap() else {
+            panic!()
+        };
+        assert_eq!(key.tx(), Some(TxId::UNKNOWN));
+        assert!(empty.is_empty(), "a WantTx remembers nothing");
     }
 
     #[test]
     fn bad_input_gives_typed_errors() {
+        let (store, txs) = store_with(&[2000]);
         let mut out = Vec::new();
-        CatMsg::Txs(Tx {
-            id: TxId(1),
-            len: 2000,
-        })
-        .encode(&mut out);
+        CatMsg::Txs(txs[0]).encode(&store, &mut out);
+        let mut s = TxStore::default();
         assert!(matches!(
-            CatMsg::decode(&out, 1000),
+            CatMsg::decode(&out, 1000, &mut s),
             Err(WireError::TooLong { .. })
         ));
         assert!(matches!(
-            CatMsg::decode(&out[..out.len() - 1], 4000),
+            CatMsg::decode(&out[..out.len() - 1], 4000, &mut s),
             Err(WireError::Truncated { .. })
         ));
         // A 33-byte key.
@@ -409,31 +538,31 @@ mod tests {
         bad.extend_from_slice(&[0; 33]);
         bad[0] = (bad.len() - 1) as u8;
         assert!(matches!(
-            CatMsg::decode(&bad, 4000),
+            CatMsg::decode(&bad, 4000, &mut s),
             Err(WireError::TooLong { .. })
         ));
         assert_eq!(
-            CatMsg::decode(&[2, 0x42, 0], 4000),
+            CatMsg::decode(&[2, 0x42, 0], 4000, &mut s),
             Err(WireError::UnknownTag(0x42))
         );
     }
 
     #[test]
     fn short_keys_decode_but_name_no_tx() {
-        let k = WireKey::truncated(TxId(9), 31);
-        assert_eq!(k.tx(), None);
+        assert_eq!(WireKey::short(31).tx(), None);
         assert_eq!(WireKey::of(TxId(9)).tx(), Some(TxId(9)));
     }
 
     proptest! {
         #[test]
         fn decoder_never_panics(bytes in proptest::collection::vec(any::<u8>(), 0..80)) {
-            let _ = CatMsg::decode(&bytes, 64);
+            let _ = CatMsg::decode(&bytes, 64, &mut TxStore::default());
         }
 
         #[test]
-        fn txs_of_any_size_round_trip(id in any::<u64>(), len in 8u32..20_000) {
-            round_trip(&CatMsg::Txs(Tx { id: TxId(id), len }));
+        fn txs_of_any_size_round_trip(len in 1u32..20_000) {
+            let (store, txs) = store_with(&[len]);
+            round_trip(&CatMsg::Txs(txs[0]), &store);
         }
     }
 }

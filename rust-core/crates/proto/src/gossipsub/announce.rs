@@ -91,6 +91,29 @@ impl AnnounceCache {
         Some((failed, Self::ask_next(p)))
     }
 
+    /// Forgets a peer's announcements (its index may go to another peer). Where an INEED was
+    /// in flight to it, the next announcer is asked at once: the INEEDs to send are appended
+    /// to `asks`, in message-id order.
+    pub fn forget(&mut self, peer: PeerIdx, asks: &mut Vec<(TxId, Ask)>) {
+        let start = asks.len();
+        for (&id, p) in self.pending.iter_mut() {
+            if let Some(i) = p.announcers.iter().position(|&a| a == peer) {
+                p.announcers.remove(i);
+                if i < p.next {
+                    p.next -= 1;
+                }
+            }
+            if p.in_flight == Some(peer) {
+                p.in_flight = None;
+                if let Some(ask) = Self::ask_next(p) {
+                    asks.push((id, ask));
+                }
+            }
+        }
+        // The map's order is not deterministic; what is sent must be.
+        asks[start..].sort_unstable_by_key(|(id, _)| *id);
+    }
+
     /// The message arrived: no more INEEDs for it.
     pub fn clear(&mut self, id: TxId) {
         self.pending.remove(&id);
@@ -164,6 +187,39 @@ mod tests {
         a.clear(id);
         assert_eq!(a.timeout(id, 4), None);
         assert_eq!(a.len(), 0);
+    }
+
+    #[test]
+    fn a_departed_announcer_is_forgotten_and_the_next_one_asked() {
+        let mut a = AnnounceCache::new();
+        let id = TxId(5);
+        a.announce(id, PeerIdx(2), Time(0));
+        a.announce(id, PeerIdx(3), Time(0));
+        a.announce(TxId(6), PeerIdx(3), Time(0));
+        let mut asks = Vec::new();
+        a.forget(PeerIdx(2), &mut asks);
+        assert_eq!(
+            asks,
+            vec![(
+                id,
+                Ask {
+                    peer: PeerIdx(3),
+                    attempt: 2
+                }
+            )]
+        );
+        assert_eq!(a.timeout(id, 1), None, "the old INEED's timer is stale");
+        asks.clear();
+        a.forget(PeerIdx(3), &mut asks);
+        assert!(asks.is_empty(), "no announcer left");
+        // A new peer under index 3 announcing is asked as a first announcer.
+        assert_eq!(
+            a.announce(TxId(6), PeerIdx(3), Time(1)),
+            Announced::Ask(Ask {
+                peer: PeerIdx(3),
+                attempt: 2
+            })
+        );
     }
 
     #[test]

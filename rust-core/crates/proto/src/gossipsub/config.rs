@@ -25,10 +25,88 @@ pub enum Version {
     V2_0,
 }
 
+impl Version {
+    /// The libp2p protocol id of this version (`/meshsub/2.0.0` for the v2.0 draft, by the
+    /// pattern of the others; the draft leaves it unnamed).
+    pub fn protocol_id(self) -> &'static str {
+        match self {
+            Version::V1_1 => "/meshsub/1.1.0",
+            Version::V1_2 => "/meshsub/1.2.0",
+            Version::V2_0 => "/meshsub/2.0.0",
+        }
+    }
+
+    /// The version a negotiated protocol id stands for. `/meshsub/1.0.0` peers are spoken to
+    /// as v1.1 peers that send no backoff: nothing in v1.1 needs their support.
+    pub fn of_protocol_id(id: &str) -> Option<Version> {
+        match id {
+            "/meshsub/1.0.0" | "/meshsub/1.1.0" => Some(Version::V1_1),
+            "/meshsub/1.2.0" => Some(Version::V1_2),
+            "/meshsub/2.0.0" => Some(Version::V2_0),
+            _ => None,
+        }
+    }
+
+    /// Protocol ids to offer a peer, best first, down to `/meshsub/1.0.0`.
+    pub fn protocol_ids(self) -> Vec<&'static str> {
+        let mut ids: Vec<&str> = [Version::V2_0, Version::V1_2, Version::V1_1]
+            .into_iter()
+            .filter(|&v| v <= self)
+            .map(Version::protocol_id)
+            .collect();
+        ids.push("/meshsub/1.0.0");
+        ids
+    }
+}
+
+impl Version {
+    /// v1.2 and later speak IDONTWANT.
+    pub fn idontwant(self) -> bool {
+        self >= Version::V1_2
+    }
+    /// v2.0 speaks IANNOUNCE and INEED.
+    pub fn announce(self) -> bool {
+        self >= Version::V2_0
+    }
+}
+
+/// Which messages carry an author and a signature (libp2p pubsub signature policies).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum SignaturePolicy {
+    /// Messages carry `from`, an 8-byte `seqno` and a `signature` by `from`'s key; others are
+    /// invalid. The host signs and verifies (the default of go-libp2p-pubsub and js-libp2p).
+    StrictSign,
+    /// Messages carry only data and topic (Ethereum, and the Shadow study of seed 002).
+    #[default]
+    StrictNoSign,
+}
+
+/// How a message's id derives from the message (the host's `msgIdFn`; every peer on a topic
+/// must use the same one).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum MessageIdFn {
+    /// SHA-256 of the data: the same bytes are the same message, whoever publishes them.
+    #[default]
+    Content,
+    /// `from` followed by `seqno` (go-libp2p-pubsub's default).
+    FromSeqno,
+    /// The author's public key in protobuf form followed by `seqno` (js-libp2p's default
+    /// under StrictSign).
+    KeySeqno,
+}
+
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct GossipsubConfig {
     pub version: Version,
+    /// Topics the node joins; it publishes on the first.
+    pub topics: Vec<String>,
+    /// Whether messages are signed (the simulator charges the bytes of the fields it adds).
+    pub signature_policy: SignaturePolicy,
+    /// How message ids are derived (on a live network).
+    pub message_id: MessageIdFn,
     /// Desired mesh degree (v1.0: 6).
     pub d: u32,
     /// Graft below this many mesh peers (v1.0: 4).
@@ -105,6 +183,9 @@ impl Default for GossipsubConfig {
     fn default() -> Self {
         GossipsubConfig {
             version: Version::V2_0,
+            topics: vec![super::rpc::TOPIC.to_string()],
+            signature_policy: SignaturePolicy::StrictNoSign,
+            message_id: MessageIdFn::Content,
             d: 6,
             d_lo: 4,
             d_hi: 12,
@@ -169,6 +250,16 @@ fn err(field: &'static str, why: &'static str) -> Result<(), ConfigError> {
 impl GossipsubConfig {
     /// Checks the relations the specs require; the scenario loader reports these errors.
     pub fn validate(&self) -> Result<(), ConfigError> {
+        if self.topics.is_empty() || self.topics.len() > 16 {
+            return err("topics", "name between 1 and 16 topics");
+        }
+        if self
+            .topics
+            .iter()
+            .any(|t| t.is_empty() || t.len() > super::topics::MAX_TOPIC_BYTES)
+        {
+            return err("topics", "a topic name has 1 to 256 bytes");
+        }
         if self.d > MAX_DEGREE || self.d_hi > MAX_DEGREE || self.d_lazy > MAX_DEGREE {
             return err("d", "degrees must be at most 1000");
         }
@@ -237,11 +328,18 @@ impl GossipsubConfig {
     }
 }
 
+/// Bytes StrictSign adds to an Ed25519 node's message: `from` (a 38-byte identity multihash),
+/// an 8-byte `seqno` and a 64-byte signature, each with a tag and a length byte (the public key
+/// is inside `from`, so no `key` field).
+pub const ENVELOPE_STRICT_SIGN: u16 = (2 + 38) + (2 + 8) + (2 + 64);
+
 /// The configuration as the router uses it: durations typed, and every value forced into
 /// a workable range so that `Protocol::new`, which cannot fail, never builds a broken node.
 #[derive(Clone, Debug)]
 pub(crate) struct Params {
     pub version: Version,
+    /// Bytes of the `from`, `seqno` and `signature` fields of own messages.
+    pub own_envelope: u16,
     pub d: usize,
     pub d_lo: usize,
     pub d_hi: usize,
@@ -300,6 +398,10 @@ impl Params {
         let graylist = finite_or(c.graylist_threshold, publish).min(publish);
         Params {
             version: c.version,
+            own_envelope: match c.signature_policy {
+                SignaturePolicy::StrictNoSign => 0,
+                SignaturePolicy::StrictSign => ENVELOPE_STRICT_SIGN,
+            },
             d,
             d_lo,
             d_hi,
@@ -337,11 +439,11 @@ impl Params {
     }
 
     pub fn idontwant(&self) -> bool {
-        self.version >= Version::V1_2
+        self.version.idontwant()
     }
 
     pub fn announce(&self) -> bool {
-        self.version >= Version::V2_0
+        self.version.announce()
     }
 }
 
@@ -403,6 +505,31 @@ mod tests {
         assert_eq!((p.mcache_len, p.mcache_gossip), (1, 1));
         assert!(p.heartbeat > Dur::ZERO);
         assert!(p.decay_per_heartbeat < 1.0);
+    }
+
+    #[test]
+    fn protocol_ids_are_offered_best_first_and_read_back() {
+        assert_eq!(
+            Version::V2_0.protocol_ids(),
+            [
+                "/meshsub/2.0.0",
+                "/meshsub/1.2.0",
+                "/meshsub/1.1.0",
+                "/meshsub/1.0.0"
+            ]
+        );
+        assert_eq!(
+            Version::V1_2.protocol_ids(),
+            ["/meshsub/1.2.0", "/meshsub/1.1.0", "/meshsub/1.0.0"]
+        );
+        for v in [Version::V1_1, Version::V1_2, Version::V2_0] {
+            assert_eq!(Version::of_protocol_id(v.protocol_id()), Some(v));
+        }
+        assert_eq!(
+            Version::of_protocol_id("/meshsub/1.0.0"),
+            Some(Version::V1_1)
+        );
+        assert_eq!(Version::of_protocol_id("/floodsub/1.0.0"), None);
     }
 
     #[test]

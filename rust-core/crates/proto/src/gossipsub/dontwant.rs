@@ -32,6 +32,17 @@ impl DontWant {
         !self.set.is_empty() && self.set.contains(&(peer.0, id.0))
     }
 
+    /// Forgets every IDONTWANT of a peer (its index may go to another peer).
+    pub fn forget(&mut self, peer: PeerIdx) {
+        if self.set.is_empty() {
+            return;
+        }
+        self.set.retain(|(p, _)| *p != peer.0);
+        for b in &mut self.buckets {
+            b.retain(|(p, _)| *p != peer.0);
+        }
+    }
+
     /// One heartbeat passed: forget the oldest bucket.
     pub fn tick(&mut self) {
         if let Some(mut oldest) = self.buckets.pop_front() {
@@ -57,5 +68,9 @@ mod tests {
         assert!(d.contains(PeerIdx(3), TxId(9)));
         d.tick();
         assert!(!d.contains(PeerIdx(3), TxId(9)));
+        d.insert(PeerIdx(3), TxId(1));
+        d.insert(PeerIdx(4), TxId(1));
+        d.forget(PeerIdx(3));
+        assert!(!d.contains(PeerIdx(3), TxId(1)) && d.contains(PeerIdx(4), TxId(1)));
     }
 }

@@ -2,11 +2,13 @@
 //! heartbeat windows, served to IWANT and INEED, and whose ids of the last `mcache_gossip`
 //! windows are gossiped in IHAVE. Windows are reused vectors, so shifting allocates nothing.
 
-use crate::{IdMap, PeerIdx, Tx, TxId};
+use super::rpc::Message;
+use super::topics::TopicId;
+use crate::{IdMap, PeerIdx, TxId};
 use std::collections::VecDeque;
 
 struct Entry {
-    tx: Tx,
+    msg: Message,
     /// How often each peer was sent this message on request (go-libp2p's GetForPeer):
     /// caps IWANT retransmissions. Empty for almost every message.
     served: Vec<(PeerIdx, u32)>,
@@ -15,7 +17,7 @@ struct Entry {
 pub(crate) struct MessageCache {
     entries: IdMap<TxId, Entry>,
     /// Newest window first.
-    windows: VecDeque<Vec<TxId>>,
+    windows: VecDeque<Vec<(TxId, TopicId)>>,
     gossip: usize,
 }
 
@@ -29,20 +31,15 @@ impl MessageCache {
         }
     }
 
-    pub fn put(&mut self, tx: Tx) {
-        if self
-            .entries
-            .insert(
-                tx.id,
-                Entry {
-                    tx,
-                    served: Vec::new(),
-                },
-            )
-            .is_none()
-        {
+    pub fn put(&mut self, msg: Message) {
+        let id = msg.tx.id;
+        let entry = Entry {
+            msg,
+            served: Vec::new(),
+        };
+        if self.entries.insert(id, entry).is_none() {
             if let Some(w) = self.windows.front_mut() {
-                w.push(tx.id);
+                w.push((id, msg.topic));
             }
         }
     }
@@ -54,7 +51,7 @@ impl MessageCache {
 
     /// The message for a request from `peer`, with how many times (this one included)
     /// that peer has been sent it on request.
-    pub fn serve(&mut self, id: TxId, peer: PeerIdx) -> Option<(Tx, u32)> {
+    pub fn serve(&mut self, id: TxId, peer: PeerIdx) -> Option<(Message, u32)> {
         let e = self.entries.get_mut(&id)?;
         let count = match e.served.iter_mut().find(|(p, _)| *p == peer) {
             Some((_, c)) => {
@@ -66,20 +63,27 @@ impl MessageCache {
                 1
             }
         };
-        Some((e.tx, count))
+        Some((e.msg, count))
     }
 
-    /// Appends the ids of the gossip windows, newest first.
-    pub fn gossip_ids(&self, out: &mut Vec<TxId>) {
+    /// Forgets what was served to a peer (its index may go to another peer).
+    pub fn forget(&mut self, peer: PeerIdx) {
+        for e in self.entries.values_mut() {
+            e.served.retain(|(p, _)| *p != peer);
+        }
+    }
+
+    /// Appends the ids of topic `topic` in the gossip windows, newest first.
+    pub fn gossip_ids(&self, topic: TopicId, out: &mut Vec<TxId>) {
         for w in self.windows.iter().take(self.gossip) {
-            out.extend_from_slice(w);
+            out.extend(w.iter().filter(|(_, t)| *t == topic).map(|(id, _)| *id));
         }
     }
 
     /// Starts a new window and forgets the oldest.
     pub fn shift(&mut self) {
         if let Some(mut oldest) = self.windows.pop_back() {
-            for id in oldest.drain(..) {
+            for (id, _) in oldest.drain(..) {
                 self.entries.remove(&id);
             }
             self.windows.push_front(oldest);
@@ -94,11 +98,18 @@ impl MessageCache {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::gossipsub::rpc::Check;
+    use crate::Tx;
 
-    fn tx(i: u64) -> Tx {
-        Tx {
-            id: TxId(i),
-            len: 100,
+    fn tx(i: u64) -> Message {
+        Message {
+            tx: Tx {
+                id: TxId(i),
+                len: 100,
+            },
+            topic: TopicId(0),
+            envelope: 0,
+            check: Check::Valid,
         }
     }
 
@@ -110,9 +121,16 @@ mod tests {
         c.put(tx(2));
         c.shift();
         c.put(tx(3));
+        c.put(Message {
+            topic: TopicId(1),
+            ..tx(4)
+        });
         let mut ids = Vec::new();
-        c.gossip_ids(&mut ids);
+        c.gossip_ids(TopicId(0), &mut ids);
         assert_eq!(ids, vec![TxId(3), TxId(2)]);
+        ids.clear();
+        c.gossip_ids(TopicId(1), &mut ids);
+        assert_eq!(ids, vec![TxId(4)]);
         assert!(c.contains(TxId(1)));
         c.shift();
         assert!(!c.contains(TxId(1)), "the oldest window is dropped");
@@ -129,5 +147,11 @@ mod tests {
         assert_eq!(c.serve(TxId(7), PeerIdx(1)).map(|x| x.1), Some(2));
         assert_eq!(c.serve(TxId(7), PeerIdx(2)).map(|x| x.1), Some(1));
         assert_eq!(c.serve(TxId(8), PeerIdx(2)), None);
+        c.forget(PeerIdx(1));
+        assert_eq!(
+            c.serve(TxId(7), PeerIdx(1)).map(|x| x.1),
+            Some(1),
+            "a new peer starts over"
+        );
     }
 }

@@ -27,8 +27,8 @@
 //!   (P4). Other behaviours act honestly.
 
 mod announce;
+mod codec;
 mod config;
-mod decode;
 mod dontwant;
 mod mcache;
 mod mesh;
@@ -37,11 +37,15 @@ mod router;
 mod rpc;
 mod score;
 mod seen;
+mod topics;
 
 #[cfg(test)]
 mod tests;
 
-pub use config::{ConfigError, GossipsubConfig, Version};
-pub use decode::{decode_frame, DecodeReport, Limits};
-pub use router::{Gossipsub, GossipsubTimer, MAX_REMOTE_BACKOFF_S};
-pub use rpc::{message_id, parse_message_id, Rpc, MSG_ID_LEN, TOPIC};
+pub use codec::{Codec, DecodeReport, Encoded, Limits, MessageParts, OwnMessage, SEQNO_LEN};
+pub use config::{
+    ConfigError, GossipsubConfig, MessageIdFn, SignaturePolicy, Version, ENVELOPE_STRICT_SIGN,
+};
+pub use router::{Gossipsub, GossipsubTimer, Verdict, MAX_REMOTE_BACKOFF_S, MAX_VALIDATING};
+pub use rpc::{Check, Message, Rpc, MSG_ID_LEN, TOPIC};
+pub use topics::{TopicId, TopicNames, MAX_TOPICS};

@@ -35,6 +35,11 @@ impl Promises {
         }
     }
 
+    /// Drops a peer's promises (its index may go to another peer).
+    pub fn forget(&mut self, peer: PeerIdx) {
+        self.queue.retain(|&(_, _, p)| p != peer);
+    }
+
     pub fn len(&self) -> usize {
         self.queue.len()
     }
@@ -56,5 +61,7 @@ mod tests {
         p.broken(Time(200), |id| id == TxId(11), &mut out);
         assert_eq!(out, vec![PeerIdx(1)]);
         assert_eq!(p.len(), 1);
+        p.forget(PeerIdx(3));
+        assert_eq!(p.len(), 0);
     }
 }

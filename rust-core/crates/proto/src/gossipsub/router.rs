@@ -1,21 +1,29 @@
 //! The GossipSub router as a sans-IO state machine: v1.1 mesh, gossip and scoring,
-//! v1.2 IDONTWANT, v2.0 IANNOUNCE / INEED, selected by `GossipsubConfig::version`.
+//! v1.2 IDONTWANT, v2.0 IANNOUNCE / INEED, selected by `GossipsubConfig::version` and, per
+//! peer, by the version negotiated with it (a v1.2 peer never gets IANNOUNCE or INEED).
 //!
-//! Subscriptions are modelled: on PeerUp each node sends SUBSCRIBE for the single topic,
+//! Subscriptions are modelled: on PeerUp each node sends SUBSCRIBE for the topics it joined,
 //! and only peers whose SUBSCRIBE arrived are grafted or gossiped to. The mesh forms at
 //! the heartbeats (the first one `heartbeat_initial_delay_ms` plus a random phase of up to
 //! one heartbeat after the first input).
+//!
+//! Validation: a message that arrives with `Check::Host` is remembered as seen, announced as
+//! unwanted (IDONTWANT) and parked until the host reports its verdict (`handle_validated`):
+//! accepted ones are delivered and forwarded, rejected ones cost the sender P4, ignored ones
+//! are dropped. The simulator's messages arrive already judged (`Check::Valid`/`Invalid`).
 
 use super::announce::{AnnounceCache, Announced, Ask};
-use super::config::{GossipsubConfig, Params};
+use super::config::{GossipsubConfig, Params, Version};
 use super::dontwant::DontWant;
 use super::mcache::MessageCache;
 use super::mesh::Peers;
 use super::promises::Promises;
-use super::rpc::Rpc;
+use super::rpc::{Check, Message, Rpc};
 use super::score::Weights;
 use super::seen::SeenCache;
+use super::topics::{TopicId, TopicNames};
 use crate::{Behaviour, Ctx, Dur, Input, NodeSetup, PeerIdx, Protocol, Time, Tx, TxId};
+use std::collections::BTreeMap;
 
 /// A backoff a peer asks for in PRUNE is capped at this (seconds), so it cannot exclude
 /// itself or us from each other's mesh for ever; go-libp2p takes it unchecked.
@@ -29,6 +37,27 @@ pub enum GossipsubTimer {
         id: TxId,
         attempt: u32,
     },
+}
+
+/// Messages waiting for the host's verdict at once; beyond this new ones are dropped unjudged
+/// (and counted), so a flood of messages cannot grow the queue.
+pub const MAX_VALIDATING: usize = 4_096;
+
+/// The host's verdict on a message (libp2p's ValidationResult).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    Accept,
+    /// Invalid: dropped, and the peer that sent it gets P4.
+    Reject,
+    /// Dropped without blame (not for us, or not now).
+    Ignore,
+}
+
+/// A message parked until the host judges it.
+struct Validating {
+    /// None once that peer is gone (its index may belong to another peer by then).
+    from: Option<PeerIdx>,
+    msg: Message,
 }
 
 /// What an adversarial node does differently (see `Behaviour`).
@@ -49,21 +78,25 @@ pub struct Gossipsub {
     p: Params,
     behaviour: Behaviour,
     role: Role,
+    names: TopicNames,
     peers: Peers,
     seen: SeenCache,
     mcache: MessageCache,
     dont_want: DontWant,
     acache: AnnounceCache,
     promises: Promises,
+    validating: BTreeMap<TxId, Validating>,
+    /// Messages parked since the host last asked (`take_validation_requests`).
+    to_validate: Vec<TxId>,
     started: bool,
     /// Whether any peer was ever penalized: until then every score is 0 and the checks
     /// on each incoming message can be skipped.
     any_penalty: bool,
-    last_publish: Time,
     heartbeats: u64,
     scratch: Vec<PeerIdx>,
     scratch_idx: Vec<usize>,
     scratch_ids: Vec<TxId>,
+    scratch_topics: Vec<TopicId>,
 }
 
 impl Gossipsub {
@@ -99,11 +132,25 @@ impl Gossipsub {
         }
     }
 
-    fn publish_msg(&self, tx: Tx) -> Rpc {
-        Rpc::Publish {
-            tx,
-            valid: self.role != Role::Corrupt,
-        }
+    /// A message as this node sends it: a corrupt node's fails validation.
+    fn publish_msg(&self, msg: Message) -> Rpc {
+        let check = match self.role {
+            Role::Corrupt => Check::Invalid,
+            _ => Check::Valid,
+        };
+        Rpc::Publish(Message { check, ..msg })
+    }
+
+    /// The version spoken with a peer.
+    fn version_of(&self, peer: PeerIdx) -> Version {
+        self.peers.get(peer).map_or(self.p.version, |x| x.version)
+    }
+
+    /// Topics whose mesh or fanout this node keeps: those it joined or published to.
+    fn routed_topics(&self) -> impl Iterator<Item = TopicId> + '_ {
+        (0..self.peers.topics.len())
+            .map(|i| TopicId(i as u16))
+            .filter(|&t| self.peers.topics[t.idx()].routed)
     }
 
     fn start(&mut self, cx: &mut Ctx<'_, Self>) {
@@ -121,19 +168,43 @@ impl Gossipsub {
 
     fn on_peer_up(&mut self, peer: PeerIdx, cx: &mut Ctx<'_, Self>) {
         self.start(cx);
+        // A new peer starts with nothing, even under an index someone used before.
+        self.forget(peer, cx);
+        let version = self.p.version;
         let slot = self.peers.slot(peer);
         slot.connected = true;
-        if self.p.subscribe {
-            cx.send(peer, Rpc::Subscribe { subscribe: true });
+        slot.version = version;
+        for t in 0..self.peers.topics.len() {
+            if self.peers.topics[t].joined {
+                let topic = TopicId(t as u16);
+                cx.send(
+                    peer,
+                    Rpc::Subscribe {
+                        topic,
+                        subscribe: true,
+                    },
+                );
+            }
         }
     }
 
-    fn on_peer_down(&mut self, peer: PeerIdx) {
-        let slot = self.peers.slot(peer);
-        slot.connected = false;
-        slot.subscribed = false;
-        self.peers.remove_from_mesh(peer);
-        self.peers.remove_from_fanout(peer);
+    /// Clears every trace of a peer: scores, mesh and fanout places, backoffs, IDONTWANTs,
+    /// promises, announcements, retransmission counts and messages waiting for validation.
+    fn forget(&mut self, peer: PeerIdx, cx: &mut Ctx<'_, Self>) {
+        self.peers.forget(peer);
+        self.dont_want.forget(peer);
+        self.promises.forget(peer);
+        self.mcache.forget(peer);
+        for v in self.validating.values_mut() {
+            if v.from == Some(peer) {
+                v.from = None;
+            }
+        }
+        let mut asks = Vec::new();
+        self.acache.forget(peer, &mut asks);
+        for (id, ask) in asks {
+            self.send_ineed(id, ask, cx);
+        }
     }
 
     fn on_message(&mut self, from: PeerIdx, rpc: Rpc, cx: &mut Ctx<'_, Self>) {
@@ -143,98 +214,183 @@ impl Gossipsub {
             return;
         }
         match rpc {
-            Rpc::Subscribe { subscribe } => self.on_subscribe(from, subscribe),
-            Rpc::Publish { tx, valid } => self.on_publish(from, tx, valid, cx),
-            Rpc::IHave(ids) => self.on_ihave(from, &ids, cx),
+            Rpc::Subscribe { topic, subscribe } => self.on_subscribe(from, topic, subscribe),
+            Rpc::Publish(msg) => self.on_publish(from, msg, cx),
+            Rpc::IHave { topic, ids } => self.on_ihave(from, topic, &ids, cx),
             Rpc::IWant(ids) => self.on_iwant(from, &ids, cx),
-            Rpc::Graft => self.on_graft(from, cx),
-            Rpc::Prune { backoff_s } => self.on_prune(from, backoff_s, cx),
+            Rpc::Graft { topic } => self.on_graft(from, topic, cx),
+            Rpc::Prune { topic, backoff_s } => self.on_prune(from, topic, backoff_s, cx),
             Rpc::IDontWant(id) => self.on_idontwant(from, id, cx),
-            Rpc::IAnnounce(id) => self.on_iannounce(from, id, cx),
+            Rpc::IAnnounce { topic, id } => self.on_iannounce(from, topic, id, cx),
             Rpc::INeed(id) => self.on_ineed(from, id, cx),
         }
     }
 
-    fn on_subscribe(&mut self, from: PeerIdx, subscribe: bool) {
-        self.peers.slot(from).subscribed = subscribe;
+    fn on_subscribe(&mut self, from: PeerIdx, topic: TopicId, subscribe: bool) {
+        let t = self.peers.topic_mut(topic);
+        t.member_mut(from).subscribed = subscribe;
         if !subscribe {
-            self.peers.remove_from_mesh(from);
-            self.peers.remove_from_fanout(from);
+            t.remove_from_mesh(from);
+            t.remove_from_fanout(from);
         }
     }
 
-    fn on_publish(&mut self, from: PeerIdx, tx: Tx, valid: bool, cx: &mut Ctx<'_, Self>) {
-        if !valid {
-            // P4. The id is not marked seen: with content-derived ids (as in libp2p) the
-            // garbage would have had an id of its own, so the real message stays wanted.
-            self.any_penalty = true;
-            self.peers.slot(from).score.add_invalid();
-            cx.count("gs_invalid_message", 1);
-            return;
+    fn on_publish(&mut self, from: PeerIdx, msg: Message, cx: &mut Ctx<'_, Self>) {
+        let id = msg.tx.id;
+        match msg.check {
+            Check::Invalid => {
+                // P4. The id is not marked seen: with content-derived ids (as in libp2p) the
+                // garbage would have had an id of its own, so the real message stays wanted.
+                self.penalize_invalid(from, cx);
+            }
+            _ if self.seen.contains(id) => {
+                // A duplicate; the simulator counts full copies itself.
+            }
+            Check::Valid => self.accept(msg, Some(from), cx),
+            Check::Host => {
+                if self.validating.len() >= MAX_VALIDATING {
+                    cx.count("gs_validation_queue_full", 1);
+                    return;
+                }
+                // Seen now, so copies arriving during validation are duplicates; unwanted
+                // now (v1.2 allows IDONTWANT before validation, and it saves the most then).
+                self.seen.insert(id);
+                if self.p.announce() {
+                    self.acache.clear(id);
+                }
+                self.send_idontwant(msg, Some(from), cx);
+                let from = Some(from);
+                self.validating.insert(id, Validating { from, msg });
+                self.to_validate.push(id);
+            }
         }
-        if self.seen.contains(tx.id) {
-            // A duplicate; the simulator counts full copies itself.
-            return;
-        }
-        self.accept(tx, Some(from), cx);
+    }
+
+    fn penalize_invalid(&mut self, from: PeerIdx, cx: &mut Ctx<'_, Self>) {
+        self.any_penalty = true;
+        self.peers.slot(from).score.add_invalid();
+        cx.count("gs_invalid_message", 1);
     }
 
     /// A message is new here: deliver it, cache it, tell the mesh not to send it again
     /// (v1.2) and pass it on.
-    fn accept(&mut self, tx: Tx, from: Option<PeerIdx>, cx: &mut Ctx<'_, Self>) {
+    fn accept(&mut self, msg: Message, from: Option<PeerIdx>, cx: &mut Ctx<'_, Self>) {
+        let tx = msg.tx;
         self.seen.insert(tx.id);
         cx.deliver(tx);
-        self.mcache.put(tx);
+        self.mcache.put(msg);
         if self.p.announce() {
             self.acache.clear(tx.id);
         }
-        let own = from.is_none();
-        if !own
-            && self.p.idontwant()
-            && tx.len >= self.p.idontwant_threshold_bytes
-            && self.role != Role::Silent
-        {
-            let mut sent = 0;
-            for i in 0..self.peers.mesh.len() {
-                let m = self.peers.mesh[i];
-                if Some(m) != from {
-                    cx.send(m, Rpc::IDontWant(tx.id));
-                    sent += 1;
-                }
-            }
-            cx.count("gs_idontwant_sent", sent);
+        if from.is_some() {
+            self.send_idontwant(msg, from, cx);
         }
-        self.forward(tx, from, cx);
+        self.forward(msg, from, cx);
+    }
+
+    /// IDONTWANT for a message new here to the topic's mesh peers that speak v1.2, but the
+    /// one it came from, for messages of at least the threshold.
+    fn send_idontwant(&mut self, msg: Message, from: Option<PeerIdx>, cx: &mut Ctx<'_, Self>) {
+        if !self.p.idontwant()
+            || msg.tx.len < self.p.idontwant_threshold_bytes
+            || self.role == Role::Silent
+        {
+            return;
+        }
+        let Some(topic) = self.peers.topic(msg.topic) else {
+            return;
+        };
+        let mut sent = 0;
+        for &m in &topic.mesh {
+            if Some(m) != from && self.version_of(m).idontwant() {
+                cx.send(m, Rpc::IDontWant(msg.tx.id));
+                sent += 1;
+            }
+        }
+        cx.count("gs_idontwant_sent", sent);
+    }
+
+    /// The host's verdict on a message it was asked to validate.
+    pub fn handle_validated(&mut self, id: TxId, verdict: Verdict, cx: &mut Ctx<'_, Self>) {
+        let Some(Validating { from, msg }) = self.validating.remove(&id) else {
+            return;
+        };
+        match verdict {
+            Verdict::Accept => {
+                cx.deliver(msg.tx);
+                self.mcache.put(msg);
+                self.forward(msg, from, cx);
+            }
+            Verdict::Reject => match from {
+                Some(peer) => self.penalize_invalid(peer, cx),
+                None => cx.count("gs_invalid_message", 1),
+            },
+            Verdict::Ignore => cx.count("gs_ignored_message", 1),
+        }
+    }
+
+    /// Messages the host must validate since it last asked (then `handle_validated` each).
+    pub fn take_validation_requests(&mut self) -> Vec<TxId> {
+        std::mem::take(&mut self.to_validate)
+    }
+
+    /// Publishes a message of this node (the host built and, under StrictSign, signed it).
+    pub fn publish(&mut self, msg: Message, cx: &mut Ctx<'_, Self>) {
+        self.start(cx);
+        self.peers.topic_mut(msg.topic).routed = true;
+        if self.seen.contains(msg.tx.id) {
+            cx.count("gs_publish_duplicate", 1);
+            return;
+        }
+        self.accept(msg, None, cx);
+    }
+
+    /// Records the version negotiated with a peer (after its PeerUp): never above ours.
+    pub fn set_peer_version(&mut self, peer: PeerIdx, version: Version) {
+        let ours = self.p.version;
+        self.peers.slot(peer).version = version.min(ours);
+    }
+
+    /// The topic names this router knows (the live codec reads and extends them).
+    pub fn topic_names(&self) -> &TopicNames {
+        &self.names
+    }
+
+    pub fn topic_names_mut(&mut self) -> &mut TopicNames {
+        &mut self.names
     }
 
     /// Sends a new message on: the mesh (or on own publish, every subscribed peer with
     /// flood publishing, or the fanout when not subscribed), skipping the source and peers
     /// that said IDONTWANT. In v2.0 each mesh peer gets an IANNOUNCE instead of the message
     /// with probability D_announce / D.
-    fn forward(&mut self, tx: Tx, from: Option<PeerIdx>, cx: &mut Ctx<'_, Self>) {
+    fn forward(&mut self, msg: Message, from: Option<PeerIdx>, cx: &mut Ctx<'_, Self>) {
+        let tx = msg.tx;
         if self.withholds(tx.id) {
             return;
         }
         let own = from.is_none();
+        let t = msg.topic;
         let mut targets = std::mem::take(&mut self.scratch);
+        let joined = self.peers.topic_mut(t).joined;
         if own && self.p.flood_publish {
             let threshold = self.p.publish_threshold;
             let w = self.weights();
-            self.peers.select(&mut targets, |x| {
-                x.connected && x.subscribed && x.score.value(&w) >= threshold
+            self.peers.select(t, &mut targets, |x, m| {
+                x.connected && m.subscribed && x.score.value(&w) >= threshold
             });
-        } else if self.p.subscribe {
+        } else if joined {
             targets.clear();
-            targets.extend_from_slice(&self.peers.mesh);
+            targets.extend_from_slice(&self.peers.topic_mut(t).mesh);
         } else {
-            if self.peers.fanout.is_empty() {
-                self.fill_fanout(cx);
+            if self.peers.topic_mut(t).fanout.is_empty() {
+                self.fill_fanout(t, cx);
             }
             targets.clear();
-            targets.extend_from_slice(&self.peers.fanout);
+            targets.extend_from_slice(&self.peers.topic_mut(t).fanout);
         }
         if own {
-            self.last_publish = cx.now;
+            self.peers.topic_mut(t).last_publish = cx.now;
         }
         // Random order, so that no peer is always first in the upload queue.
         cx.rng.shuffle(&mut targets);
@@ -247,11 +403,12 @@ impl Gossipsub {
                 saved += 1;
                 continue;
             }
-            if self.lazy(t, own, cx) {
-                cx.send(t, Rpc::IAnnounce(tx.id));
+            if self.lazy(t, msg.topic, own, cx) {
+                let topic = msg.topic;
+                cx.send(t, Rpc::IAnnounce { topic, id: tx.id });
                 announced += 1;
             } else {
-                cx.send(t, self.publish_msg(tx));
+                cx.send(t, self.publish_msg(msg));
             }
         }
         if saved > 0 {
@@ -263,10 +420,14 @@ impl Gossipsub {
         self.scratch = targets;
     }
 
-    /// v2.0 coin toss for a mesh peer. A publisher sends full messages unless
-    /// D_announce = D (v2.0 draft, "Message Publishing").
-    fn lazy(&self, peer: PeerIdx, own: bool, cx: &mut Ctx<'_, Self>) -> bool {
-        if !self.p.announce() || self.p.d_announce == 0 || !self.peers.in_mesh(peer) {
+    /// v2.0 coin toss for a mesh peer that speaks v2.0. A publisher sends full messages
+    /// unless D_announce = D (v2.0 draft, "Message Publishing").
+    fn lazy(&self, peer: PeerIdx, topic: TopicId, own: bool, cx: &mut Ctx<'_, Self>) -> bool {
+        if !self.p.announce()
+            || self.p.d_announce == 0
+            || !self.peers.in_mesh(topic, peer)
+            || !self.version_of(peer).announce()
+        {
             return false;
         }
         let d = self.p.d as u32;
@@ -276,23 +437,25 @@ impl Gossipsub {
         cx.rng.below(d as u64) < self.p.d_announce as u64
     }
 
-    fn fill_fanout(&mut self, cx: &mut Ctx<'_, Self>) {
+    fn fill_fanout(&mut self, t: TopicId, cx: &mut Ctx<'_, Self>) {
         let threshold = self.p.publish_threshold;
         let w = self.weights();
         let mut c = std::mem::take(&mut self.scratch);
-        self.peers.select(&mut c, |x| {
-            x.connected && x.subscribed && !x.in_fanout && x.score.value(&w) >= threshold
+        self.peers.select(t, &mut c, |x, m| {
+            x.connected && m.subscribed && !m.in_fanout && x.score.value(&w) >= threshold
         });
-        let want = self.p.d.saturating_sub(self.peers.fanout.len());
+        let topic = self.peers.topic_mut(t);
+        let want = self.p.d.saturating_sub(topic.fanout.len());
         cx.rng.sample_distinct(c.len(), want, &mut self.scratch_idx);
         for &i in &self.scratch_idx {
-            self.peers.add_to_fanout(c[i]);
+            topic.add_to_fanout(c[i]);
         }
         self.scratch = c;
     }
 
-    fn on_ihave(&mut self, from: PeerIdx, ids: &[TxId], cx: &mut Ctx<'_, Self>) {
-        if !self.p.subscribe || self.role == Role::Silent {
+    fn on_ihave(&mut self, from: PeerIdx, topic: TopicId, ids: &[TxId], cx: &mut Ctx<'_, Self>) {
+        let joined = self.peers.topic(topic).is_some_and(|t| t.joined);
+        if !joined || self.role == Role::Silent {
             return;
         }
         if self.score(from) < self.p.gossip_threshold {
@@ -344,8 +507,8 @@ impl Gossipsub {
                 continue;
             }
             match self.mcache.serve(id, from) {
-                Some((tx, count)) if count <= self.p.gossip_retransmission => {
-                    cx.send(from, self.publish_msg(tx));
+                Some((msg, count)) if count <= self.p.gossip_retransmission => {
+                    cx.send(from, self.publish_msg(msg));
                     cx.count("gs_iwant_served", 1);
                 }
                 Some(_) => cx.count("gs_iwant_over_retransmission", 1),
@@ -354,53 +517,56 @@ impl Gossipsub {
         }
     }
 
-    fn on_graft(&mut self, from: PeerIdx, cx: &mut Ctx<'_, Self>) {
+    fn on_graft(&mut self, from: PeerIdx, topic: TopicId, cx: &mut Ctx<'_, Self>) {
         // v1.1 spam hardening: GRAFT for a topic we do not subscribe to is ignored.
-        if !self.p.subscribe || self.peers.in_mesh(from) {
+        let joined = self.peers.topic(topic).is_some_and(|t| t.joined);
+        if !joined || self.peers.in_mesh(topic, from) {
             return;
         }
         let now = cx.now;
-        let peer = self.peers.slot(from);
-        if now < peer.backoff_until {
-            let extra = if now < peer.graft_flood_until {
+        let member = self.peers.topic_mut(topic).member_mut(from);
+        if now < member.backoff_until {
+            let extra = if now < member.graft_flood_until {
                 2.0
             } else {
                 1.0
             };
-            peer.score.add_penalty(extra);
+            self.peers.slot(from).score.add_penalty(extra);
             self.any_penalty = true;
             cx.count("gs_graft_in_backoff", 1);
-            self.prune(from, cx);
+            self.prune(from, topic, cx);
             return;
         }
         // Accepted even above D_hi, as in v1.0; the heartbeat prunes back to D. (v1.1
         // accepts there only peers on outbound connections; links here have no direction.)
         if self.score(from) < 0.0 {
-            self.prune(from, cx);
+            self.prune(from, topic, cx);
             return;
         }
-        self.peers.add_to_mesh(from);
+        self.peers.topic_mut(topic).add_to_mesh(from);
     }
 
     /// Sends PRUNE with our backoff and backs off the peer ourselves.
-    fn prune(&mut self, peer: PeerIdx, cx: &mut Ctx<'_, Self>) {
-        self.peers.remove_from_mesh(peer);
+    fn prune(&mut self, peer: PeerIdx, topic: TopicId, cx: &mut Ctx<'_, Self>) {
         let now = cx.now;
-        let slot = self.peers.slot(peer);
-        slot.backoff_until = slot.backoff_until.max(now + self.p.prune_backoff);
-        slot.graft_flood_until = now + self.p.graft_flood_threshold;
-        let backoff_s = self.p.prune_backoff.as_micros() / 1_000_000;
-        cx.send(
-            peer,
-            Rpc::Prune {
-                backoff_s: Some(backoff_s),
-            },
-        );
+        let t = self.peers.topic_mut(topic);
+        t.remove_from_mesh(peer);
+        let member = t.member_mut(peer);
+        member.backoff_until = member.backoff_until.max(now + self.p.prune_backoff);
+        member.graft_flood_until = now + self.p.graft_flood_threshold;
+        let backoff_s = Some(self.p.prune_backoff.as_micros() / 1_000_000);
+        cx.send(peer, Rpc::Prune { topic, backoff_s });
         cx.count("gs_prune_sent", 1);
     }
 
-    fn on_prune(&mut self, from: PeerIdx, backoff_s: Option<u64>, cx: &mut Ctx<'_, Self>) {
-        self.peers.remove_from_mesh(from);
+    fn on_prune(
+        &mut self,
+        from: PeerIdx,
+        topic: TopicId,
+        backoff_s: Option<u64>,
+        cx: &mut Ctx<'_, Self>,
+    ) {
+        self.peers.topic_mut(topic).remove_from_mesh(from);
         let backoff = match backoff_s {
             Some(s) if s > 0 => {
                 if s > MAX_REMOTE_BACKOFF_S {
@@ -411,8 +577,8 @@ impl Gossipsub {
             _ => self.p.prune_backoff,
         };
         let until = cx.now + backoff;
-        let slot = self.peers.slot(from);
-        slot.backoff_until = slot.backoff_until.max(until);
+        let member = self.peers.topic_mut(topic).member_mut(from);
+        member.backoff_until = member.backoff_until.max(until);
     }
 
     fn on_idontwant(&mut self, from: PeerIdx, id: TxId, cx: &mut Ctx<'_, Self>) {
@@ -428,11 +594,11 @@ impl Gossipsub {
         self.dont_want.insert(from, id);
     }
 
-    fn on_iannounce(&mut self, from: PeerIdx, id: TxId, cx: &mut Ctx<'_, Self>) {
+    fn on_iannounce(&mut self, from: PeerIdx, topic: TopicId, id: TxId, cx: &mut Ctx<'_, Self>) {
         if !self.p.announce() || self.role == Role::Silent {
             return;
         }
-        if !self.peers.in_mesh(from) {
+        if !self.peers.in_mesh(topic, from) {
             cx.count("gs_iannounce_not_mesh", 1);
             return;
         }
@@ -477,8 +643,8 @@ impl Gossipsub {
             return;
         }
         match self.mcache.serve(id, from) {
-            Some((tx, count)) if count <= self.p.gossip_retransmission => {
-                cx.send(from, self.publish_msg(tx));
+            Some((msg, count)) if count <= self.p.gossip_retransmission => {
+                cx.send(from, self.publish_msg(msg));
                 cx.count("gs_ineed_served", 1);
             }
             Some(_) => cx.count("gs_ineed_over_retransmission", 1),
@@ -497,12 +663,19 @@ impl Gossipsub {
         }
     }
 
+    /// A message of the simulator's workload: on the first topic.
     fn on_submit(&mut self, tx: Tx, cx: &mut Ctx<'_, Self>) {
         self.start(cx);
         if self.seen.contains(tx.id) {
             return;
         }
-        self.accept(tx, None, cx);
+        let msg = Message {
+            tx,
+            topic: TopicId(0),
+            envelope: self.p.own_envelope,
+            check: Check::Valid,
+        };
+        self.accept(msg, None, cx);
     }
 
     fn heartbeat(&mut self, cx: &mut Ctx<'_, Self>) {
@@ -523,12 +696,20 @@ impl Gossipsub {
         self.scratch = broken;
         self.peers.reset_heartbeat_counters();
 
-        if self.p.subscribe {
-            self.maintain_mesh(cx);
-        } else {
-            self.maintain_fanout(cx);
+        let mut topics = std::mem::take(&mut self.scratch_topics);
+        topics.clear();
+        topics.extend(self.routed_topics());
+        for &t in &topics {
+            if self.peers.topics[t.idx()].joined {
+                self.maintain_mesh(t, cx);
+            } else {
+                self.maintain_fanout(t, cx);
+            }
         }
-        self.emit_gossip(cx);
+        for &t in &topics {
+            self.emit_gossip(t, cx);
+        }
+        self.scratch_topics = topics;
 
         self.mcache.shift();
         self.seen.rotate(cx.now, self.p.seen_ttl);
@@ -539,45 +720,51 @@ impl Gossipsub {
 
     /// v1.0 mesh maintenance with the v1.1 score rules: drop negative peers, graft up to D
     /// below D_lo, prune down to D above D_hi keeping the D_score best.
-    fn maintain_mesh(&mut self, cx: &mut Ctx<'_, Self>) {
+    fn maintain_mesh(&mut self, topic: TopicId, cx: &mut Ctx<'_, Self>) {
         let w = self.weights();
         let mut bad = std::mem::take(&mut self.scratch);
         bad.clear();
-        bad.extend(self.peers.mesh.iter().copied().filter(|&m| {
-            self.peers
-                .get(m)
-                .is_none_or(|x| !x.connected || x.score.value(&w) < 0.0)
-        }));
+        bad.extend(
+            self.peers.topics[topic.idx()]
+                .mesh
+                .iter()
+                .copied()
+                .filter(|&m| {
+                    self.peers
+                        .get(m)
+                        .is_none_or(|x| !x.connected || x.score.value(&w) < 0.0)
+                }),
+        );
         for &b in &bad {
             if self.peers.get(b).is_some_and(|x| x.connected) {
-                self.prune(b, cx);
+                self.prune(b, topic, cx);
             } else {
-                self.peers.remove_from_mesh(b);
+                self.peers.topic_mut(topic).remove_from_mesh(b);
             }
         }
 
-        if self.peers.mesh.len() < self.p.d_lo {
+        if self.peers.topics[topic.idx()].mesh.len() < self.p.d_lo {
             let now = cx.now;
-            self.peers.select(&mut bad, |x| {
+            self.peers.select(topic, &mut bad, |x, m| {
                 x.connected
-                    && x.subscribed
-                    && !x.in_mesh
-                    && now >= x.backoff_until
+                    && m.subscribed
+                    && !m.in_mesh
+                    && now >= m.backoff_until
                     && x.score.value(&w) >= 0.0
             });
-            let want = self.p.d - self.peers.mesh.len();
+            let want = self.p.d - self.peers.topics[topic.idx()].mesh.len();
             cx.rng
                 .sample_distinct(bad.len(), want, &mut self.scratch_idx);
             for &i in &self.scratch_idx {
                 let g = bad[i];
-                self.peers.add_to_mesh(g);
-                cx.send(g, Rpc::Graft);
+                self.peers.topic_mut(topic).add_to_mesh(g);
+                cx.send(g, Rpc::Graft { topic });
                 cx.count("gs_graft_sent", 1);
             }
         }
 
-        if self.peers.mesh.len() > self.p.d_hi {
-            let mut keep = std::mem::take(&mut self.peers.mesh);
+        if self.peers.topics[topic.idx()].mesh.len() > self.p.d_hi {
+            let mut keep = std::mem::take(&mut self.peers.topic_mut(topic).mesh);
             cx.rng.shuffle(&mut keep);
             let scores: Vec<f64> = keep.iter().map(|&m| self.score(m)).collect();
             let mut order: Vec<usize> = (0..keep.len()).collect();
@@ -585,31 +772,32 @@ impl Gossipsub {
             let mut ranked: Vec<PeerIdx> = order.iter().map(|&i| keep[i]).collect();
             // The best D_score stay; the rest of the D survivors are random.
             cx.rng.shuffle(&mut ranked[self.p.d_score..]);
-            self.peers.mesh = keep;
+            self.peers.topic_mut(topic).mesh = keep;
             for &m in &ranked[self.p.d..] {
-                self.prune(m, cx);
+                self.prune(m, topic, cx);
             }
         }
         self.scratch = bad;
     }
 
-    fn maintain_fanout(&mut self, cx: &mut Ctx<'_, Self>) {
-        if cx.now.since(self.last_publish) > self.p.fanout_ttl {
-            self.peers.clear_fanout();
-        } else if self.peers.fanout.len() < self.p.d {
-            self.fill_fanout(cx);
+    fn maintain_fanout(&mut self, topic: TopicId, cx: &mut Ctx<'_, Self>) {
+        let t = self.peers.topic_mut(topic);
+        if cx.now.since(t.last_publish) > self.p.fanout_ttl {
+            t.clear_fanout();
+        } else if t.fanout.len() < self.p.d {
+            self.fill_fanout(topic, cx);
         }
     }
 
     /// IHAVE with the ids of the last `mcache_gossip` windows to at least D_lazy (or
     /// gossip_factor of the) non-mesh peers above the gossip threshold.
-    fn emit_gossip(&mut self, cx: &mut Ctx<'_, Self>) {
+    fn emit_gossip(&mut self, topic: TopicId, cx: &mut Ctx<'_, Self>) {
         if self.role == Role::Silent {
             return;
         }
         let mut ids = std::mem::take(&mut self.scratch_ids);
         ids.clear();
-        self.mcache.gossip_ids(&mut ids);
+        self.mcache.gossip_ids(topic, &mut ids);
         if self.role == Role::Censor {
             ids.retain(|&id| !self.behaviour.censors(id));
         }
@@ -624,19 +812,26 @@ impl Gossipsub {
         let threshold = self.p.gossip_threshold;
         let w = self.weights();
         let mut c = std::mem::take(&mut self.scratch);
-        self.peers.select(&mut c, |x| {
+        self.peers.select(topic, &mut c, |x, m| {
             x.connected
-                && x.subscribed
-                && !x.in_mesh
-                && !x.in_fanout
+                && m.subscribed
+                && !m.in_mesh
+                && !m.in_fanout
                 && x.score.value(&w) >= threshold
         });
         let by_factor = (self.p.gossip_factor * c.len() as f64) as usize;
         let n = self.p.d_lazy.max(by_factor);
         cx.rng.sample_distinct(c.len(), n, &mut self.scratch_idx);
         for &i in &self.scratch_idx {
-            cx.send(c[i], Rpc::IHave(ids.clone()));
-            cx.count("gs_ihave_ids_sent", ids.len() as u64);
+            let n = ids.len() as u64;
+            cx.send(
+                c[i],
+                Rpc::IHave {
+                    topic,
+                    ids: ids.clone(),
+                },
+            );
+            cx.count("gs_ihave_ids_sent", n);
         }
         self.scratch = c;
         self.scratch_ids = ids;
@@ -657,30 +852,47 @@ impl Protocol for Gossipsub {
             Behaviour::Censor { .. } => Role::Censor,
             _ => Role::Honest,
         };
+        let mut names = TopicNames::default();
+        let mut peers = Peers::new();
+        // The configured topics (validated to be few and short; a bad name is skipped).
+        for name in &config.topics {
+            if let Some(t) = names.intern(name) {
+                let topic = peers.topic_mut(t);
+                topic.routed = true;
+                topic.joined = p.subscribe;
+            }
+        }
+        if names.is_empty() {
+            names.intern(super::rpc::TOPIC);
+            peers.topic_mut(TopicId(0)).routed = true;
+        }
         Gossipsub {
             mcache: MessageCache::new(p.mcache_len, p.mcache_gossip),
             dont_want: DontWant::new(p.idontwant_ttl_heartbeats),
             p,
             behaviour: setup.behaviour.clone(),
             role,
-            peers: Peers::new(),
+            names,
+            peers,
             seen: SeenCache::new(),
             acache: AnnounceCache::new(),
             promises: Promises::new(),
+            validating: BTreeMap::new(),
+            to_validate: Vec::new(),
             started: false,
             any_penalty: false,
-            last_publish: Time::ZERO,
             heartbeats: 0,
             scratch: Vec::new(),
             scratch_idx: Vec::new(),
             scratch_ids: Vec::new(),
+            scratch_topics: Vec::new(),
         }
     }
 
     fn handle(&mut self, input: Input<Rpc, GossipsubTimer>, cx: &mut Ctx<'_, Self>) {
         match input {
             Input::PeerUp(p) => self.on_peer_up(p, cx),
-            Input::PeerDown(p) => self.on_peer_down(p),
+            Input::PeerDown(p) => self.forget(p, cx),
             Input::Message(from, rpc) => self.on_message(from, rpc, cx),
             Input::Timer(GossipsubTimer::Heartbeat) => self.heartbeat(cx),
             Input::Timer(GossipsubTimer::INeedTimeout { id, attempt }) => {
@@ -692,16 +904,15 @@ impl Protocol for Gossipsub {
 
     fn inspect(&self) -> Vec<(&'static str, String)> {
         let connected = self.peers.list.iter().filter(|x| x.connected).count();
-        let subscribed = self
-            .peers
-            .list
-            .iter()
-            .filter(|x| x.connected && x.subscribed)
-            .count();
+        let first = self.peers.topic(TopicId(0));
+        let subscribed = first.map_or(0, |t| {
+            let members = t.members.iter().zip(&self.peers.list);
+            members.filter(|(m, x)| x.connected && m.subscribed).count()
+        });
         vec![
             ("version", format!("{:?}", self.p.version)),
             ("peers (subscribed)", format!("{connected} ({subscribed})")),
-            ("mesh", self.peers.mesh.len().to_string()),
+            ("mesh", self.mesh().len().to_string()),
             ("seen", self.seen.len().to_string()),
             ("mcache", self.mcache.len().to_string()),
             ("pending announcements", self.acache.len().to_string()),
@@ -712,14 +923,19 @@ impl Protocol for Gossipsub {
 }
 
 impl Gossipsub {
-    /// Mesh peers, in the order they joined (for tests and the inspector).
+    /// Mesh peers of the first topic, in the order they joined (tests, the inspector).
     pub fn mesh(&self) -> &[PeerIdx] {
-        &self.peers.mesh
+        self.peers.topic(TopicId(0)).map_or(&[], |t| &t.mesh)
     }
 
-    /// Fanout peers (used only by a node that does not subscribe).
+    /// Fanout peers of the first topic (used only by a node that does not subscribe).
     pub fn fanout(&self) -> &[PeerIdx] {
-        &self.peers.fanout
+        self.peers.topic(TopicId(0)).map_or(&[], |t| &t.fanout)
+    }
+
+    /// Mesh peers of a topic.
+    pub fn mesh_of(&self, topic: TopicId) -> &[PeerIdx] {
+        self.peers.topic(topic).map_or(&[], |t| &t.mesh)
     }
 
     /// This node's score of a peer.
@@ -727,8 +943,9 @@ impl Gossipsub {
         self.score(peer)
     }
 
-    /// Whether the peer is backed off at `now`.
+    /// Whether the peer is backed off in the first topic at `now`.
     pub fn backed_off(&self, peer: PeerIdx, now: Time) -> bool {
-        self.peers.get(peer).is_some_and(|x| now < x.backoff_until)
+        let member = self.peers.topic(TopicId(0)).and_then(|t| t.member(peer));
+        member.is_some_and(|m| now < m.backoff_until)
     }
 }

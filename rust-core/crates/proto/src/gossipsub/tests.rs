@@ -1,317 +1,33 @@
 //! Tests that drive GossipSub instances directly: single-node checks of each rule, and a
-//! tiny network harness (fixed per-link latency, no bandwidth) in which every message is
-//! encoded to bytes and decoded again on arrival, so the router and the codec are tested
-//! together.
+//! tiny network harness (fixed per-link latency, no bandwidth) of live nodes, in which every
+//! entry is batched into RPC bytes and decoded again on arrival, so the router and the live
+//! codec are tested together.
 
 use super::*;
-use crate::wire::WireError;
 use crate::{
-    Action, Behaviour, Ctx, Input, NodeSetup, PeerIdx, Protocol, Rng, Time, Tx, TxId, WireMsg,
+    Action, Behaviour, Content, Ctx, Input, NodeSetup, PeerIdx, Protocol, Rng, Time, Tx, TxId,
+    WireMsg,
 };
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
 type Act = Action<Rpc, GossipsubTimer>;
 
+const T0: TopicId = TopicId(0);
+
+/// A message on the first topic as the simulator sends it: judged valid or not in-band.
+fn publish(tx: Tx, valid: bool) -> Rpc {
+    let check = if valid { Check::Valid } else { Check::Invalid };
+    Rpc::Publish(Message {
+        tx,
+        topic: T0,
+        envelope: 0,
+        check,
+    })
+}
+
 fn ms(v: u64) -> Time {
     Time(v * 1_000)
-}
-
-// ---------------------------------------------------------------- wire format
-
-fn encode(rpc: &Rpc) -> Vec<u8> {
-    let (mut out, mut scratch) = (Vec::new(), Vec::new());
-    rpc.encode(&mut out, &mut scratch);
-    out
-}
-
-fn decode_one(bytes: &[u8]) -> Result<(Vec<Rpc>, DecodeReport), WireError> {
-    let mut out = Vec::new();
-    let report = decode_frame(bytes, &Limits::default(), &mut out, &mut Vec::new())?;
-    Ok((out, report))
-}
-
-fn samples() -> Vec<Rpc> {
-    vec![
-        Rpc::Subscribe { subscribe: true },
-        Rpc::Subscribe { subscribe: false },
-        Rpc::Publish {
-            tx: Tx {
-                id: TxId(42),
-                len: 131_072,
-            },
-            valid: true,
-        },
-        Rpc::Publish {
-            tx: Tx {
-                id: TxId(u64::MAX),
-                len: 8,
-            },
-            valid: true,
-        },
-        Rpc::IHave(vec![]),
-        Rpc::IHave((0..300).map(TxId).collect()),
-        Rpc::IWant(vec![TxId(1), TxId(2)]),
-        Rpc::Graft,
-        Rpc::Prune { backoff_s: None },
-        Rpc::Prune {
-            backoff_s: Some(60),
-        },
-        Rpc::Prune {
-            backoff_s: Some(u64::MAX),
-        },
-        Rpc::IDontWant(TxId(7)),
-        Rpc::IAnnounce(TxId(8)),
-        Rpc::INeed(TxId(9)),
-    ]
-}
-
-#[test]
-fn wire_len_is_the_encoded_length_and_frames_round_trip() {
-    for rpc in samples() {
-        let bytes = encode(&rpc);
-        assert_eq!(bytes.len(), rpc.wire_len(), "{rpc:?}");
-        let (back, report) = decode_one(&bytes).unwrap();
-        assert_eq!(back, vec![rpc.clone()]);
-        assert_eq!(report.consumed, bytes.len());
-    }
-}
-
-#[test]
-fn known_sizes_of_small_frames() {
-    // INEED: prefix 1 + control key/len 2 + item key/len 2 + id key/len 2 + 20 id bytes.
-    assert_eq!(Rpc::INeed(TxId(1)).wire_len(), 27);
-    // A 128 KiB message: 131072 data bytes + 4 data key/len + topic field + 4 message
-    // key/len + 3 prefix.
-    let tx = Tx {
-        id: TxId(1),
-        len: 131_072,
-    };
-    let topic_field = 2 + TOPIC.len();
-    assert_eq!(
-        Rpc::Publish { tx, valid: true }.wire_len(),
-        131_072 + 4 + topic_field + 4 + 3
-    );
-    assert_eq!(Rpc::Publish { tx, valid: true }.payload_len(), 131_072);
-    assert_eq!(Rpc::INeed(TxId(1)).payload_len(), 0);
-}
-
-#[test]
-fn field_numbers_follow_the_specs() {
-    // INEED (v2.0 draft): RPC.control = 3, ControlMessage.ineed = 7, ControlINeed.messageID = 2.
-    let b = encode(&Rpc::INeed(TxId(1)));
-    assert_eq!(b[..7], [26, 3 << 3 | 2, 24, 7 << 3 | 2, 22, 2 << 3 | 2, 20]);
-    assert_eq!(b[7..], message_id(TxId(1)));
-    // SUBSCRIBE (pubsub README): RPC.subscriptions = 1, SubOpts.subscribe = 1 (varint),
-    // SubOpts.topicid = 2.
-    let b = encode(&Rpc::Subscribe { subscribe: true });
-    let t = TOPIC.len() as u8;
-    assert_eq!(b[..7], [t + 6, 1 << 3 | 2, t + 4, 1 << 3, 1, 2 << 3 | 2, t]);
-    // PRUNE (v1.1): ControlMessage.prune = 4, ControlPrune.backoff = 3 (varint), last.
-    let b = encode(&Rpc::Prune {
-        backoff_s: Some(60),
-    });
-    assert_eq!(b[3], 4 << 3 | 2);
-    assert_eq!(b[b.len() - 2..], [3 << 3, 60]);
-    // IDONTWANT (v1.2): ControlMessage.idontwant = 5, ControlIDontWant.messageIDs = 1.
-    let b = encode(&Rpc::IDontWant(TxId(2)));
-    assert_eq!(b[3..6], [5 << 3 | 2, 22, 1 << 3 | 2]);
-    // Published message: RPC.publish = 2, Message.data = 2, Message.topic = 4.
-    let tx = Tx {
-        id: TxId(3),
-        len: 10,
-    };
-    let b = encode(&Rpc::Publish { tx, valid: true });
-    assert_eq!(b[1..5], [2 << 3 | 2, 12 + 2 + t, 2 << 3 | 2, 10]);
-    assert_eq!(b[15], 4 << 3 | 2);
-}
-
-#[test]
-fn corrupt_bodies_decode_as_invalid() {
-    let tx = Tx {
-        id: TxId(5),
-        len: 300,
-    };
-    let (back, _) = decode_one(&encode(&Rpc::Publish { tx, valid: false })).unwrap();
-    assert_eq!(back, vec![Rpc::Publish { tx, valid: false }]);
-}
-
-#[test]
-fn message_ids_are_checked() {
-    let id = message_id(TxId(77));
-    assert_eq!(parse_message_id(&id), Some(TxId(77)));
-    let mut bad = id;
-    bad[19] ^= 1;
-    assert_eq!(parse_message_id(&bad), None);
-    assert_eq!(parse_message_id(&id[..19]), None);
-}
-
-#[test]
-fn hostile_frames_get_typed_errors() {
-    // Truncated anywhere.
-    let bytes = encode(&Rpc::IHave(vec![TxId(1), TxId(2)]));
-    for cut in 0..bytes.len() {
-        assert!(decode_one(&bytes[..cut]).is_err(), "cut at {cut}");
-    }
-    // Length prefix above the limit.
-    let mut huge = Vec::new();
-    crate::wire::put_varint(&mut huge, 1 << 40);
-    assert!(matches!(decode_one(&huge), Err(WireError::TooLong { .. })));
-    // Too many ids in one IHAVE.
-    let limits = Limits {
-        max_ids: 3,
-        ..Limits::default()
-    };
-    let bytes = encode(&Rpc::IHave((0..4).map(TxId).collect()));
-    let err = decode_frame(&bytes, &limits, &mut Vec::new(), &mut Vec::new()).unwrap_err();
-    assert!(matches!(
-        err,
-        WireError::TooLong {
-            field: "message ids",
-            ..
-        }
-    ));
-    // Too many entries.
-    let limits = Limits {
-        max_entries: 0,
-        ..Limits::default()
-    };
-    assert!(decode_frame(
-        &encode(&Rpc::Graft),
-        &limits,
-        &mut Vec::new(),
-        &mut Vec::new()
-    )
-    .is_err());
-    // A message id of the wrong length.
-    let mut frame = encode(&Rpc::INeed(TxId(1)));
-    frame[6] = 19; // id length 20 -> 19: now the lengths disagree
-    assert!(decode_one(&frame).is_err());
-}
-
-#[test]
-fn foreign_topics_are_counted_and_unknown_fields_skipped() {
-    // RPC { control { graft { topicID: "other" } }, field 9 (varint) = 5 }
-    let mut item = vec![0x0a, 5];
-    item.extend_from_slice(b"other");
-    let mut ctrl = vec![0x1a, item.len() as u8];
-    ctrl.extend_from_slice(&item);
-    let mut body = vec![0x1a, ctrl.len() as u8];
-    body.extend_from_slice(&ctrl);
-    body.extend_from_slice(&[0x48, 5]);
-    let mut frame = vec![body.len() as u8];
-    frame.extend_from_slice(&body);
-    let (out, report) = decode_one(&frame).unwrap();
-    assert!(out.is_empty());
-    assert_eq!(report.foreign_topic, 1);
-}
-
-#[test]
-fn a_batched_rpc_from_another_router_is_split_into_entries() {
-    // Protobuf concatenation merges messages (repeated fields append), so the bodies of
-    // several frames make one RPC carrying all their entries, as go-libp2p batches them.
-    let parts = [
-        Rpc::Publish {
-            tx: Tx {
-                id: TxId(3),
-                len: 40,
-            },
-            valid: true,
-        },
-        Rpc::IHave(vec![TxId(1), TxId(2)]),
-        Rpc::Graft,
-        Rpc::IDontWant(TxId(3)),
-    ];
-    let mut body = Vec::new();
-    for p in &parts {
-        let frame = encode(p);
-        let prefix = crate::wire::varint_len(p.body_len() as u64);
-        body.extend_from_slice(&frame[prefix..]);
-    }
-    let mut frame = Vec::new();
-    crate::wire::put_varint(&mut frame, body.len() as u64);
-    frame.extend_from_slice(&body);
-    let (out, report) = decode_one(&frame).unwrap();
-    assert_eq!(out, parts.to_vec());
-    assert_eq!(report.consumed, frame.len());
-}
-
-#[test]
-fn the_driver_runs_heartbeats_for_a_real_network_host() {
-    let setup = NodeSetup {
-        node: 0,
-        behaviour: Behaviour::Honest,
-    };
-    let mut d =
-        crate::Driver::<Gossipsub>::new(&GossipsubConfig::default(), &setup, Rng::from_seed(1));
-    d.handle_input(Time::ZERO, Input::PeerUp(PeerIdx(0)));
-    d.handle_input(
-        Time::ZERO,
-        Input::Message(PeerIdx(0), Rpc::Subscribe { subscribe: true }),
-    );
-    let first = d.next_deadline().expect("a heartbeat is scheduled");
-    d.poll_timers(first);
-    let sent: Vec<String> = d
-        .drain()
-        .filter_map(|o| match o {
-            crate::Output::Send { msg, .. } => Some(msg.kind().to_string()),
-            _ => None,
-        })
-        .collect();
-    assert_eq!(sent, vec!["subscribe", "graft"]);
-    assert!(
-        d.next_deadline() > Some(first),
-        "the next heartbeat follows"
-    );
-}
-
-mod props {
-    use super::*;
-    use proptest::prelude::*;
-
-    fn rpc_strategy() -> impl Strategy<Value = Rpc> {
-        prop_oneof![
-            any::<bool>().prop_map(|subscribe| Rpc::Subscribe { subscribe }),
-            (any::<u64>(), 8u32..5_000, any::<bool>()).prop_map(|(id, len, valid)| Rpc::Publish {
-                tx: Tx { id: TxId(id), len },
-                valid
-            }),
-            proptest::collection::vec(any::<u64>(), 0..50)
-                .prop_map(|v| Rpc::IHave(v.into_iter().map(TxId).collect())),
-            proptest::collection::vec(any::<u64>(), 0..50)
-                .prop_map(|v| Rpc::IWant(v.into_iter().map(TxId).collect())),
-            Just(Rpc::Graft),
-            proptest::option::of(any::<u64>()).prop_map(|backoff_s| Rpc::Prune { backoff_s }),
-            any::<u64>().prop_map(|i| Rpc::IDontWant(TxId(i))),
-            any::<u64>().prop_map(|i| Rpc::IAnnounce(TxId(i))),
-            any::<u64>().prop_map(|i| Rpc::INeed(TxId(i))),
-        ]
-    }
-
-    proptest! {
-        #[test]
-        fn every_rpc_round_trips_at_its_wire_len(rpc in rpc_strategy()) {
-            let bytes = encode(&rpc);
-            prop_assert_eq!(bytes.len(), rpc.wire_len());
-            let (back, _) = decode_one(&bytes).unwrap();
-            prop_assert_eq!(back, vec![rpc]);
-        }
-
-        #[test]
-        fn random_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..200)) {
-            let _ = decode_one(&bytes);
-        }
-
-        #[test]
-        fn mutated_frames_never_panic(rpc in rpc_strategy(), pos in any::<usize>(), b in any::<u8>()) {
-            let mut bytes = encode(&rpc);
-            if !bytes.is_empty() {
-                let i = pos % bytes.len();
-                bytes[i] = b;
-            }
-            let _ = decode_one(&bytes);
-        }
-    }
 }
 
 // ---------------------------------------------------------------- one node
@@ -348,7 +64,14 @@ impl Solo {
         let mut s = Solo::new(config, behaviour);
         for p in 0..n {
             s.input(Time::ZERO, Input::PeerUp(PeerIdx(p)));
-            s.msg(Time::ZERO, p, Rpc::Subscribe { subscribe: true });
+            s.msg(
+                Time::ZERO,
+                p,
+                Rpc::Subscribe {
+                    topic: T0,
+                    subscribe: true,
+                },
+            );
         }
         s.input(ms(100), Input::Timer(GossipsubTimer::Heartbeat));
         s
@@ -399,7 +122,16 @@ fn v2(d_announce: u32) -> GossipsubConfig {
 fn first_heartbeat_grafts_subscribed_peers_only() {
     let mut s = Solo::new(GossipsubConfig::default(), Behaviour::Honest);
     let up = s.input(Time::ZERO, Input::PeerUp(PeerIdx(0)));
-    assert_eq!(sends(&up), vec![(0, Rpc::Subscribe { subscribe: true })]);
+    assert_eq!(
+        sends(&up),
+        vec![(
+            0,
+            Rpc::Subscribe {
+                topic: T0,
+                subscribe: true
+            }
+        )]
+    );
     let first = timers(&up);
     assert_eq!(first.len(), 1);
     assert!(
@@ -407,9 +139,16 @@ fn first_heartbeat_grafts_subscribed_peers_only() {
         "initial delay plus a random phase"
     );
     s.input(Time::ZERO, Input::PeerUp(PeerIdx(1)));
-    s.msg(Time::ZERO, 1, Rpc::Subscribe { subscribe: true });
+    s.msg(
+        Time::ZERO,
+        1,
+        Rpc::Subscribe {
+            topic: T0,
+            subscribe: true,
+        },
+    );
     let hb = s.input(ms(100), Input::Timer(GossipsubTimer::Heartbeat));
-    assert_eq!(sends(&hb), vec![(1, Rpc::Graft)]);
+    assert_eq!(sends(&hb), vec![(1, Rpc::Graft { topic: T0 })]);
     assert_eq!(s.node.mesh(), &[PeerIdx(1)]);
     assert_eq!(timers(&hb), vec![(ms(1_100), GossipsubTimer::Heartbeat)]);
 }
@@ -418,7 +157,7 @@ fn first_heartbeat_grafts_subscribed_peers_only() {
 fn ineed_goes_to_the_first_announcer_then_the_next_after_the_timeout() {
     let mut s = Solo::with_mesh(v2(8), Behaviour::Honest, 3);
     let id = TxId(11);
-    let a = s.msg(ms(200), 0, Rpc::IAnnounce(id));
+    let a = s.msg(ms(200), 0, Rpc::IAnnounce { topic: T0, id });
     assert_eq!(sends(&a), vec![(0, Rpc::INeed(id))]);
     let t = timers(&a);
     assert_eq!(
@@ -426,10 +165,10 @@ fn ineed_goes_to_the_first_announcer_then_the_next_after_the_timeout() {
         vec![(ms(600), GossipsubTimer::INeedTimeout { id, attempt: 1 })]
     );
     assert!(
-        sends(&s.msg(ms(250), 1, Rpc::IAnnounce(id))).is_empty(),
+        sends(&s.msg(ms(250), 1, Rpc::IAnnounce { topic: T0, id })).is_empty(),
         "one INEED in flight"
     );
-    assert!(sends(&s.msg(ms(260), 2, Rpc::IAnnounce(id))).is_empty());
+    assert!(sends(&s.msg(ms(260), 2, Rpc::IAnnounce { topic: T0, id })).is_empty());
     let to = s.input(ms(600), Input::Timer(t[0].1.clone()));
     assert_eq!(
         sends(&to),
@@ -441,14 +180,7 @@ fn ineed_goes_to_the_first_announcer_then_the_next_after_the_timeout() {
         "the timeout down-scores"
     );
     assert_eq!(s.node.peer_score(PeerIdx(1)), 0.0);
-    let got = s.msg(
-        ms(700),
-        1,
-        Rpc::Publish {
-            tx: Tx { id, len: 2_000 },
-            valid: true,
-        },
-    );
+    let got = s.msg(ms(700), 1, publish(Tx { id, len: 2_000 }, true));
     assert_eq!(delivered(&got), vec![id]);
     // The message came: the pending timer is stale and no third INEED goes out.
     let late = s.input(
@@ -457,7 +189,7 @@ fn ineed_goes_to_the_first_announcer_then_the_next_after_the_timeout() {
     );
     assert!(sends(&late).is_empty());
     assert!(
-        sends(&s.msg(ms(1_001), 2, Rpc::IAnnounce(id))).is_empty(),
+        sends(&s.msg(ms(1_001), 2, Rpc::IAnnounce { topic: T0, id })).is_empty(),
         "seen: no INEED"
     );
 }
@@ -470,7 +202,7 @@ fn ineed_timeout_penalty_can_be_turned_off() {
     };
     let mut s = Solo::with_mesh(config, Behaviour::Honest, 2);
     let id = TxId(3);
-    s.msg(ms(200), 0, Rpc::IAnnounce(id));
+    s.msg(ms(200), 0, Rpc::IAnnounce { topic: T0, id });
     s.input(
         ms(600),
         Input::Timer(GossipsubTimer::INeedTimeout { id, attempt: 1 }),
@@ -482,9 +214,24 @@ fn ineed_timeout_penalty_can_be_turned_off() {
 fn iannounce_only_from_mesh_peers_and_only_in_v2() {
     let mut s = Solo::with_mesh(v2(8), Behaviour::Honest, 1);
     s.input(Time::ZERO, Input::PeerUp(PeerIdx(5)));
-    s.msg(Time::ZERO, 5, Rpc::Subscribe { subscribe: true });
+    s.msg(
+        Time::ZERO,
+        5,
+        Rpc::Subscribe {
+            topic: T0,
+            subscribe: true,
+        },
+    );
     assert!(!s.node.mesh().contains(&PeerIdx(5)));
-    assert!(sends(&s.msg(ms(200), 5, Rpc::IAnnounce(TxId(1)))).is_empty());
+    assert!(sends(&s.msg(
+        ms(200),
+        5,
+        Rpc::IAnnounce {
+            topic: T0,
+            id: TxId(1)
+        }
+    ))
+    .is_empty());
     let mut v12 = Solo::with_mesh(
         GossipsubConfig {
             version: Version::V1_2,
@@ -493,7 +240,15 @@ fn iannounce_only_from_mesh_peers_and_only_in_v2() {
         Behaviour::Honest,
         1,
     );
-    assert!(sends(&v12.msg(ms(200), 0, Rpc::IAnnounce(TxId(1)))).is_empty());
+    assert!(sends(&v12.msg(
+        ms(200),
+        0,
+        Rpc::IAnnounce {
+            topic: T0,
+            id: TxId(1)
+        }
+    ))
+    .is_empty());
 }
 
 #[test]
@@ -505,10 +260,15 @@ fn forwarding_follows_the_coin_and_idontwant() {
         id: TxId(9),
         len: 4_000,
     };
-    let out = sends(&s.msg(ms(200), 0, Rpc::Publish { tx, valid: true }));
+    let out = sends(&s.msg(ms(200), 0, publish(tx, true)));
     let announced: Vec<u32> = out
         .iter()
-        .filter(|(_, m)| *m == Rpc::IAnnounce(tx.id))
+        .filter(|(_, m)| {
+            *m == Rpc::IAnnounce {
+                topic: T0,
+                id: tx.id,
+            }
+        })
         .map(|x| x.0)
         .collect();
     let mut announced = announced;
@@ -535,16 +295,9 @@ fn forwarding_follows_the_coin_and_idontwant() {
         id: TxId(1),
         len: 500,
     };
-    let out = sends(&s.msg(
-        ms(200),
-        0,
-        Rpc::Publish {
-            tx: small,
-            valid: true,
-        },
-    ));
+    let out = sends(&s.msg(ms(200), 0, publish(small, true)));
     assert_eq!(out.len(), 2);
-    assert!(out.iter().all(|(_, m)| matches!(m, Rpc::Publish { .. })));
+    assert!(out.iter().all(|(_, m)| matches!(m, Rpc::Publish(_))));
 }
 
 #[test]
@@ -559,13 +312,13 @@ fn v1_1_ignores_idontwant() {
         id: TxId(9),
         len: 4_000,
     };
-    let out = sends(&s.msg(ms(200), 0, Rpc::Publish { tx, valid: true }));
+    let out = sends(&s.msg(ms(200), 0, publish(tx, true)));
     assert_eq!(
         out.len(),
         2,
         "full copies to peers 1 and 2, no IDONTWANT sent"
     );
-    assert!(out.iter().all(|(_, m)| matches!(m, Rpc::Publish { .. })));
+    assert!(out.iter().all(|(_, m)| matches!(m, Rpc::Publish(_))));
 }
 
 #[test]
@@ -573,7 +326,14 @@ fn publisher_floods_and_sends_full_copies_unless_d_announce_is_d() {
     let mut s = Solo::with_mesh(v2(7), Behaviour::Honest, 3);
     for p in 3..6 {
         s.input(Time::ZERO, Input::PeerUp(PeerIdx(p)));
-        s.msg(Time::ZERO, p, Rpc::Subscribe { subscribe: true });
+        s.msg(
+            Time::ZERO,
+            p,
+            Rpc::Subscribe {
+                topic: T0,
+                subscribe: true,
+            },
+        );
     }
     let tx = Tx {
         id: TxId(1),
@@ -581,10 +341,14 @@ fn publisher_floods_and_sends_full_copies_unless_d_announce_is_d() {
     };
     let out = sends(&s.input(ms(200), Input::Submit(tx)));
     assert_eq!(out.len(), 6, "flood publish reaches non-mesh peers too");
-    assert!(out.iter().all(|(_, m)| matches!(m, Rpc::Publish { .. })));
+    assert!(out.iter().all(|(_, m)| matches!(m, Rpc::Publish(_))));
     let mut s = Solo::with_mesh(v2(8), Behaviour::Honest, 3);
     let out = sends(&s.input(ms(200), Input::Submit(tx)));
-    assert!(out.iter().all(|(_, m)| *m == Rpc::IAnnounce(tx.id)));
+    assert!(out.iter().all(|(_, m)| *m
+        == Rpc::IAnnounce {
+            topic: T0,
+            id: tx.id
+        }));
 }
 
 #[test]
@@ -594,10 +358,10 @@ fn invalid_messages_cost_score_and_do_not_block_the_real_one() {
         id: TxId(4),
         len: 2_000,
     };
-    let bad = s.msg(ms(200), 0, Rpc::Publish { tx, valid: false });
+    let bad = s.msg(ms(200), 0, publish(tx, false));
     assert!(delivered(&bad).is_empty());
     assert!(s.node.peer_score(PeerIdx(0)) < 0.0);
-    let good = s.msg(ms(210), 1, Rpc::Publish { tx, valid: true });
+    let good = s.msg(ms(210), 1, publish(tx, true));
     assert_eq!(delivered(&good), vec![tx.id]);
 }
 
@@ -608,25 +372,25 @@ fn graylisted_peers_are_ignored() {
         s.msg(
             ms(200),
             0,
-            Rpc::Publish {
-                tx: Tx {
+            publish(
+                Tx {
                     id: TxId(i),
                     len: 100,
                 },
-                valid: false,
-            },
+                false,
+            ),
         );
     }
     let got = s.msg(
         ms(300),
         0,
-        Rpc::Publish {
-            tx: Tx {
+        publish(
+            Tx {
                 id: TxId(9),
                 len: 100,
             },
-            valid: true,
-        },
+            true,
+        ),
     );
     assert!(
         delivered(&got).is_empty(),
@@ -639,16 +403,37 @@ fn broken_iwant_promises_are_penalized() {
     let mut s = Solo::new(GossipsubConfig::default(), Behaviour::Honest);
     for p in 0..2 {
         s.input(Time::ZERO, Input::PeerUp(PeerIdx(p)));
-        s.msg(Time::ZERO, p, Rpc::Subscribe { subscribe: true });
+        s.msg(
+            Time::ZERO,
+            p,
+            Rpc::Subscribe {
+                topic: T0,
+                subscribe: true,
+            },
+        );
     }
-    let out = sends(&s.msg(ms(50), 0, Rpc::IHave(vec![TxId(1)])));
+    let out = sends(&s.msg(
+        ms(50),
+        0,
+        Rpc::IHave {
+            topic: T0,
+            ids: vec![TxId(1)],
+        },
+    ));
     assert_eq!(out, vec![(0, Rpc::IWant(vec![TxId(1)]))]);
     s.input(ms(100), Input::Timer(GossipsubTimer::Heartbeat));
     assert_eq!(s.node.peer_score(PeerIdx(0)), 0.0, "not yet expired");
     s.input(ms(3_100), Input::Timer(GossipsubTimer::Heartbeat));
     assert!(s.node.peer_score(PeerIdx(0)) < 0.0);
     // A promise kept costs nothing.
-    let out = sends(&s.msg(ms(3_200), 1, Rpc::IHave(vec![TxId(2), TxId(2)])));
+    let out = sends(&s.msg(
+        ms(3_200),
+        1,
+        Rpc::IHave {
+            topic: T0,
+            ids: vec![TxId(2), TxId(2)],
+        },
+    ));
     assert_eq!(
         out,
         vec![(1, Rpc::IWant(vec![TxId(2)]))],
@@ -657,13 +442,13 @@ fn broken_iwant_promises_are_penalized() {
     s.msg(
         ms(3_300),
         1,
-        Rpc::Publish {
-            tx: Tx {
+        publish(
+            Tx {
                 id: TxId(2),
                 len: 10,
             },
-            valid: true,
-        },
+            true,
+        ),
     );
     s.input(ms(6_300), Input::Timer(GossipsubTimer::Heartbeat));
     assert_eq!(s.node.peer_score(PeerIdx(1)), 0.0);
@@ -678,7 +463,15 @@ fn ihave_floods_and_iwant_repeats_are_capped() {
     let mut s = Solo::with_mesh(config, Behaviour::Honest, 1);
     let mut asked = 0;
     for i in 0..5 {
-        asked += sends(&s.msg(ms(200), 0, Rpc::IHave(vec![TxId(100 + i)]))).len();
+        asked += sends(&s.msg(
+            ms(200),
+            0,
+            Rpc::IHave {
+                topic: T0,
+                ids: vec![TxId(100 + i)],
+            },
+        ))
+        .len();
     }
     assert_eq!(asked, 2);
     // IWANT for a cached message is served gossip_retransmission (3) times.
@@ -700,17 +493,19 @@ fn graft_in_backoff_is_pruned_and_penalized() {
         ms(200),
         0,
         Rpc::Prune {
+            topic: T0,
             backoff_s: Some(60),
         },
     );
     assert!(s.node.mesh().is_empty());
     assert!(s.node.backed_off(PeerIdx(0), ms(200)));
-    let out = sends(&s.msg(ms(300), 0, Rpc::Graft));
+    let out = sends(&s.msg(ms(300), 0, Rpc::Graft { topic: T0 }));
     assert!(matches!(
         out[..],
         [(
             0,
             Rpc::Prune {
+                topic: T0,
                 backoff_s: Some(60)
             }
         )]
@@ -724,7 +519,7 @@ fn an_oversubscribed_mesh_is_pruned_back_to_d() {
     let mut s = Solo::with_mesh(GossipsubConfig::default(), Behaviour::Honest, 14);
     assert_eq!(s.node.mesh().len(), 6, "the first heartbeat grafts D");
     for p in 0..14 {
-        s.msg(ms(200), p, Rpc::Graft);
+        s.msg(ms(200), p, Rpc::Graft { topic: T0 });
     }
     assert_eq!(s.node.mesh().len(), 14, "GRAFTs are accepted above D_hi");
     let hb = s.input(ms(1_100), Input::Timer(GossipsubTimer::Heartbeat));
@@ -735,6 +530,7 @@ fn an_oversubscribed_mesh_is_pruned_back_to_d() {
             matches!(
                 m,
                 Rpc::Prune {
+                    topic: T0,
                     backoff_s: Some(60)
                 }
             )
@@ -754,25 +550,26 @@ fn negative_peers_leave_the_mesh_at_the_heartbeat() {
     s.msg(
         ms(200),
         1,
-        Rpc::Publish {
-            tx: Tx {
+        publish(
+            Tx {
                 id: TxId(1),
                 len: 100,
             },
-            valid: false,
-        },
+            false,
+        ),
     );
     let hb = s.input(ms(1_100), Input::Timer(GossipsubTimer::Heartbeat));
     assert!(sends(&hb).contains(&(
         1,
         Rpc::Prune {
+            topic: T0,
             backoff_s: Some(60)
         }
     )));
     assert!(!s.node.mesh().contains(&PeerIdx(1)));
     let regraft = s.input(ms(2_100), Input::Timer(GossipsubTimer::Heartbeat));
     assert!(
-        !sends(&regraft).contains(&(1, Rpc::Graft)),
+        !sends(&regraft).contains(&(1, Rpc::Graft { topic: T0 })),
         "no GRAFT to a backed-off peer"
     );
 }
@@ -791,7 +588,14 @@ fn a_pure_publisher_uses_a_fanout_that_expires() {
             sends(&up).is_empty(),
             "no SUBSCRIBE from a node that does not subscribe"
         );
-        s.msg(Time::ZERO, p, Rpc::Subscribe { subscribe: true });
+        s.msg(
+            Time::ZERO,
+            p,
+            Rpc::Subscribe {
+                topic: T0,
+                subscribe: true,
+            },
+        );
     }
     let out = sends(&s.input(
         ms(50),
@@ -802,14 +606,14 @@ fn a_pure_publisher_uses_a_fanout_that_expires() {
     ));
     assert_eq!(out.len(), 6, "D fanout peers");
     assert!(
-        sends(&s.msg(ms(60), 0, Rpc::Graft)).is_empty(),
+        sends(&s.msg(ms(60), 0, Rpc::Graft { topic: T0 })).is_empty(),
         "GRAFT ignored when not subscribed"
     );
     s.input(ms(100), Input::Timer(GossipsubTimer::Heartbeat));
     let ihave = sends(&s.input(ms(1_100), Input::Timer(GossipsubTimer::Heartbeat)));
     assert!(ihave
         .iter()
-        .all(|(p, m)| matches!(m, Rpc::IHave(_)) && out.iter().all(|(q, _)| q != p)));
+        .all(|(p, m)| matches!(m, Rpc::IHave { .. }) && out.iter().all(|(q, _)| q != p)));
     assert_eq!(s.node.fanout().len(), 6);
     // After fanout_ttl without publishing, the fanout is dropped, and made again on publish.
     s.input(ms(62_000), Input::Timer(GossipsubTimer::Heartbeat));
@@ -832,6 +636,7 @@ fn remote_backoff_is_clamped() {
         Time(u64::MAX - 5),
         0,
         Rpc::Prune {
+            topic: T0,
             backoff_s: Some(u64::MAX),
         },
     );
@@ -844,6 +649,7 @@ fn remote_backoff_is_clamped() {
         ms(200),
         0,
         Rpc::Prune {
+            topic: T0,
             backoff_s: Some(u64::MAX),
         },
     );
@@ -860,7 +666,7 @@ fn withholding_and_silent_nodes_do_not_answer() {
             id: TxId(1),
             len: 2_000,
         };
-        let fwd = sends(&s.msg(ms(200), 0, Rpc::Publish { tx, valid: true }));
+        let fwd = sends(&s.msg(ms(200), 0, publish(tx, true)));
         assert!(
             sends(&s.msg(ms(210), 1, Rpc::INeed(tx.id))).is_empty(),
             "{b:?}"
@@ -873,7 +679,11 @@ fn withholding_and_silent_nodes_do_not_answer() {
             assert!(fwd.is_empty(), "silent: no forwarding, no IDONTWANT");
         } else {
             assert!(
-                fwd.iter().any(|(_, m)| *m == Rpc::IAnnounce(tx.id)),
+                fwd.iter().any(|(_, m)| *m
+                    == Rpc::IAnnounce {
+                        topic: T0,
+                        id: tx.id
+                    }),
                 "withholder still announces"
             );
         }
@@ -894,10 +704,14 @@ enum Event {
     },
 }
 
-/// Nodes on a random graph; link latency 5 to 60 ms by link; messages pass through the
-/// codec. Records first arrivals and full copies received.
+/// Nodes on a random graph; link latency 5 to 60 ms by link. They run as live nodes do: each
+/// node's entries for a peer are batched into RPCs by the live codec, decoded into the peer's
+/// store, and validated by a host check (the data must be a well-formed body). Records first
+/// arrivals and full copies received.
 struct Net {
     nodes: Vec<Gossipsub>,
+    stores: Vec<crate::TxStore>,
+    codec: Codec,
     rngs: Vec<Rng>,
     /// For node i, the global index of its local peer k.
     adj: Vec<Vec<usize>>,
@@ -971,6 +785,8 @@ impl Net {
             .collect();
         let mut net = Net {
             nodes,
+            stores: (0..n).map(|_| crate::TxStore::default()).collect(),
+            codec: Codec::new(config, Limits::default()),
             rngs,
             adj,
             back,
@@ -998,27 +814,65 @@ impl Net {
         self.seq += 1;
     }
 
-    fn input(&mut self, i: usize, now: Time, input: Input<Rpc, GossipsubTimer>) {
+    /// Runs `f` on node i with a live context, carries out its actions, and validates what
+    /// it asks the host to.
+    fn call(
+        &mut self,
+        i: usize,
+        now: Time,
+        f: impl FnOnce(&mut Gossipsub, &mut Ctx<'_, Gossipsub>),
+    ) {
+        self.step(i, now, f);
+        for id in self.nodes[i].take_validation_requests() {
+            let data = self.stores[i].payload(id).unwrap_or_default();
+            let verdict = match crate::Synthetic.admit(data) {
+                Some(_) => Verdict::Accept,
+                None => Verdict::Reject,
+            };
+            self.step(i, now, |node, cx| node.handle_validated(id, verdict, cx));
+        }
+    }
+
+    fn step(
+        &mut self,
+        i: usize,
+        now: Time,
+        f: impl FnOnce(&mut Gossipsub, &mut Ctx<'_, Gossipsub>),
+    ) {
         let mut out = Vec::new();
-        let mut cx = Ctx::new(now, &mut self.rngs[i], &mut out);
-        self.nodes[i].handle(input, &mut cx);
-        let mut scratch = Vec::new();
+        let mut cx = Ctx::with_content(now, &mut self.rngs[i], &mut self.stores[i], &mut out);
+        f(&mut self.nodes[i], &mut cx);
+        self.carry_out(i, now, out);
+    }
+
+    fn input(&mut self, i: usize, now: Time, input: Input<Rpc, GossipsubTimer>) {
+        self.call(i, now, |node, cx| node.handle(input, cx));
+    }
+
+    fn carry_out(&mut self, i: usize, now: Time, out: Vec<Act>) {
+        let mut by_peer: std::collections::BTreeMap<usize, Vec<Rpc>> = Default::default();
         for a in out {
             match a {
-                Action::Send { to, msg } => {
-                    let mut bytes = Vec::new();
-                    msg.encode(&mut bytes, &mut scratch);
-                    assert_eq!(bytes.len(), msg.wire_len());
-                    self.wire_bytes += bytes.len() as u64;
-                    let k = to.idx();
-                    let at = now + crate::Dur(self.latency_us[i][k]);
-                    let (j, from) = (self.adj[i][k], self.back[i][k]);
-                    self.push(at, Event::Msg { to: j, from, bytes });
-                }
+                Action::Send { to, msg } => by_peer.entry(to.idx()).or_default().push(msg),
                 Action::SetTimer { at, timer } => self.push(at, Event::Timer { node: i, timer }),
                 Action::Deliver(tx) => self.arrivals[i].push((tx.id, now)),
                 Action::Disconnect(_) => {}
                 Action::Count(name, n) => *self.counters.entry(name).or_default() += n,
+            }
+        }
+        for (k, entries) in by_peer {
+            let mut frames = Vec::new();
+            let names = self.nodes[i].topic_names();
+            let skipped = self
+                .codec
+                .encode(&entries, names, &self.stores[i], &mut frames);
+            assert_eq!(skipped, 0, "node {i} lost an entry: {entries:?}");
+            let at = now + crate::Dur(self.latency_us[i][k]);
+            let (j, from) = (self.adj[i][k], self.back[i][k]);
+            for frame in frames {
+                let bytes = frame.bytes;
+                self.wire_bytes += bytes.len() as u64;
+                self.push(at, Event::Msg { to: j, from, bytes });
             }
         }
     }
@@ -1032,7 +886,10 @@ impl Net {
             match self.events[e].take() {
                 Some(Event::Msg { to, from, bytes }) => {
                     let mut rpcs = Vec::new();
-                    decode_frame(&bytes, &Limits::default(), &mut rpcs, &mut Vec::new()).unwrap();
+                    let names = self.nodes[to].topic_names_mut();
+                    self.codec
+                        .decode(&bytes, names, &mut self.stores[to], &mut rpcs)
+                        .unwrap();
                     for rpc in rpcs {
                         if rpc.full_tx().is_some() {
                             self.copies[to] += 1;
@@ -1048,14 +905,20 @@ impl Net {
 
     fn publish(&mut self, node: usize, at: Time, count: u64, len: u32) {
         for i in 0..count {
-            self.input(
-                node,
-                at,
-                Input::Submit(Tx {
+            let mut data = Vec::new();
+            crate::Synthetic.body(
+                Tx {
                     id: TxId(1_000 + i),
                     len,
-                }),
+                },
+                &mut data,
             );
+            let names = self.nodes[node].topic_names();
+            let msg = self
+                .codec
+                .own_message(T0, names, &data, None, &mut self.stores[node])
+                .unwrap();
+            self.call(node, at, |gs, cx| gs.publish(msg, cx));
         }
     }
 

@@ -375,10 +375,18 @@ impl Strokkur {
             return;
         };
         let mut split = std::mem::take(&mut self.split);
-        if codec.symbols.split(tx, &mut split).is_err() {
-            cx.count("strokkur.tx_too_long", 1);
-            self.split = split;
-            return;
+        match codec.symbols.split(tx, &*cx.content, &mut split) {
+            Ok(true) => {}
+            Ok(false) => {
+                cx.count("strokkur.tx_without_bytes", 1);
+                self.split = split;
+                return;
+            }
+            Err(_) => {
+                cx.count("strokkur.tx_too_long", 1);
+                self.split = split;
+                return;
+            }
         }
         let mut events = std::mem::take(&mut self.events);
         let coded = !self.behaviour.censors(tx.id);
@@ -447,7 +455,9 @@ impl Strokkur {
         };
         self.symbol.clear();
         self.symbol.extend_from_slice(bytes);
-        let kind = codec.symbols.identify(&self.symbol, &mut self.done);
+        let kind = codec
+            .symbols
+            .identify(&self.symbol, &mut *cx.content, &mut self.done);
         let coded = match kind {
             // A tx learned again after it left the peeling window is not coded twice.
             SymbolKind::Tx(tx) if self.have.contains(&tx.id) => {

@@ -1,14 +1,15 @@
 //! Transactions as symbols and back (§4.4). A tx of exactly l bytes is one symbol; any other
 //! size travels as l-byte fragments chained by BLAKE2b hashes (`ltcode::fragment`).
 //!
-//! A decoded symbol is first tried as a whole tx, then as a fragment. In the simulator a tx is
-//! recognised by its body: the first 8 bytes carry its id and `Tx::fill_body` must reproduce
-//! the rest exactly (a stricter check than comparing hashes, and what a real node's signature
-//! check stands in for). Garbage that slipped through the decoder's 4-byte check fails here.
+//! A decoded symbol is first tried as a whole tx, then as a fragment. Whether bytes are a tx is
+//! the node's content's call (`Content::admit`): on a live node any bytes are, under the id
+//! their hash gives; in the simulator only the exact body of the id in its first 8 bytes is (a
+//! stricter check than comparing hashes, and what a real node's validity check stands in for).
+//! Garbage that slipped through the decoder's 4-byte check fails here.
 
 use super::config::StrokkurConfig;
-use crate::{Tx, TxId};
-use ltcode::fragment::{fragment, FragmentError, FragmentParams, Reassembler};
+use crate::{Content, Tx};
+use ltcode::fragment::{fragment, parse, FragmentError, FragmentParams, Reassembler};
 
 /// What a decoded symbol turned out to be.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -40,21 +41,43 @@ impl Symbols {
     }
 
     /// The symbols that carry `tx`, first to last, into `out` (cleared first).
-    pub fn split(&mut self, tx: Tx, out: &mut Vec<Vec<u8>>) -> Result<(), FragmentError> {
+    /// `Ok(false)` if the node does not hold the tx's bytes.
+    pub fn split(
+        &mut self,
+        tx: Tx,
+        content: &dyn Content,
+        out: &mut Vec<Vec<u8>>,
+    ) -> Result<bool, FragmentError> {
         out.clear();
-        tx.fill_body(&mut self.body);
-        if self.body.len() == self.symbol_len {
+        if !content.body(tx, &mut self.body) {
+            return Ok(false);
+        }
+        if self.body.len() == self.symbol_len && !self.is_fragment(&self.body) {
             out.push(self.body.clone());
-            return Ok(());
+            return Ok(true);
         }
         *out = fragment(&self.body, &self.params)?;
-        Ok(())
+        Ok(true)
+    }
+
+    fn is_fragment(&self, symbol: &[u8]) -> bool {
+        parse(symbol, &self.params).is_ok()
     }
 
     /// Classifies a decoded symbol; txs completed by a fragment are appended to `done`.
-    pub fn identify(&mut self, symbol: &[u8], done: &mut Vec<Tx>) -> SymbolKind {
-        if let Some(tx) = self.recognise(symbol) {
-            return SymbolKind::Tx(tx);
+    pub fn identify(
+        &mut self,
+        symbol: &[u8],
+        content: &mut dyn Content,
+        done: &mut Vec<Tx>,
+    ) -> SymbolKind {
+        // A symbol that parses as a fragment is one: a tx of exactly the symbol size that
+        // would parse as one is sent as fragments (`split`), so the two never mix up.
+        if !self.is_fragment(symbol) {
+            return match content.admit(symbol) {
+                Some(tx) => SymbolKind::Tx(tx),
+                None => SymbolKind::Invalid,
+            };
         }
         let Some(reassembler) = self.reassembler.as_mut() else {
             return SymbolKind::Invalid;
@@ -62,7 +85,7 @@ impl Symbols {
         match reassembler.push(symbol) {
             Ok(txs) => {
                 for bytes in txs {
-                    if let Some(tx) = self.recognise(&bytes) {
+                    if let Some(tx) = content.admit(&bytes) {
                         done.push(tx);
                     }
                 }
@@ -71,22 +94,12 @@ impl Symbols {
             Err(_) => SymbolKind::Invalid,
         }
     }
-
-    /// The tx whose body is exactly `bytes`, if any.
-    fn recognise(&mut self, bytes: &[u8]) -> Option<Tx> {
-        let head: [u8; 8] = bytes.get(..8)?.try_into().ok()?;
-        let tx = Tx {
-            id: TxId(u64::from_le_bytes(head)),
-            len: u32::try_from(bytes.len()).ok()?,
-        };
-        tx.fill_body(&mut self.body);
-        (self.body == bytes).then_some(tx)
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::{Synthetic, TxId};
 
     fn tx(id: u64, len: u32) -> Tx {
         Tx { id: TxId(id), len }
@@ -96,13 +109,19 @@ mod tests {
     fn a_tx_of_symbol_size_is_one_symbol_and_is_recognised() {
         let mut s = Symbols::new(&StrokkurConfig::default());
         let mut out = Vec::new();
-        s.split(tx(42, 128), &mut out).unwrap();
+        assert!(s.split(tx(42, 128), &Synthetic, &mut out).unwrap());
         assert_eq!(out.len(), 1);
         let mut done = Vec::new();
-        assert_eq!(s.identify(&out[0], &mut done), SymbolKind::Tx(tx(42, 128)));
+        assert_eq!(
+            s.identify(&out[0], &mut Synthetic, &mut done),
+            SymbolKind::Tx(tx(42, 128))
+        );
         let mut garbage = out[0].clone();
         garbage[100] ^= 1;
-        assert_eq!(s.identify(&garbage, &mut done), SymbolKind::Invalid);
+        assert_eq!(
+            s.identify(&garbage, &mut Synthetic, &mut done),
+            SymbolKind::Invalid
+        );
         assert!(done.is_empty());
     }
 
@@ -111,12 +130,15 @@ mod tests {
         let mut s = Symbols::new(&StrokkurConfig::default());
         for t in [tx(7, 1000), tx(8, 40)] {
             let mut out = Vec::new();
-            s.split(t, &mut out).unwrap();
+            s.split(t, &Synthetic, &mut out).unwrap();
             assert_eq!(out.len(), (t.len as usize).div_ceil(128 - 35));
             assert!(out.iter().all(|f| f.len() == 128));
             let mut done = Vec::new();
             for f in out.iter().rev() {
-                assert_eq!(s.identify(f, &mut done), SymbolKind::Fragment);
+                assert_eq!(
+                    s.identify(f, &mut Synthetic, &mut done),
+                    SymbolKind::Fragment
+                );
             }
             assert_eq!(done, vec![t]);
         }
@@ -129,6 +151,44 @@ mod tests {
             ..StrokkurConfig::default()
         };
         let mut s = Symbols::new(&cfg);
-        assert!(s.split(tx(1, 1000), &mut Vec::new()).is_err());
+        assert!(s.split(tx(1, 1000), &Synthetic, &mut Vec::new()).is_err());
+    }
+
+    #[test]
+    fn live_bytes_of_symbol_size_that_look_like_a_fragment_travel_as_fragments() {
+        let cfg = StrokkurConfig::default();
+        let mut sender = crate::TxStore::default();
+        let mut receiver = crate::TxStore::default();
+        let mut s = Symbols::new(&cfg);
+        // A 128-byte tx that is a well-formed LAST fragment of an empty chain start.
+        let mut bytes = vec![0u8; 128];
+        bytes[0] = ltcode::fragment::FIRST | ltcode::fragment::LAST;
+        let tx = sender.admit(&bytes).unwrap();
+        let mut out = Vec::new();
+        assert!(s.split(tx, &sender, &mut out).unwrap());
+        assert!(out.len() > 1, "sent as fragments");
+        let mut done = Vec::new();
+        for f in &out {
+            assert_eq!(
+                s.identify(f, &mut receiver, &mut done),
+                SymbolKind::Fragment
+            );
+        }
+        assert_eq!(done.len(), 1);
+        assert_eq!(receiver.payload(done[0].id), Some(&bytes[..]));
+        // Any other 128 bytes are one symbol, and any bytes are a tx to a live node.
+        let plain = sender.admit(&[7u8; 128]).unwrap();
+        assert!(s.split(plain, &sender, &mut out).unwrap());
+        assert_eq!(out.len(), 1);
+        assert!(matches!(
+            s.identify(&out[0], &mut receiver, &mut done),
+            SymbolKind::Tx(_)
+        ));
+        // A tx whose bytes the node does not hold is not coded.
+        let unknown = Tx {
+            id: TxId(999),
+            len: 128,
+        };
+        assert!(!s.split(unknown, &sender, &mut out).unwrap());
     }
 }
