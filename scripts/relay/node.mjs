@@ -1,6 +1,7 @@
-// The relay's libp2p node: transports, services, the tx topic and the optional load generator.
+// The relay's libp2p node: transports, services, gossipsub (txcast's router or @libp2p/gossipsub),
+// CAT and Strokkur, and the optional load generator.
 import { circuitRelayServer } from '@libp2p/circuit-relay-v2';
-import { gossipsub } from '@libp2p/gossipsub';
+import { generateKeyPair } from '@libp2p/crypto/keys';
 import { identify } from '@libp2p/identify';
 import { noise } from '@libp2p/noise';
 import { ping } from '@libp2p/ping';
@@ -12,97 +13,120 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import { buildWasm, WASM_BINARY, WASM_GLUE } from '../lib/bootstrap.mjs';
 import { BanList } from '../../web/lightnode/ban.mjs';
+import { Engine } from '../../web/lightnode/engine.mjs';
 import { FramedProtocol, LIVE_CONFIGS } from '../../web/lightnode/framed.mjs';
-import { ANNOUNCE_TOPIC, decodeTx, encodeTx, messageId, randomTxId, TX_TOPIC } from '../../web/lightnode/txwire.mjs';
+import { gossipServices, makeGossip } from '../../web/lightnode/gossip.mjs';
+import { generatedTx, TX_TOPIC } from '../../web/lightnode/txwire.mjs';
 
-/**
- * Starts the relay and returns a handle: {peerId, multiaddrs(), stats(), publishTx(), stop()}.
- * @param {{host: string, wsPort: number, tcpPort: number, announce?: string[], loadTps?: number, txBytes?: number}} options
- */
 /** The same Rust state machines as the page, from the WASM build (built first if missing). */
-async function loadEngines() {
+export async function loadWasm() {
   if (!fs.existsSync(WASM_GLUE) || !fs.existsSync(WASM_BINARY)) await buildWasm();
   const wasm = await import(WASM_GLUE);
   wasm.initSync({ module: fs.readFileSync(WASM_BINARY) });
-  return wasm.LightNode;
+  return wasm;
 }
 
-export async function startRelay({ host, wsPort, tcpPort, announce = [], loadTps = 0, txBytes = 250, log = () => {} }) {
-  const Engine = await loadEngines();
-  const stats = { peers: 0, published: 0, delivered: 0, copies: 0, duplicates: 0, malformed: 0, reservations: 0, bans: 0, banRefused: 0, banned: 0 };
-  // A peer cut off for garbage on CAT or Strokkur is turned away for a while, at the gater too.
+const seed = () => crypto.randomBytes(8).readBigUInt64LE();
+
+/**
+ * A txcast peer on a libp2p node: gossipsub (`router` 'txcast' or 'js'), CAT and Strokkur.
+ * The node is made here with the router's services added to `services`; returns
+ * {node, gossip, framed, stats(), publishTx(bytes), stop()}.
+ */
+export async function startPeer({ wasm, libp2pOptions, services = {}, router = 'txcast', version = 'v2.0', dAnnounce = 4, framed: framedNames = ['cat', 'strokkur'], log = () => {}, onDeliver = () => {} }) {
   const bans = new BanList();
-  // Gossipsub computes a message id once per publish and once per received copy (duplicates
-  // included), so counting the calls per tx gives the copies it saw.
-  const seen = new Map();
-  const msgIdFn = (msg) => {
-    const id = messageId(msg);
-    if (msg.topic === TX_TOPIC) {
-      const key = decodeTx(msg.data)?.id ?? 'malformed';
-      const count = (seen.get(key) ?? 0) + 1;
-      seen.set(key, count);
-      if (count > 1) stats.duplicates += 1;
-      if (seen.size > 100_000) seen.delete(seen.keys().next().value);
-    }
-    return id;
-  };
-
-  const extra = announce.flatMap((ip) => {
-    const family = ip.includes(':') ? 'ip6' : 'ip4';
-    return [`/${family}/${ip}/tcp/${wsPort}/ws`, `/${family}/${ip}/tcp/${tcpPort}`];
-  });
+  const privateKey = await generateKeyPair('Ed25519');
+  let gossip = null;
   const node = await createLibp2p({
-    addresses: {
-      listen: [`/ip4/${host}/tcp/${wsPort}/ws`, `/ip4/${host}/tcp/${tcpPort}`],
-      appendAnnounce: extra,
-    },
-    transports: [webSockets(), tcp()],
-    connectionGater: bans.gater(),
-    connectionEncrypters: [noise()],
-    streamMuxers: [yamux()],
-    connectionManager: { maxConnections: 1024 },
-    services: {
-      identify: identify(),
-      ping: ping(),
-      relay: circuitRelayServer({ reservations: { maxReservations: 1024 } }),
-      pubsub: gossipsub({
-        allowPublishToZeroTopicPeers: true,
-        emitSelf: false,
-        msgIdFn,
-        maxInboundDataLength: 1024 * 1024,
-      }),
-    },
+    ...libp2pOptions,
+    privateKey,
+    connectionGater: bans.gater(libp2pOptions.connectionGater),
+    services: { identify: identify(), ping: ping(), ...services, ...gossipServices(router, { onCopy: (topic, hash) => gossip?.copy?.(topic, hash) }) },
   });
-
-  node.addEventListener('connection:open', () => (stats.peers = node.getPeers().length));
-  node.addEventListener('connection:close', () => (stats.peers = node.getPeers().length));
-  node.services.relay.addEventListener('relay:reservation', () => (stats.reservations += 1));
-  const pubsub = node.services.pubsub;
-  pubsub.subscribe(TX_TOPIC);
-  pubsub.subscribe(ANNOUNCE_TOPIC); // forwards the light nodes' address announcements
-  pubsub.addEventListener('gossipsub:message', (event) => {
-    const { msg } = event.detail;
-    if (msg.topic !== TX_TOPIC) return;
-    if (decodeTx(msg.data)) stats.delivered += 1;
-    else stats.malformed += 1;
+  gossip = makeGossip(router, {
+    libp2p: node,
+    LightNode: wasm.LightNode,
+    protocolIds: wasm.gossipsub_protocol_ids,
+    privateKey,
+    version,
+    dAnnounce,
+    seed: seed(),
+    bans,
+    log,
+    onDeliver: (d) => onDeliver({ protocol: 'gossipsub', ...d }),
   });
-
+  await gossip.start();
   const framed = [];
-  for (const name of ['cat', 'strokkur']) {
-    const engine = new Engine(name, JSON.stringify(LIVE_CONFIGS[name]), crypto.randomBytes(8).readBigUInt64LE(), Date.now());
-    const protocol = new FramedProtocol({ libp2p: node, name, engine, bans, log });
+  for (const name of framedNames) {
+    const engine = new Engine(wasm.LightNode, name, LIVE_CONFIGS[name], seed(), performance.now());
+    const protocol = new FramedProtocol({ libp2p: node, name, engine, bans, log, onDeliver: (d) => onDeliver({ protocol: name, ...d }) });
     await protocol.start();
     framed.push(protocol);
   }
 
-  /** One tx on gossipsub and one on each framed protocol. */
-  async function publishTx(bytes = txBytes) {
-    for (const protocol of framed) protocol.submit(bytes);
-    const id = randomTxId();
-    await pubsub.publish(TX_TOPIC, encodeTx({ id, sentAtMs: Date.now(), bytes }));
-    stats.published += 1;
-    return id;
+  /** One generated tx on gossipsub and one on each framed protocol. */
+  async function publishTx(bytes = 250) {
+    for (const protocol of framed) protocol.submit(generatedTx({ sentAtMs: Date.now(), bytes }));
+    return gossip.publish(TX_TOPIC, generatedTx({ sentAtMs: Date.now(), bytes }));
   }
+
+  function stats() {
+    const out = {
+      peers: node.getPeers().length,
+      gossipsub: { router: gossip.router, version: gossip.version, peers: gossip.topicPeers(TX_TOPIC), mesh: gossip.meshPeers(TX_TOPIC), ...gossip.stats, ...gossip.counters() },
+      // Delivered and published on gossipsub, as before the router could be chosen.
+      delivered: gossip.stats.delivered,
+      published: gossip.stats.own,
+      duplicates: gossip.stats.duplicates,
+      bans: bans.banned,
+      banRefused: bans.refused,
+      banned: bans.list().length,
+    };
+    for (const protocol of framed) out[protocol.name] = { ...protocol.stats, peers: protocol.peers.size };
+    return out;
+  }
+
+  async function stop() {
+    for (const protocol of framed) await protocol.stop();
+    await gossip.stop();
+    await node.stop();
+  }
+
+  return { node, gossip, framed, bans, stats, publishTx, stop };
+}
+
+/**
+ * Starts the relay and returns a handle: {peerId, multiaddrs(), stats(), publishTx(), stop()}.
+ * @param {{host: string, wsPort: number, tcpPort: number, announce?: string[], loadTps?: number, txBytes?: number,
+ *          router?: 'txcast' | 'js', version?: string, dAnnounce?: number, log?: (line: string) => void}} options
+ */
+export async function startRelay({ host, wsPort, tcpPort, announce = [], loadTps = 0, txBytes = 250, router = 'txcast', version = 'v2.0', dAnnounce = 4, log = () => {} }) {
+  const wasm = await loadWasm();
+  const extra = announce.flatMap((ip) => {
+    const family = ip.includes(':') ? 'ip6' : 'ip4';
+    return [`/${family}/${ip}/tcp/${wsPort}/ws`, `/${family}/${ip}/tcp/${tcpPort}`];
+  });
+  const reservations = { count: 0 };
+  const peer = await startPeer({
+    wasm,
+    router,
+    version,
+    dAnnounce,
+    log,
+    libp2pOptions: {
+      addresses: {
+        listen: [`/ip4/${host}/tcp/${wsPort}/ws`, `/ip4/${host}/tcp/${tcpPort}`],
+        appendAnnounce: extra,
+      },
+      transports: [webSockets(), tcp()],
+      connectionEncrypters: [noise()],
+      streamMuxers: [yamux()],
+      connectionManager: { maxConnections: 1024 },
+    },
+    services: { relay: circuitRelayServer({ reservations: { maxReservations: 1024 } }) },
+  });
+  const { node } = peer;
+  node.services.relay.addEventListener('relay:reservation', () => (reservations.count += 1));
 
   let load = null;
   if (loadTps > 0) {
@@ -110,7 +134,7 @@ export async function startRelay({ host, wsPort, tcpPort, announce = [], loadTps
     const next = () => {
       const gapMs = (-Math.log(1 - Math.random()) * 1000) / loadTps;
       load = setTimeout(() => {
-        publishTx().catch((error) => console.error(`publish failed: ${error.message}`));
+        peer.publishTx(txBytes).catch((error) => console.error(`publish failed: ${error.message}`));
         next();
       }, gapMs);
     };
@@ -121,20 +145,11 @@ export async function startRelay({ host, wsPort, tcpPort, announce = [], loadTps
     peerId: node.peerId.toString(),
     node,
     multiaddrs: () => node.getMultiaddrs().map((ma) => ma.toString()),
-    stats: () => {
-      stats.copies = stats.delivered + stats.duplicates;
-      stats.bans = bans.banned;
-      stats.banRefused = bans.refused;
-      stats.banned = bans.list().length;
-      const out = { ...stats };
-      for (const protocol of framed) out[protocol.name] = { ...protocol.stats, peers: protocol.peers.size };
-      return out;
-    },
-    publishTx,
+    stats: () => ({ ...peer.stats(), reservations: reservations.count }),
+    publishTx: (bytes = txBytes) => peer.publishTx(bytes),
     async stop() {
       if (load) clearTimeout(load);
-      for (const protocol of framed) await protocol.stop();
-      await node.stop();
+      await peer.stop();
     },
   };
 }

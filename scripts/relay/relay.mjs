@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // `npm run relay`: a full txcast peer in Node.js that browsers can bootstrap from. It listens on
 // WebSockets (for browsers) and TCP (for other Node peers), runs a circuit-relay v2 server (so
-// browsers can reserve a slot, be reached through it and upgrade to direct WebRTC), identify, ping
-// and gossipsub on the tx topic, and can publish a transaction load of its own (--load TPS).
+// browsers can reserve a slot, be reached through it and upgrade to direct WebRTC), identify, ping,
+// gossipsub on the tx topic (txcast's own router, or @libp2p/gossipsub with --gossipsub js), CAT
+// and Strokkur, and can publish a transaction load of its own (--load TPS).
 // A peer that keeps sending garbage on CAT or Strokkur is cut off and banned by peer id for ten
 // minutes (web/lightnode/ban.mjs): its reconnects are refused; the stats line counts both.
 import { parseArgs } from 'node:util';
@@ -14,6 +15,13 @@ const HELP = `usage: npm run relay -- [options]
   --ws-port N        WebSocket port for browsers (default 9090)
   --tcp-port N       TCP port for other Node peers (default 9091)
   --announce ADDR    also announce this IP address (e.g. the machine's LAN address), repeatable
+  --gossipsub ROUTER txcast (default: txcast's own router, the simulator's state machine)
+                     or js (@libp2p/gossipsub, the reference implementation, up to v1.2)
+  --gossipsub-version V
+                     v2.0 (default: offers /meshsub/2.0.0 with IANNOUNCE/INEED, then 1.2.0,
+                     1.1.0, 1.0.0) or v1.2 (txcast router only)
+  --d-announce N     v2.0: mesh peers sent an IANNOUNCE instead of the message, on average
+                     (default 4; 0 to the mesh degree 6)
   --load TPS         publish this many transactions per second (default 0: none)
   --tx-bytes N       size of each published transaction in bytes (default 250)
   --stats-ms N       print a counters line every N ms (default 5000, 0 = never)
@@ -39,6 +47,9 @@ try {
       'ws-port': { type: 'string', default: '9090' },
       'tcp-port': { type: 'string', default: '9091' },
       announce: { type: 'string', multiple: true, default: [] },
+      gossipsub: { type: 'string', default: 'txcast' },
+      'gossipsub-version': { type: 'string', default: 'v2.0' },
+      'd-announce': { type: 'string', default: '4' },
       load: { type: 'string', default: '0' },
       'tx-bytes': { type: 'string', default: '250' },
       'stats-ms': { type: 'string', default: '5000' },
@@ -61,13 +72,25 @@ if (!(load >= 0 && load <= 10_000)) {
   process.exit(2);
 }
 
+if (!['txcast', 'js'].includes(args.gossipsub)) {
+  console.error(`--gossipsub must be txcast or js, got ${args.gossipsub}`);
+  process.exit(2);
+}
+if (!['v1.2', 'v2.0'].includes(args['gossipsub-version'])) {
+  console.error(`--gossipsub-version must be v1.2 or v2.0, got ${args['gossipsub-version']}`);
+  process.exit(2);
+}
+
 const relay = await startRelay({
   host: args.host,
   wsPort: number(args['ws-port'], 'ws-port', 0, 65535),
   tcpPort: number(args['tcp-port'], 'tcp-port', 0, 65535),
   announce: args.announce,
   loadTps: load,
-  txBytes: number(args['tx-bytes'], 'tx-bytes', 16, 65536),
+  txBytes: number(args['tx-bytes'], 'tx-bytes', 20, 65536),
+  router: args.gossipsub,
+  version: args['gossipsub-version'],
+  dAnnounce: number(args['d-announce'], 'd-announce', 0, 6),
   log: (line) => console.log(line),
 });
 

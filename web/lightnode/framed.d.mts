@@ -1,6 +1,7 @@
 import type { BanList } from './ban.mjs';
-export type ProtocolName = 'cat' | 'strokkur';
-export const PROTOCOL_IDS: Record<ProtocolName, string>;
+import type { Delivery, Engine, FrameInfo, Validation } from './engine.mjs';
+export type ProtocolName = 'cat' | 'strokkur' | 'gossipsub';
+export const PROTOCOL_IDS: Record<'cat' | 'strokkur', string>;
 export interface Limits {
   maxFrameBytes: number;
   framesPerSecond: number;
@@ -11,22 +12,9 @@ export interface Limits {
   maxQueuedBytes: number;
 }
 export const DEFAULT_LIMITS: Limits;
-export const LIVE_CONFIGS: Record<ProtocolName, object>;
-/** The WASM LightNode's face (web/wasm/txcast_wasm.d.ts). */
-export interface Engine {
-  peer_up(peer: number, now_ms: number): void;
-  peer_down(peer: number, now_ms: number): void;
-  on_frame(peer: number, bytes: Uint8Array, now_ms: number): boolean;
-  submit(len: number, now_ms: number): string;
-  poll(now_ms: number): void;
-  next_deadline_ms(): number | undefined;
-  take_frames(): Uint8Array;
-  take_delivered(): string[];
-  take_disconnects(): Uint32Array;
-  /** "kind payload_bytes tx" (tx = hex id of a full tx, or -); '' when the frame does not decode. */
-  frame_info(bytes: Uint8Array): string;
-  counters(): string;
-}
+export const LIVE_CONFIGS: Record<'cat' | 'strokkur', object>;
+/** Largest transaction each protocol carries on the live network. */
+export const MAX_TX_BYTES: Record<ProtocolName, number>;
 export interface FramedStats {
   delivered: number;
   own: number;
@@ -43,15 +31,9 @@ export interface FramedStats {
   duplicates: number;
   /** Peers turned away because they are banned. */
   refused: number;
-  /** Of bytesIn / bytesOut, tx payload (counted only with onWire). */
+  /** Of bytesIn / bytesOut, tx payload. */
   payloadIn: number;
   payloadOut: number;
-}
-export interface FrameInfo {
-  kind: string;
-  payload: number;
-  /** Hex id of the full tx the frame carries, or ''. */
-  tx: string;
 }
 export interface Arrival {
   firstMs: number;
@@ -60,27 +42,34 @@ export interface Arrival {
   /** A later full copy of a tx we had (firstMs is then when this copy came). */
   duplicate?: boolean;
 }
-export function splitFrames(flat: Uint8Array): Array<[number, Uint8Array]>;
+export type Engineish = Pick<Engine, 'peerUp' | 'peerDown' | 'onFrame' | 'submit' | 'poll' | 'nextDeadlineMs' | 'takeFrames' | 'takeDelivered' | 'takeValidations' | 'takeDisconnects' | 'counters'>;
 export class FramedProtocol {
   constructor(options: {
     libp2p: unknown;
     name: ProtocolName;
-    engine: Engine;
+    engine: Engineish;
+    protocols?: string[];
     limits?: Partial<Limits>;
     now?: () => number;
     onChange?: () => void;
     onArrival?: (arrival: Arrival & { protocol: ProtocolName; id: string }) => void;
+    onDeliver?: (delivery: Delivery & { from: string }) => void;
+    onValidate?: ((asked: Validation[]) => void) | null;
+    isTx?: (delivery: Delivery) => boolean;
     onWire?: ((direction: 'in' | 'out', peer: string, bytes: number, info: FrameInfo) => void) | null;
     bans?: BanList | null;
     log?: (line: string) => void;
   });
   readonly name: ProtocolName;
-  readonly protocol: string;
+  readonly protocols: string[];
   readonly stats: FramedStats;
   readonly arrivals: Map<string, Arrival>;
   readonly peers: Map<string, unknown>;
+  readonly kindsIn: Record<string, number>;
+  readonly kindsOut: Record<string, number>;
   start(): Promise<void>;
   stop(): Promise<void>;
-  submit(bytes: number): string;
+  submit(bytes: Uint8Array): string;
+  recordOwn(hash: string): void;
   counters(): Record<string, number>;
 }

@@ -1,9 +1,15 @@
-// CAT and Strokkur on real libp2p streams: one length-prefixed frame per message, driven by the
-// Rust state machines (the WASM `LightNode` engine) with the real clock. Shared by the page and the
-// Node relay, so plain JS. Hostile peers are contained here: frames above a size cap end that stream
-// (not the connection), frames beyond a per-peer rate are dropped, frames the engine cannot decode
-// are dropped; every one of these is counted and is a strike, and a peer with too many strikes
-// in a short time is disconnected and banned for a while (ban.mjs): its reconnects are refused.
+// A txcast protocol on real libp2p streams: one length-prefixed frame per message (per RPC for
+// GossipSub), driven by the Rust state machines (the WASM engine, engine.mjs) with the real
+// clock. CAT, Strokkur and txcast's GossipSub all run through here. Shared by the page and the
+// Node relay, so plain JS.
+//
+// A peer's engine index is used only after our outbound stream to it has negotiated a protocol
+// id (GossipSub takes its version from it); its inbound streams are read only from then, and
+// only while that peer still owns the index. Hostile peers are contained here: frames above a
+// size cap end that stream (not the connection), frames beyond a per-peer rate are dropped,
+// frames the engine cannot decode are dropped; every one of these is counted and is a strike,
+// and a peer with too many strikes in a short time is disconnected and banned for a while
+// (ban.mjs): its reconnects are refused.
 import { lpStream } from '@libp2p/utils';
 
 export const PROTOCOL_IDS = { cat: '/txcast/cat/1.0.0', strokkur: '/txcast/lt/1.0.0' };
@@ -31,6 +37,16 @@ export const DEFAULT_LIMITS = {
  */
 export const LIVE_CONFIGS = { cat: {}, strokkur: { idle_after_ms: 5000 } };
 
+/** Largest transaction each protocol carries on the live network. */
+export const MAX_TX_BYTES = {
+  // CAT's own cap (later celestia-core), within the frame cap.
+  cat: (1 << 20) - 64,
+  // Strokkur's fragment limit: 64 fragments of 128 - 35 bytes.
+  strokkur: 64 * (128 - 35),
+  // A message and its envelope within the 1 MiB RPC other implementations accept.
+  gossipsub: (1 << 20) - 1024,
+};
+
 const LENGTH_ERRORS = new Set(['InvalidDataLengthError', 'InvalidDataLengthLengthError', 'InvalidMessageLengthError']);
 
 /** A token bucket: `take(n)` is false when the peer is over its rate. */
@@ -50,91 +66,110 @@ class Bucket {
   }
 }
 
-/** Splits take_frames()'s flat buffer: [peer u32 LE][length u32 LE][bytes] repeated. */
-export function splitFrames(flat) {
-  const out = [];
-  const view = new DataView(flat.buffer, flat.byteOffset, flat.byteLength);
-  let at = 0;
-  while (at + 8 <= flat.length) {
-    const peer = view.getUint32(at, true);
-    const len = view.getUint32(at + 4, true);
-    at += 8;
-    if (at + len > flat.length) throw new Error('take_frames: truncated frame');
-    out.push([peer, flat.subarray(at, at + len)]);
-    at += len;
-  }
-  return out;
-}
-
 export class FramedProtocol {
   /**
-   * @param {{libp2p: any, name: 'cat' | 'strokkur', engine: any, limits?: Partial<typeof DEFAULT_LIMITS>,
-   *          now?: () => number, onChange?: () => void, log?: (line: string) => void}} options
+   * @param {{libp2p: any, name: 'cat' | 'strokkur' | 'gossipsub', engine: any, protocols?: string[],
+   *          limits?: object, now?: () => number, onChange?: () => void, onArrival?: Function,
+   *          onDeliver?: Function, onValidate?: Function, isTx?: Function, onWire?: Function | null,
+   *          bans?: any, log?: (line: string) => void}} options
    */
-  constructor({ libp2p, name, engine, limits = {}, now = () => Date.now(), onChange = () => {}, onArrival = () => {}, onWire = null, bans = null, log = () => {} }) {
-    this.onArrival = onArrival;
-    /** Called per frame in and out with what it carries (only when given: it decodes each frame). */
-    this.onWire = onWire;
-    /** Peers cut off here stay out for a while (shared with the connection gater). */
-    this.bans = bans;
+  constructor({
+    libp2p,
+    name,
+    engine,
+    protocols = [PROTOCOL_IDS[name]],
+    limits = {},
+    now = () => performance.now(),
+    onChange = () => {},
+    onArrival = () => {},
+    onDeliver = () => {},
+    onValidate = null,
+    isTx = () => true,
+    onWire = null,
+    bans = null,
+    log = () => {},
+  }) {
     this.libp2p = libp2p;
     this.name = name;
-    this.protocol = PROTOCOL_IDS[name];
     this.engine = engine;
+    /** Protocol ids, best first: offered on our streams, accepted on theirs. */
+    this.protocols = protocols;
     this.limits = { ...DEFAULT_LIMITS, ...limits };
     this.now = now;
     this.onChange = onChange;
+    /** Every copy of a tx seen here: its first arrival (or submission), then duplicates. */
+    this.onArrival = onArrival;
+    /** Every tx accepted for the first time, with its bytes ({hash, topic, data, from}). */
+    this.onDeliver = onDeliver;
+    /** GossipSub: messages for the host to judge (it answers through the engine). */
+    this.onValidate = onValidate;
+    /** Which deliveries are transactions (GossipSub also carries address announcements). */
+    this.isTx = isTx;
+    /** Called per frame in and out with what it carries (kinds, payload bytes, tx hashes). */
+    this.onWire = onWire;
+    /** Peers cut off here stay out for a while (shared with the connection gater). */
+    this.bans = bans;
     this.log = log;
-    /** peer id string -> {idx, peerId, out, queue, queued, frames, bytes, strikes, strikeAt} */
+    /** peer id string -> {idx, peerId, ready, out, queue, ...} */
     this.peers = new Map();
     this.byIdx = new Map();
     this.freeIdx = [];
     this.nextIdx = 0;
-    /** tx id -> {firstMs, own, from} */
+    /** tx hash -> {firstMs, own, from} */
     this.arrivals = new Map();
     this.stats = { delivered: 0, own: 0, framesIn: 0, framesOut: 0, bytesIn: 0, bytesOut: 0, malformed: 0, oversized: 0, rateLimited: 0, dropped: 0, disconnected: 0, duplicates: 0, refused: 0, payloadIn: 0, payloadOut: 0 };
+    /** Message kinds sent and received (GossipSub: per RPC entry). */
+    this.kindsIn = {};
+    this.kindsOut = {};
     this.timer = null;
     this.timerAt = Infinity;
-    this.topologyId = null;
+    this.topologyIds = [];
   }
 
   async start() {
-    await this.libp2p.handle(this.protocol, (stream, connection) => this.onInbound(stream, connection), {
+    await this.libp2p.handle(this.protocols, (stream, connection) => this.onInbound(stream, connection), {
       runOnLimitedConnection: false,
       maxInboundStreams: 4,
       maxOutboundStreams: 4,
     });
-    this.topologyId = await this.libp2p.register(this.protocol, {
-      onConnect: (peerId, connection) => this.up(peerId, connection),
-      onDisconnect: (peerId) => this.down(peerId.toString()),
-      notifyOnLimitedConnection: false,
-    });
+    for (const protocol of this.protocols) {
+      this.topologyIds.push(
+        await this.libp2p.register(protocol, {
+          onConnect: (peerId, connection) => this.up(peerId, connection),
+          onDisconnect: (peerId) => this.down(peerId.toString()),
+          notifyOnLimitedConnection: false,
+        }),
+      );
+    }
   }
 
   async stop() {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
-    if (this.topologyId) this.libp2p.unregister(this.topologyId);
-    await this.libp2p.unhandle(this.protocol).catch(() => undefined);
+    for (const id of this.topologyIds.splice(0)) this.libp2p.unregister(id);
+    await this.libp2p.unhandle(this.protocols).catch(() => undefined);
+    for (const key of [...this.peers.keys()]) this.down(key);
   }
 
-  /** Creates a tx of `bytes` here and hands it to the protocol; returns its id. */
+  /** Creates a tx of these bytes here and hands it to the protocol; returns its hash. */
   submit(bytes) {
-    const id = this.engine.submit(bytes, this.now());
-    const arrival = { firstMs: this.now(), own: true, from: '' };
-    this.arrivals.set(id, arrival);
-    this.onArrival({ protocol: this.name, id, ...arrival });
-    this.stats.own += 1;
+    const hash = this.engine.submit(bytes, this.now());
+    this.recordOwn(hash);
     this.pump('');
-    return id;
+    return hash;
+  }
+
+  /** Our own tx, first seen now. */
+  recordOwn(hash) {
+    if (this.arrivals.has(hash)) return;
+    const arrival = { firstMs: Date.now(), own: true, from: '' };
+    this.arrivals.set(hash, arrival);
+    this.onArrival({ protocol: this.name, id: hash, ...arrival });
+    this.stats.own += 1;
   }
 
   counters() {
-    try {
-      return JSON.parse(this.engine.counters());
-    } catch {
-      return {};
-    }
+    return this.engine.counters();
   }
 
   up(peerId, connection) {
@@ -152,8 +187,12 @@ export class FramedProtocol {
       idx,
       key,
       peerId,
+      /** The protocol id our stream negotiated, once the engine knows the peer. */
+      protocol: '',
+      ready: null,
       out: null,
-      opening: null,
+      inbound: new Set(),
+      flushing: false,
       queue: [],
       queued: 0,
       frames: new Bucket(this.limits.framesPerSecond, this.limits.frameBurst, now),
@@ -163,9 +202,7 @@ export class FramedProtocol {
     };
     this.peers.set(key, peer);
     this.byIdx.set(idx, peer);
-    peer.opening = this.openOutbound(peer, connection);
-    this.engine.peer_up(idx, now);
-    this.pump(key);
+    peer.ready = this.openOutbound(peer, connection);
     this.onChange();
     return peer;
   }
@@ -177,51 +214,83 @@ export class FramedProtocol {
     this.byIdx.delete(peer.idx);
     this.freeIdx.push(peer.idx);
     peer.out?.unwrap().abort(new Error('peer down'));
-    this.engine.peer_down(peer.idx, this.now());
+    // Its inbound streams end too: nothing it sent may reach the next owner of its index.
+    for (const stream of peer.inbound) stream.abort(new Error('peer down'));
+    if (peer.protocol) this.engine.peerDown(peer.idx, this.now());
     this.pump('');
     this.onChange();
   }
 
+  /** Opens our stream to the peer; the engine learns of the peer once it is open. */
   async openOutbound(peer, connection) {
     try {
-      const stream = await connection.newStream(this.protocol, { signal: AbortSignal.timeout(10_000) });
+      const stream = await connection.newStream(this.protocols, { signal: AbortSignal.timeout(10_000) });
       if (this.peers.get(peer.key) !== peer) {
         stream.abort(new Error('peer went down'));
-        return;
+        return false;
       }
-      peer.out = lpStream(stream, { maxDataLength: this.limits.maxFrameBytes });
-      await this.flush(peer);
+      this.attach(peer, lpStream(stream, { maxDataLength: this.limits.maxFrameBytes }), stream.protocol ?? this.protocols[0]);
+      return true;
     } catch (error) {
       this.log(`${this.name}: cannot open a stream to ${peer.key.slice(-8)}: ${error.message}`);
       this.down(peer.key);
+      return false;
     }
   }
 
-  send(peer, bytes) {
-    if (peer.queued + bytes.length > this.limits.maxQueuedBytes) {
+  /** Our stream to the peer is open with `protocol`: the engine learns of the peer now. */
+  attach(peer, out, protocol) {
+    peer.out = out;
+    peer.protocol = protocol;
+    this.engine.peerUp(peer.idx, this.now(), protocol);
+    this.pump(peer.key);
+    void this.flush(peer);
+  }
+
+  send(peer, frame) {
+    if (peer.queued + frame.bytes.length > this.limits.maxQueuedBytes) {
       this.stats.dropped += 1;
       return;
     }
-    peer.queue.push(bytes.slice());
-    peer.queued += bytes.length;
-    if (peer.out && peer.queue.length === 1) void this.flush(peer);
+    const idle = peer.queue.length === 0;
+    // An urgent frame goes after the one being written and any urgent ones before it.
+    if (frame.urgent && !idle) {
+      let at = 1;
+      while (at < peer.queue.length && peer.queue[at].urgent) at += 1;
+      peer.queue.splice(at, 0, frame);
+    } else peer.queue.push(frame);
+    peer.queued += frame.bytes.length;
+    if (idle) void this.flush(peer);
   }
 
+  /** Writes the queue out, one frame at a time (one writer per peer). */
   async flush(peer) {
+    if (peer.flushing || !peer.out) return;
+    peer.flushing = true;
+    try {
+      await this.write(peer);
+    } finally {
+      peer.flushing = false;
+    }
+  }
+
+  async write(peer) {
     while (peer.out && peer.queue.length > 0) {
-      const bytes = peer.queue[0];
+      const frame = peer.queue[0];
       try {
-        await peer.out.write(bytes);
+        await peer.out.write(frame.bytes);
       } catch (error) {
         this.log(`${this.name}: write to ${peer.key.slice(-8)} failed: ${error.message}`);
         this.down(peer.key);
         return;
       }
       peer.queue.shift();
-      peer.queued -= bytes.length;
+      peer.queued -= frame.bytes.length;
       this.stats.framesOut += 1;
-      this.stats.bytesOut += bytes.length;
-      if (this.onWire) this.wire('out', peer.key, bytes);
+      this.stats.bytesOut += frame.bytes.length;
+      this.stats.payloadOut += frame.info.payload;
+      for (const kind of frame.info.kinds) this.kindsOut[kind] = (this.kindsOut[kind] ?? 0) + 1;
+      this.onWire?.('out', peer.key, frame.bytes.length, frame.info);
     }
   }
 
@@ -231,22 +300,30 @@ export class FramedProtocol {
       stream.abort(new Error('banned'));
       return;
     }
+    peer.inbound.add(stream);
     const lp = lpStream(stream, { maxDataLength: this.limits.maxFrameBytes });
-    while (this.peers.get(peer.key) === peer) {
-      let frame;
-      try {
-        frame = (await lp.read()).subarray();
-      } catch (error) {
-        if (LENGTH_ERRORS.has(error?.name)) {
-          // The rest of this stream cannot be framed any more: end it, keep the connection.
-          this.stats.oversized += 1;
-          this.strike(peer, 5);
-          stream.abort(error);
-          this.onChange();
+    try {
+      if (!(await peer.ready)) return;
+      while (this.peers.get(peer.key) === peer) {
+        let frame;
+        try {
+          frame = (await lp.read()).subarray();
+        } catch (error) {
+          if (LENGTH_ERRORS.has(error?.name)) {
+            // The rest of this stream cannot be framed any more: end it, keep the connection.
+            this.stats.oversized += 1;
+            this.strike(peer, 5);
+            stream.abort(error);
+            this.onChange();
+          }
+          return;
         }
-        return;
+        // The peer may have gone (and its index been reused) while we waited.
+        if (this.peers.get(peer.key) !== peer) return;
+        this.onFrame(peer, frame);
       }
-      this.onFrame(peer, frame);
+    } finally {
+      peer.inbound.delete(stream);
     }
   }
 
@@ -259,29 +336,27 @@ export class FramedProtocol {
       this.strike(peer, 1);
       return;
     }
-    const info = this.onWire ? this.wire('in', peer.key, frame) : null;
-    const repeat = info?.tx ? this.arrivals.has(info.tx) : false;
-    if (!this.engine.on_frame(peer.idx, frame, now)) {
+    const info = this.engine.onFrame(peer.idx, frame, now);
+    if (!info) {
       this.stats.malformed += 1;
+      this.onWire?.('in', peer.key, frame.length, { kinds: ['malformed'], payload: 0, txs: [] });
       this.strike(peer, 1);
+      this.pump(peer.key);
+      this.onChange();
+      return;
     }
+    this.stats.payloadIn += info.payload;
+    for (const kind of info.kinds) this.kindsIn[kind] = (this.kindsIn[kind] ?? 0) + 1;
+    this.onWire?.('in', peer.key, frame.length, info);
+    // Full copies of txs we already had: the protocol's duplicates (before the engine's
+    // deliveries of this frame are recorded, so first copies are not counted).
+    const repeats = info.txs.filter((hash) => this.arrivals.has(hash));
     this.pump(peer.key);
-    if (repeat) {
-      // A full copy of a tx we already had: the protocol's duplicate.
+    for (const hash of repeats) {
       this.stats.duplicates += 1;
-      this.onArrival({ protocol: this.name, id: info.tx, firstMs: now, own: false, from: peer.key, duplicate: true });
+      this.onArrival({ protocol: this.name, id: hash, firstMs: Date.now(), own: false, from: peer.key, duplicate: true });
     }
     this.onChange();
-  }
-
-  /** Reports a frame to onWire: {kind, payload bytes, tx id of the full tx it carries or ''}. */
-  wire(direction, key, bytes) {
-    const [kind, payload = '0', tx = '-'] = (this.engine.frame_info(bytes) || 'malformed').split(' ');
-    const info = { kind, payload: Number(payload) || 0, tx: tx === '-' ? '' : tx };
-    if (direction === 'in') this.stats.payloadIn += info.payload;
-    else this.stats.payloadOut += info.payload;
-    this.onWire(direction, key, bytes.length, info);
-    return info;
   }
 
   /** Cuts a peer off and bans it for a while. */
@@ -304,19 +379,24 @@ export class FramedProtocol {
 
   /** Carries out what the engine asked for; `from` is the peer whose frame caused it. */
   pump(from) {
-    for (const [idx, bytes] of splitFrames(this.engine.take_frames())) {
-      const peer = this.byIdx.get(idx);
-      if (peer) this.send(peer, bytes);
+    for (const frame of this.engine.takeFrames()) {
+      const peer = this.byIdx.get(frame.peer);
+      if (peer) this.send(peer, frame);
     }
-    for (const id of this.engine.take_delivered()) {
-      if (this.arrivals.has(id)) continue;
-      const arrival = { firstMs: this.now(), own: false, from };
-      this.arrivals.set(id, arrival);
+    for (const delivery of this.engine.takeDelivered()) {
+      this.onDeliver({ ...delivery, from });
+      if (!this.isTx(delivery) || this.arrivals.has(delivery.hash)) continue;
+      const arrival = { firstMs: Date.now(), own: false, from };
+      this.arrivals.set(delivery.hash, arrival);
       this.stats.delivered += 1;
-      this.onArrival({ protocol: this.name, id, ...arrival });
+      this.onArrival({ protocol: this.name, id: delivery.hash, ...arrival });
       if (this.arrivals.size > 100_000) this.arrivals.delete(this.arrivals.keys().next().value);
     }
-    for (const idx of this.engine.take_disconnects()) {
+    if (this.onValidate) {
+      const asked = this.engine.takeValidations();
+      if (asked.length) this.onValidate(asked);
+    }
+    for (const idx of this.engine.takeDisconnects()) {
       const peer = this.byIdx.get(idx);
       if (!peer) continue;
       this.log(`${this.name}: the protocol cut off ${peer.key.slice(-8)}`);
@@ -327,7 +407,7 @@ export class FramedProtocol {
 
   /** One timer, at the engine's next deadline. */
   schedule() {
-    const at = this.engine.next_deadline_ms();
+    const at = this.engine.nextDeadlineMs();
     if (at === undefined || at >= this.timerAt) return;
     if (this.timer) clearTimeout(this.timer);
     this.timerAt = at;

@@ -1,25 +1,35 @@
 import { describe, expect, it } from 'vitest';
 import { BanList } from './ban.mjs';
-import { FramedProtocol, splitFrames, type Engine } from './framed.mjs';
+import type { FrameInfo, OutFrame } from './engine.mjs';
+import { FramedProtocol, type Engineish } from './framed.mjs';
 
-/** An engine that accepts frames starting with 1 and rejects the rest. */
-function fakeEngine(): Engine & { ups: number[]; downs: number[] } {
-  const ups: number[] = [];
+/** An engine that takes frames starting with 1 (a tx whose hash is byte 2) and rejects the rest. */
+function fakeEngine(): Engineish & { ups: [number, string][]; downs: number[]; out: OutFrame[]; delivered: string[] } {
+  const ups: [number, string][] = [];
   const downs: number[] = [];
+  const out: OutFrame[] = [];
+  const delivered: string[] = [];
+  const hash = (b: number) => b.toString(16).padStart(64, '0');
   return {
     ups,
     downs,
-    peer_up: (p) => void ups.push(p),
-    peer_down: (p) => void downs.push(p),
-    on_frame: (_p, bytes) => bytes[0] === 1,
-    submit: () => '0000000000000001',
+    out,
+    delivered,
+    peerUp: (p, _now, protocol = '') => void ups.push([p, protocol]),
+    peerDown: (p) => void downs.push(p),
+    onFrame: (_p, bytes): FrameInfo | null => {
+      if (bytes[0] !== 1) return null;
+      delivered.push(hash(bytes[1] ?? 0));
+      return { kinds: ['Txs'], payload: bytes.length - 1, txs: [hash(bytes[1] ?? 0)] };
+    },
+    submit: () => hash(1),
     poll: () => undefined,
-    next_deadline_ms: () => undefined,
-    take_frames: () => new Uint8Array(0),
-    take_delivered: () => [],
-    take_disconnects: () => new Uint32Array(0),
-    frame_info: (bytes) => (bytes[0] === 1 ? `Txs ${bytes.length - 1} ${'0'.repeat(15)}${bytes[1] ?? 0}` : ''),
-    counters: () => '{}',
+    nextDeadlineMs: () => undefined,
+    takeFrames: () => out.splice(0),
+    takeDelivered: () => delivered.splice(0).map((h) => ({ hash: h, topic: '', data: new Uint8Array(3) })),
+    takeValidations: () => [],
+    takeDisconnects: () => [],
+    counters: () => ({}),
   };
 }
 
@@ -28,19 +38,45 @@ function fakeLibp2p() {
   return { hungUp, hangUp: async (peer: string) => void hungUp.push(peer) };
 }
 
+/** A connection whose stream never opens, and a stand-in for an open one. */
 const pending = { newStream: () => new Promise(() => undefined) };
+function writer() {
+  const written: Uint8Array[] = [];
+  return { written, write: async (b: Uint8Array) => void written.push(b), unwrap: () => ({ abort: () => undefined }) };
+}
 
-describe('splitFrames', () => {
-  it('splits the engine\'s flat [peer][len][bytes] buffer', () => {
-    const flat = new Uint8Array([2, 0, 0, 0, 3, 0, 0, 0, 7, 8, 9, 5, 0, 0, 0, 0, 0, 0, 0]);
-    const frames = splitFrames(flat);
-    expect(frames.map(([p, b]) => [p, [...b]])).toEqual([
-      [2, [7, 8, 9]],
-      [5, []],
-    ]);
+type Internals = {
+  up(id: string, c: unknown): unknown;
+  onFrame(p: unknown, b: Uint8Array): void;
+  attach(p: unknown, out: unknown, protocol: string): void;
+};
+const internals = (f: FramedProtocol) => f as unknown as Internals;
+
+describe('FramedProtocol peers', () => {
+  it('tells the engine of a peer only once its stream negotiated a protocol, and with it', () => {
+    const engine = fakeEngine();
+    const framed = new FramedProtocol({ libp2p: fakeLibp2p(), name: 'gossipsub', engine, protocols: ['/meshsub/2.0.0', '/meshsub/1.2.0'] });
+    const peer = internals(framed).up('peerA', pending);
+    expect(engine.ups).toEqual([]);
+    internals(framed).attach(peer, writer(), '/meshsub/1.2.0');
+    expect(engine.ups).toEqual([[0, '/meshsub/1.2.0']]);
   });
-  it('refuses a truncated buffer', () => {
-    expect(() => splitFrames(new Uint8Array([1, 0, 0, 0, 9, 0, 0, 0, 1]))).toThrow(/truncated/);
+  it('sends urgent frames ahead of what is queued, after the frame being written', async () => {
+    const engine = fakeEngine();
+    const framed = new FramedProtocol({ libp2p: fakeLibp2p(), name: 'gossipsub', engine });
+    const peer = internals(framed).up('peerB', pending);
+    const out = writer();
+    const info = (kind: string) => ({ kinds: [kind], payload: 0, txs: [] });
+    engine.out.push(
+      { peer: 0, bytes: Uint8Array.of(1), urgent: false, info: info('a') },
+      { peer: 0, bytes: Uint8Array.of(2), urgent: false, info: info('b') },
+      { peer: 0, bytes: Uint8Array.of(3), urgent: true, info: info('c') },
+      { peer: 0, bytes: Uint8Array.of(4), urgent: true, info: info('d') },
+    );
+    internals(framed).attach(peer, out, '');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(out.written.map((b) => b[0])).toEqual([1, 3, 4, 2]);
+    expect(framed.kindsOut).toEqual({ a: 1, b: 1, c: 1, d: 1 });
   });
 });
 
@@ -50,8 +86,9 @@ describe('FramedProtocol limits', () => {
     const libp2p = fakeLibp2p();
     let now = 1_000;
     const framed = new FramedProtocol({ libp2p, name: 'cat', engine, now: () => now, limits: { maxStrikes: 5 } });
-    const peer = (framed as unknown as { up(id: string, c: unknown): unknown }).up('peerA', pending);
-    const onFrame = (bytes: number[]) => (framed as unknown as { onFrame(p: unknown, b: Uint8Array): void }).onFrame(peer, new Uint8Array(bytes));
+    const peer = internals(framed).up('peerA', pending);
+    internals(framed).attach(peer, writer(), '/txcast/cat/1.0.0');
+    const onFrame = (bytes: number[]) => internals(framed).onFrame(peer, new Uint8Array(bytes));
     onFrame([1, 2]);
     for (let i = 0; i < 5; i++) onFrame([9]);
     expect(framed.stats.malformed).toBe(5);
@@ -64,7 +101,7 @@ describe('FramedProtocol limits', () => {
     onFrame([9]);
     expect(framed.stats.disconnected).toBe(1);
     expect(libp2p.hungUp).toEqual(['peerA']);
-    expect(engine.ups).toEqual([0]);
+    expect(engine.ups).toEqual([[0, '/txcast/cat/1.0.0']]);
     expect(engine.downs).toEqual([0]);
     expect(framed.peers.size).toBe(0);
   });
@@ -72,8 +109,8 @@ describe('FramedProtocol limits', () => {
     const engine = fakeEngine();
     const now = 1_000;
     const framed = new FramedProtocol({ libp2p: fakeLibp2p(), name: 'cat', engine, now: () => now, limits: { framesPerSecond: 10, frameBurst: 3, maxStrikes: 100 } });
-    const peer = (framed as unknown as { up(id: string, c: unknown): unknown }).up('peerB', pending);
-    for (let i = 0; i < 5; i++) (framed as unknown as { onFrame(p: unknown, b: Uint8Array): void }).onFrame(peer, Uint8Array.of(1));
+    const peer = internals(framed).up('peerB', pending);
+    for (let i = 0; i < 5; i++) internals(framed).onFrame(peer, Uint8Array.of(1));
     expect(framed.stats.rateLimited).toBe(2);
     expect(framed.stats.malformed).toBe(0);
   });
@@ -83,9 +120,9 @@ describe('FramedProtocol limits', () => {
     let now = 1_000;
     const bans = new BanList({ banMs: 60_000, now: () => now });
     const framed = new FramedProtocol({ libp2p, name: 'cat', engine, now: () => now, bans, limits: { maxStrikes: 2 } });
-    const up = (id: string) => (framed as unknown as { up(id: string, c: unknown): unknown }).up(id, pending);
+    const up = (id: string) => internals(framed).up(id, pending);
     const peer = up('peerC');
-    for (let i = 0; i < 3; i++) (framed as unknown as { onFrame(p: unknown, b: Uint8Array): void }).onFrame(peer, Uint8Array.of(9));
+    for (let i = 0; i < 3; i++) internals(framed).onFrame(peer, Uint8Array.of(9));
     expect(framed.stats.disconnected).toBe(1);
     expect(bans.list().map((b) => b.peer)).toEqual(['peerC']);
     expect(bans.gater().denyInboundEncryptedConnection('peerC')).toBe(true);
@@ -94,7 +131,6 @@ describe('FramedProtocol limits', () => {
     expect(framed.stats.refused).toBe(1);
     expect(bans.refused).toBe(2);
     expect(libp2p.hungUp).toEqual(['peerC', 'peerC']);
-    expect(engine.ups).toEqual([0]);
     now += 60_000;
     expect(up('peerC')).not.toBeNull();
     expect(bans.list()).toEqual([]);
@@ -115,32 +151,30 @@ describe('BanList', () => {
 describe('FramedProtocol duplicates', () => {
   it('reports full copies of known txs and what each frame carries', () => {
     const engine = fakeEngine();
-    let delivered: string[] = [];
-    engine.on_frame = (_p, bytes) => {
-      if (bytes[0] !== 1) return false;
-      delivered = [`${'0'.repeat(15)}${bytes[1]}`];
-      return true;
-    };
-    engine.take_delivered = () => delivered.splice(0);
     const wires: string[] = [];
     const arrivals: { id: string; duplicate?: boolean }[] = [];
+    const delivered: string[] = [];
     const framed = new FramedProtocol({
       libp2p: fakeLibp2p(),
       name: 'cat',
       engine,
       now: () => 5_000,
-      onWire: (direction, peer, bytes, info) => wires.push(`${direction} ${peer} ${bytes} ${info.kind} ${info.payload} ${info.tx}`),
+      onWire: (direction, peer, bytes, info) => wires.push(`${direction} ${peer} ${bytes} ${info.kinds.join('+')} ${info.payload} ${info.txs.length}`),
       onArrival: (a) => arrivals.push({ id: a.id, duplicate: a.duplicate }),
+      onDeliver: (d) => delivered.push(d.hash),
     });
-    const peer = (framed as unknown as { up(id: string, c: unknown): unknown }).up('peerE', pending);
-    const onFrame = (bytes: number[]) => (framed as unknown as { onFrame(p: unknown, b: Uint8Array): void }).onFrame(peer, Uint8Array.from(bytes));
+    const peer = internals(framed).up('peerE', pending);
+    const onFrame = (bytes: number[]) => internals(framed).onFrame(peer, Uint8Array.from(bytes));
     onFrame([1, 7, 0, 0]);
+    // The engine delivers a tx once; a second full copy is a duplicate.
+    engine.takeDelivered = () => [];
     onFrame([1, 7, 0, 0]);
     onFrame([9]);
-    const id = `${'0'.repeat(15)}7`;
+    const id = (7).toString(16).padStart(64, '0');
     expect(arrivals).toEqual([{ id, duplicate: undefined }, { id, duplicate: true }]);
+    expect(delivered).toEqual([id]);
     expect(framed.stats.duplicates).toBe(1);
     expect(framed.stats.payloadIn).toBe(6);
-    expect(wires).toEqual([`in peerE 4 Txs 3 ${id}`, `in peerE 4 Txs 3 ${id}`, 'in peerE 1 malformed 0 ']);
+    expect(wires).toEqual(['in peerE 4 Txs 3 1', 'in peerE 4 Txs 3 1', 'in peerE 1 malformed 0 0']);
   });
 });

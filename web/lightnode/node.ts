@@ -1,9 +1,10 @@
 // The browser light node: a js-libp2p node on the page's main thread (WebRTC is window-only).
 // It dials a bootstrap relay over WebSockets, reserves a slot on it (so other browsers can reach
 // it through the relay), announces its /webrtc address on gossipsub and dials the addresses other
-// browsers announce, which upgrades to a direct WebRTC connection. Txs go out on gossipsub.
+// browsers announce, which upgrades to a direct WebRTC connection. Txs go out on gossipsub (txcast's
+// own router by default, or @libp2p/gossipsub), CAT and Strokkur, all driven by the Rust core.
 import { circuitRelayTransport } from '@libp2p/circuit-relay-v2';
-import { gossipsub, TopicValidatorResult } from '@libp2p/gossipsub';
+import { generateKeyPair } from '@libp2p/crypto/keys';
 import { identify } from '@libp2p/identify';
 import { noise } from '@libp2p/noise';
 import { ping } from '@libp2p/ping';
@@ -12,16 +13,19 @@ import { webSockets } from '@libp2p/websockets';
 import { yamux } from '@libp2p/yamux';
 import { multiaddr } from '@multiformats/multiaddr';
 import { createLibp2p } from 'libp2p';
-import init, { LightNode as Engine } from '../wasm/txcast_wasm.js';
+import init, { gossipsub_protocol_ids, LightNode as WasmLightNode } from '../wasm/txcast_wasm.js';
 import type { Copy } from './arrivals';
 import { BanList } from './ban.mjs';
-import { FramedProtocol, LIVE_CONFIGS, type ProtocolName } from './framed.mjs';
+import { Engine, type FrameInfo } from './engine.mjs';
+import { FramedProtocol, LIVE_CONFIGS, MAX_TX_BYTES, type ProtocolName } from './framed.mjs';
+import { gossipServices, makeGossip, MAX_ANNOUNCE_BYTES, type Gossip, type GossipVersion, type Router } from './gossip.mjs';
 import { shouldDial, transportOf, type TransportName } from './transport';
-import { ANNOUNCE_TOPIC, decodeTx, encodeTx, messageId, randomTxId, TX_TOPIC } from './txwire.mjs';
+import { ANNOUNCE_TOPIC, generatedTx, sentAtOf, TX_TOPIC } from './txwire.mjs';
 
 /** How often a node repeats its address announcement (new peers learn it from the next one). */
 const ANNOUNCE_MS = 1500;
-const MAX_ANNOUNCE_BYTES = 4096;
+/** Bytes of received txs kept for download (the newest first; older ones keep hash and size). */
+const KEPT_BYTES = 16 << 20;
 
 export interface ConnectionView {
   addr: string;
@@ -30,24 +34,27 @@ export interface ConnectionView {
   limited: boolean;
 }
 
+/** A tx this node has seen on a protocol: its hash, size and, while kept, its bytes. */
 export interface TxRecord {
+  protocol: ProtocolName;
+  /** SHA-256 of the bytes, hex. */
   id: string;
   own: boolean;
   bytes: number;
-  sentAtMs: number;
+  /** The submitter's clock at submission, for generated txs (else undefined). */
+  sentAtMs?: number;
   /** Local wall-clock time of the first copy (or of the submission, for our own txs). */
   firstMs: number;
   /** The peer the first copy came from ('' for our own). */
   from: string;
-  /** Copies gossipsub saw: the publish or the first arrival, then every duplicate. */
+  /** Copies seen: the first (or the submission), then every duplicate. */
   copies: number;
+  /** The bytes, while kept (see KEPT_BYTES). */
+  data?: Uint8Array;
 }
 
 export interface Counters {
   published: number;
-  delivered: number;
-  duplicates: number;
-  malformed: number;
   announcesSent: number;
   dials: number;
   dialErrors: number;
@@ -58,15 +65,22 @@ export interface LightNodeOptions {
   onChange: () => void;
   /** Every copy of a tx seen here, on any protocol: its first arrival (or submission), then duplicates. */
   onArrival: (copy: Copy & { duplicate?: boolean; sentAtMs?: number }) => void;
-  /** Every frame or message that crosses a link, for the network view (payload: bytes of tx payload). */
-  onWire?: (protocol: Copy['protocol'], direction: 'in' | 'out', peer: string, bytes: number, payload: number) => void;
+  /** Every frame or message that crosses a link, for the network view. */
+  onWire?: (protocol: ProtocolName, direction: 'in' | 'out', peer: string, bytes: number, info: FrameInfo) => void;
   log: (line: string) => void;
+  /** GossipSub's router: txcast's own (default) or @libp2p/gossipsub. */
+  router?: Router;
+  /** txcast's router: the version it offers (default v2.0) and D_announce (default 4). */
+  version?: GossipVersion;
+  dAnnounce?: number;
 }
 
 type Node = Awaited<ReturnType<typeof makeNode>>;
 
-async function makeNode(msgIdFn: (msg: Parameters<typeof messageId>[0]) => Uint8Array, bans: BanList) {
-  return createLibp2p({
+async function makeNode(bans: BanList, router: Router, onCopy: (topic: string, hash: string) => void) {
+  const privateKey = await generateKeyPair('Ed25519');
+  const node = await createLibp2p({
+    privateKey,
     addresses: { listen: ['/p2p-circuit', '/webrtc'] },
     transports: [
       webSockets(),
@@ -79,26 +93,17 @@ async function makeNode(msgIdFn: (msg: Parameters<typeof messageId>[0]) => Uint8
     // The browser default gater refuses ws:// and private addresses: a local relay is both.
     // Banned peers are turned away both ways.
     connectionGater: bans.gater({ denyDialMultiaddr: () => false }),
-    services: {
-      identify: identify(),
-      ping: ping(),
-      pubsub: gossipsub({ allowPublishToZeroTopicPeers: true, emitSelf: false, msgIdFn }),
-    },
+    services: { identify: identify(), ping: ping(), ...gossipServices(router, { onCopy }) },
   });
+  return { node, privateKey };
 }
 
 export class LightNode {
-  node: Node | null = null;
+  node: Node['node'] | null = null;
+  gossip: Gossip | null = null;
+  /** Every tx seen, per protocol, by `${protocol}:${hash}`. */
   readonly txs = new Map<string, TxRecord>();
-  readonly counters: Counters = {
-    published: 0,
-    delivered: 0,
-    duplicates: 0,
-    malformed: 0,
-    announcesSent: 0,
-    dials: 0,
-    dialErrors: 0,
-  };
+  readonly counters: Counters = { published: 0, announcesSent: 0, dials: 0, dialErrors: 0 };
   relayAddr = '';
   /** CAT and Strokkur over their own streams, driven by the Rust state machines. */
   readonly framed: FramedProtocol[] = [];
@@ -106,85 +111,118 @@ export class LightNode {
   readonly bans = new BanList();
   /** Peers that announced a /webrtc address: other browsers. */
   readonly browsers = new Set<string>();
+  readonly router: Router;
   private dialing = new Set<string>();
   private announceTimer: ReturnType<typeof setInterval> | null = null;
+  private keptBytes = 0;
 
-  constructor(private readonly options: LightNodeOptions) {}
+  constructor(private readonly options: LightNodeOptions) {
+    this.router = options.router ?? 'txcast';
+  }
 
   get peerId(): string {
     return this.node?.peerId.toString() ?? '';
   }
 
-  /** Gossipsub calls this once per publish and once per received copy, duplicates included. */
-  private countCopy = (msg: Parameters<typeof messageId>[0]): Uint8Array => {
-    if (msg.topic === TX_TOPIC) {
-      const tx = msg.data ? decodeTx(msg.data) : null;
-      if (tx) {
-        const known = this.txs.get(tx.id);
-        if (known) {
-          // Our own submission's publish is its first copy, not a duplicate.
-          if (known.copies > 0) {
-            this.counters.duplicates += 1;
-            this.options.onArrival({ protocol: 'gossipsub', id: tx.id, atMs: Date.now(), own: false, from: '', duplicate: true });
-          }
-          known.copies += 1;
-        } else {
-          this.txs.set(tx.id, { ...tx, own: false, firstMs: Date.now(), from: '', copies: 1 });
-        }
-        this.options.onChange();
-      }
-    }
-    return messageId(msg);
-  };
+  /** The protocols running, gossipsub first. */
+  get protocols(): ProtocolName[] {
+    return ['gossipsub', ...this.framed.map((f) => f.name)];
+  }
 
   async start(relayAddr: string): Promise<void> {
     this.relayAddr = relayAddr.trim();
-    const node = await makeNode(this.countCopy, this.bans);
+    await init();
+    const { node, privateKey } = await makeNode(this.bans, this.router, (topic, hash) => (this.gossip as { copy?: (t: string, h: string) => void } | null)?.copy?.(topic, hash));
     this.node = node;
-    const pubsub = node.services.pubsub;
-    pubsub.topicValidators.set(TX_TOPIC, (_peer, msg) => {
-      if (decodeTx(msg.data)) return TopicValidatorResult.Accept;
-      this.counters.malformed += 1;
-      return TopicValidatorResult.Reject;
-    });
-    pubsub.addEventListener('gossipsub:message', (event) => {
-      const { msg, propagationSource } = event.detail;
-      const source = propagationSource.toString();
-      if (msg.topic === TX_TOPIC) this.onTx(msg.data, source);
-      else if (msg.topic === ANNOUNCE_TOPIC) {
-        this.options.onWire?.('gossipsub', 'in', source, msg.data.length, 0);
-        this.onAnnounce(msg.data);
-      }
-    });
     for (const name of ['connection:open', 'connection:close', 'self:peer:update', 'peer:update'] as const) {
       node.addEventListener(name, () => this.options.onChange());
     }
-    pubsub.addEventListener('subscription-change', () => this.options.onChange());
-    pubsub.subscribe(TX_TOPIC);
-    pubsub.subscribe(ANNOUNCE_TOPIC);
-    await init();
-    for (const name of ['cat', 'strokkur'] as ProtocolName[]) {
-      const engine = new Engine(name, JSON.stringify(LIVE_CONFIGS[name]), randomSeed(), Date.now());
+    const wire = (name: ProtocolName) =>
+      this.options.onWire ? (direction: 'in' | 'out', peer: string, bytes: number, info: FrameInfo) => this.options.onWire!(name, direction, peer, bytes, info) : null;
+    this.gossip = makeGossip(this.router, {
+      libp2p: node,
+      LightNode: WasmLightNode,
+      protocolIds: gossipsub_protocol_ids,
+      privateKey,
+      version: this.options.version,
+      dAnnounce: this.options.dAnnounce,
+      seed: randomSeed(),
+      bans: this.bans,
+      onChange: this.options.onChange,
+      onArrival: (a) => this.arrival(a),
+      onDeliver: (d) => {
+        if (d.topic === TX_TOPIC) this.keep('gossipsub', d.hash, d.data);
+        else if (d.topic === ANNOUNCE_TOPIC) this.onAnnounce(d.data);
+      },
+      onWire: wire('gossipsub'),
+      log: this.options.log,
+    });
+    await this.gossip.start();
+    for (const name of ['cat', 'strokkur'] as const) {
+      const engine = new Engine(WasmLightNode, name, LIVE_CONFIGS[name], randomSeed(), performance.now());
       const framed = new FramedProtocol({
         libp2p: node,
         name,
         engine,
         onChange: this.options.onChange,
-        onArrival: ({ firstMs, ...rest }) => this.options.onArrival({ ...rest, atMs: firstMs }),
-        onWire: this.options.onWire ? (direction, peer, bytes, info) => this.options.onWire!(name, direction, peer, bytes, info.payload) : null,
+        onArrival: (a) => this.arrival(a),
+        onDeliver: (d) => this.keep(name, d.hash, d.data),
+        onWire: wire(name),
         bans: this.bans,
         log: this.options.log,
       });
       await framed.start();
       this.framed.push(framed);
     }
-    this.options.log(`started ${node.peerId.toString()}`);
+    this.options.log(`started ${node.peerId.toString()} (gossipsub: ${this.router === 'js' ? '@libp2p/gossipsub' : `txcast ${this.gossip.version}`})`);
     if (this.relayAddr) {
       await node.dial(multiaddr(this.relayAddr));
       this.options.log(`dialled ${this.relayAddr}`);
     }
     this.announceTimer = setInterval(() => void this.announce(), ANNOUNCE_MS);
     this.options.onChange();
+  }
+
+  /** Records a copy of a tx (first, own, or duplicate) and passes it on to the arrival store. */
+  private arrival(a: { protocol: ProtocolName; id: string; firstMs: number; own: boolean; from: string; duplicate?: boolean }): void {
+    const key = `${a.protocol}:${a.id}`;
+    let tx = this.txs.get(key);
+    if (!tx) {
+      tx = { protocol: a.protocol, id: a.id, own: a.own, bytes: 0, firstMs: a.firstMs, from: a.from, copies: 0 };
+      this.txs.set(key, tx);
+      if (this.txs.size > 100_000) this.txs.delete(this.txs.keys().next().value!);
+    }
+    tx.copies += 1;
+    const copy: Copy & { duplicate?: boolean; sentAtMs?: number } = { protocol: a.protocol, id: a.id, atMs: a.firstMs, own: a.own, from: a.from };
+    if (a.duplicate) copy.duplicate = true;
+    if (tx.sentAtMs !== undefined) {
+      copy.sentAtMs = tx.sentAtMs;
+      if (!a.own && !a.duplicate) copy.latencyMs = a.firstMs - tx.sentAtMs;
+    }
+    this.options.onArrival(copy);
+    this.options.onChange();
+  }
+
+  /** Keeps the bytes of a tx for download (the oldest kept bytes go first past KEPT_BYTES). */
+  private keep(protocol: ProtocolName, hash: string, data: Uint8Array): void {
+    const tx = this.txs.get(`${protocol}:${hash}`);
+    const sentAt = sentAtOf(data);
+    if (!tx) {
+      // Deliveries come before the arrival is recorded: remember what to fill in.
+      this.txs.set(`${protocol}:${hash}`, { protocol, id: hash, own: false, bytes: data.length, firstMs: Date.now(), from: '', copies: 0, data, sentAtMs: sentAt ?? undefined });
+    } else {
+      tx.bytes = data.length;
+      tx.data = data;
+      if (sentAt !== null) tx.sentAtMs = sentAt;
+    }
+    this.keptBytes += data.length;
+    for (const old of this.txs.values()) {
+      if (this.keptBytes <= KEPT_BYTES) break;
+      if (old.data) {
+        this.keptBytes -= old.data.length;
+        old.data = undefined;
+      }
+    }
   }
 
   /** Dials another peer (a second relay, a peer met elsewhere); a banned one is refused. */
@@ -204,6 +242,7 @@ export class LightNode {
     if (this.announceTimer) clearInterval(this.announceTimer);
     this.announceTimer = null;
     for (const framed of this.framed.splice(0)) await framed.stop();
+    await this.gossip?.stop();
     await this.node?.stop();
     this.node = null;
     this.options.onChange();
@@ -232,62 +271,50 @@ export class LightNode {
 
   /** Peers we share the tx topic with over a connection gossipsub runs on. */
   topicPeers(): number {
-    return this.node?.services.pubsub.getSubscribers(TX_TOPIC).length ?? 0;
+    return this.gossip?.topicPeers(TX_TOPIC) ?? 0;
   }
 
   meshPeers(): number {
-    // getMeshPeers exists on the implementation but not on the exported interface.
-    const pubsub = this.node?.services.pubsub as unknown as { getMeshPeers(topic: string): string[] } | undefined;
-    return pubsub?.getMeshPeers(TX_TOPIC).length ?? 0;
+    return this.gossip?.meshPeers(TX_TOPIC) ?? 0;
   }
 
-  async submit(bytes: number): Promise<string> {
-    if (!this.node) throw new Error('the node is not running');
-    const id = randomTxId();
-    const now = Date.now();
-    const data = encodeTx({ id, sentAtMs: now, bytes });
-    // Recorded before publishing: the publish is the tx's first copy.
-    this.txs.set(id, { id, own: true, bytes: data.length, sentAtMs: now, firstMs: now, from: '', copies: 0 });
-    this.options.onArrival({ protocol: 'gossipsub', id, atMs: now, own: true, from: '', sentAtMs: now, latencyMs: 0 });
-    const pubsub = this.node.services.pubsub;
-    for (const peer of pubsub.getSubscribers(TX_TOPIC)) this.options.onWire?.('gossipsub', 'out', peer.toString(), data.length, data.length);
-    await pubsub.publish(TX_TOPIC, data);
-    this.counters.published += 1;
-    this.options.onChange();
-    return id;
-  }
-
-  /** Submits one tx of `bytes` on CAT or Strokkur; returns its id. */
-  submitFramed(name: ProtocolName, bytes: number): string {
-    const framed = this.framed.find((f) => f.name === name);
-    if (!framed) throw new Error(`${name} is not running`);
-    const id = framed.submit(bytes);
-    this.options.onChange();
-    return id;
-  }
-
-  private onTx(data: Uint8Array, from: string): void {
-    const tx = decodeTx(data);
-    if (!tx) return; // rejected by the validator already
-    const record = this.txs.get(tx.id);
-    this.options.onWire?.('gossipsub', 'in', from, data.length, data.length);
-    if (record && !record.own && record.from === '') {
-      record.from = from;
-      this.counters.delivered += 1;
-      const latencyMs = record.firstMs - record.sentAtMs;
-      this.options.onArrival({ protocol: 'gossipsub', id: tx.id, atMs: record.firstMs, own: false, from, latencyMs, sentAtMs: record.sentAtMs });
+  /**
+   * Sends the same bytes as one tx on each of `protocols`; returns its hash. A protocol whose
+   * cap the bytes exceed is refused with an Error naming the cap, before anything is sent.
+   */
+  async submitBytes(protocols: ProtocolName[], data: Uint8Array): Promise<string> {
+    if (!this.node || !this.gossip) throw new Error('the node is not running');
+    if (data.length === 0) throw new Error('a tx needs at least one byte');
+    for (const p of protocols) {
+      if (data.length > MAX_TX_BYTES[p]) throw new Error(`${p} carries txs of at most ${MAX_TX_BYTES[p]} bytes; this one has ${data.length}`);
+    }
+    let hash = '';
+    for (const p of protocols) {
+      if (p === 'gossipsub') {
+        hash = await this.gossip.publish(TX_TOPIC, data);
+        this.counters.published += 1;
+      } else {
+        const framed = this.framed.find((f) => f.name === p);
+        if (!framed) throw new Error(`${p} is not running`);
+        hash = framed.submit(data);
+      }
+      this.keep(p, hash, data);
     }
     this.options.onChange();
+    return hash;
+  }
+
+  /** A generated tx of `bytes` bytes (stamped with its submission time) on each protocol. */
+  submitGenerated(protocols: ProtocolName[], bytes: number): Promise<string[]> {
+    return Promise.all(protocols.map((p) => this.submitBytes([p], generatedTx({ sentAtMs: Date.now(), bytes }))));
   }
 
   private async announce(): Promise<void> {
     const addrs = this.webrtcAddrs();
-    if (!this.node || addrs.length === 0) return;
+    if (!this.node || !this.gossip || addrs.length === 0) return;
     const body = new TextEncoder().encode(JSON.stringify({ peer: this.peerId, addrs }));
     try {
-      const pubsub = this.node.services.pubsub;
-      for (const peer of pubsub.getSubscribers(ANNOUNCE_TOPIC)) this.options.onWire?.('gossipsub', 'out', peer.toString(), body.length, 0);
-      await pubsub.publish(ANNOUNCE_TOPIC, body);
+      await this.gossip.publish(ANNOUNCE_TOPIC, body);
       this.counters.announcesSent += 1;
     } catch (error) {
       this.options.log(`announce failed: ${(error as Error).message}`);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { shouldDial, transportOf } from './transport';
-import { decodeTx, encodeTx, MAX_TX_BYTES, TX_HEADER_BYTES } from './txwire.mjs';
+import { GENERATED_HEADER_BYTES, generatedTx, parseTx, sentAtOf } from './txwire.mjs';
 
 describe('transportOf', () => {
   it('tells a direct WebRTC connection from a relayed one and from WebSockets', () => {
@@ -16,19 +16,26 @@ describe('transportOf', () => {
 });
 
 describe('tx wire', () => {
-  it('round-trips id, time and size', () => {
-    const bytes = encodeTx({ id: '0123456789abcdef', sentAtMs: 1_700_000_000_123.5, bytes: 300 });
-    expect(bytes.length).toBe(300);
-    expect(decodeTx(bytes)).toEqual({ id: '0123456789abcdef', sentAtMs: 1_700_000_000_123.5, bytes: 300 });
+  it('generated txs carry their submission time and size, and differ', () => {
+    const a = generatedTx({ sentAtMs: 1_700_000_000_123.5, bytes: 300 });
+    const b = generatedTx({ sentAtMs: 1_700_000_000_123.5, bytes: 300 });
+    expect(a.length).toBe(300);
+    expect(sentAtOf(a)).toBe(1_700_000_000_123.5);
+    expect(a).not.toEqual(b);
+    expect(generatedTx({ sentAtMs: 0, bytes: 1 }).length).toBe(GENERATED_HEADER_BYTES);
   });
-  it('rejects short, oversized and non-finite txs', () => {
-    expect(decodeTx(new Uint8Array(TX_HEADER_BYTES - 1))).toBeNull();
-    expect(decodeTx(new Uint8Array(MAX_TX_BYTES + 1))).toBeNull();
-    const nan = encodeTx({ id: '0000000000000000', sentAtMs: 0 });
-    new DataView(nan.buffer).setFloat64(8, Number.NaN);
-    expect(decodeTx(nan)).toBeNull();
+  it('other bytes carry no time', () => {
+    expect(sentAtOf(new Uint8Array(GENERATED_HEADER_BYTES - 1))).toBeNull();
+    expect(sentAtOf(new TextEncoder().encode('just some text, long enough to have a header'))).toBeNull();
+    const nan = generatedTx({ sentAtMs: 0 });
+    new DataView(nan.buffer).setFloat64(12, Number.NaN);
+    expect(sentAtOf(nan)).toBeNull();
   });
-  it('refuses a bad id', () => {
-    expect(() => encodeTx({ id: 'xyz', sentAtMs: 0 })).toThrow();
+  it('reads a user tx from text or hex, and says what is wrong', () => {
+    expect([...parseTx('hé', 'text')]).toEqual([0x68, 0xc3, 0xa9]);
+    expect([...parseTx('0x01 ff\n0A', 'hex')]).toEqual([1, 255, 10]);
+    expect(() => parseTx('', 'text')).toThrow(/empty/);
+    expect(() => parseTx('abc', 'hex')).toThrow(/odd number/);
+    expect(() => parseTx('0g', 'hex')).toThrow(/position 2/);
   });
 });

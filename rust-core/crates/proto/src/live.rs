@@ -280,6 +280,12 @@ impl GossipNode {
             .ok_or_else(|| format!("not a topic of this node: {name}"))
     }
 
+    /// Connected peers subscribed to a topic, and those of them in our mesh.
+    pub fn topic_peers(&self, topic: &str) -> (usize, usize) {
+        let gs = self.driver.protocol();
+        self.topic(topic).map_or((0, 0), |t| (gs.subscribers(t), gs.mesh_of(t).len()))
+    }
+
     /// What a StrictSign signature of this message must cover.
     pub fn signable(&self, topic: &str, data: &[u8], from: &[u8], seqno: &[u8]) -> Vec<u8> {
         let parts = MessageParts {

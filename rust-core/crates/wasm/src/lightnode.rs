@@ -307,6 +307,16 @@ impl LightNode {
         Ok(hex(&hash))
     }
 
+    /// GossipSub: connected peers subscribed to a topic.
+    pub fn topic_peers(&mut self, topic: &str) -> Result<u32, JsError> {
+        Ok(self.engine.gossip()?.topic_peers(topic).0 as u32)
+    }
+
+    /// GossipSub: peers in our mesh for a topic.
+    pub fn mesh_peers(&mut self, topic: &str) -> Result<u32, JsError> {
+        Ok(self.engine.gossip()?.topic_peers(topic).1 as u32)
+    }
+
     /// GossipSub: the page's verdict ("accept", "reject" or "ignore") on a message it was
     /// asked to validate.
     pub fn validated(&mut self, handle: f64, verdict: &str, now_ms: f64) -> Result<(), JsError> {

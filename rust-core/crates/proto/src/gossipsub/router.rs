@@ -904,11 +904,7 @@ impl Protocol for Gossipsub {
 
     fn inspect(&self) -> Vec<(&'static str, String)> {
         let connected = self.peers.list.iter().filter(|x| x.connected).count();
-        let first = self.peers.topic(TopicId(0));
-        let subscribed = first.map_or(0, |t| {
-            let members = t.members.iter().zip(&self.peers.list);
-            members.filter(|(m, x)| x.connected && m.subscribed).count()
-        });
+        let subscribed = self.subscribers(TopicId(0));
         vec![
             ("version", format!("{:?}", self.p.version)),
             ("peers (subscribed)", format!("{connected} ({subscribed})")),
@@ -936,6 +932,14 @@ impl Gossipsub {
     /// Mesh peers of a topic.
     pub fn mesh_of(&self, topic: TopicId) -> &[PeerIdx] {
         self.peers.topic(topic).map_or(&[], |t| &t.mesh)
+    }
+
+    /// Connected peers that subscribe to a topic.
+    pub fn subscribers(&self, topic: TopicId) -> usize {
+        self.peers.topic(topic).map_or(0, |t| {
+            let members = t.members.iter().zip(&self.peers.list);
+            members.filter(|(m, x)| x.connected && m.subscribed).count()
+        })
     }
 
     /// This node's score of a peer.

@@ -1,0 +1,87 @@
+import type { BanList } from './ban.mjs';
+import type { Delivery, FrameInfo } from './engine.mjs';
+import type { Arrival, FramedStats } from './framed.mjs';
+
+export type Router = 'txcast' | 'js';
+export type GossipVersion = 'v1.2' | 'v2.0';
+export const ROUTERS: Router[];
+export const VERSIONS: GossipVersion[];
+export const MAX_ANNOUNCE_BYTES: number;
+export function liveConfig(options?: { version?: GossipVersion; dAnnounce?: number }): object;
+export function judge(topic: string, data: Uint8Array): 'accept' | 'reject' | 'ignore';
+export function toHex(bytes: Uint8Array): string;
+export function gossipServices(router: Router, options?: { onCopy?: (topic: string, hash: string) => void; maxInboundDataLength?: number }): Record<string, unknown>;
+
+export interface GossipCounters {
+  /** Entries sent and received by kind (txcast's router: publish, ihave, idontwant, iannounce, ineed, ...). */
+  sent: Record<string, number>;
+  received: Record<string, number>;
+  /** The router's own counters (gs_*). */
+  engine: Record<string, number>;
+  badSignatures: number;
+  rejected: number;
+}
+
+export interface GossipOptions {
+  libp2p: unknown;
+  LightNode?: unknown;
+  protocolIds?: (version: string) => string[];
+  privateKey?: unknown;
+  version?: GossipVersion;
+  dAnnounce?: number;
+  seed?: bigint;
+  now?: () => number;
+  onDeliver?: (delivery: Delivery & { from: string }) => void;
+  onArrival?: (arrival: Arrival & { protocol: 'gossipsub'; id: string }) => void;
+  onWire?: ((direction: 'in' | 'out', peer: string, bytes: number, info: FrameInfo) => void) | null;
+  onChange?: () => void;
+  bans?: BanList | null;
+  log?: (line: string) => void;
+}
+
+export interface Gossip {
+  readonly router: Router;
+  readonly version: GossipVersion;
+  readonly stats: Pick<FramedStats, 'delivered' | 'own' | 'duplicates' | 'malformed'> & Partial<FramedStats>;
+  readonly arrivals: Map<string, Arrival>;
+  readonly peers: { readonly size: number };
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  publish(topic: string, data: Uint8Array): Promise<string>;
+  topicPeers(topic: string): number;
+  meshPeers(topic: string): number;
+  counters(): GossipCounters;
+}
+
+export class TxcastGossip implements Gossip {
+  constructor(options: GossipOptions);
+  readonly router: Router;
+  readonly version: GossipVersion;
+  readonly stats: FramedStats;
+  readonly arrivals: Map<string, Arrival>;
+  readonly peers: Map<string, unknown>;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  publish(topic: string, data: Uint8Array): Promise<string>;
+  topicPeers(topic: string): number;
+  meshPeers(topic: string): number;
+  counters(): GossipCounters;
+}
+
+export class JsGossip implements Gossip {
+  constructor(options: GossipOptions);
+  readonly router: Router;
+  readonly version: GossipVersion;
+  readonly stats: { delivered: number; own: number; duplicates: number; malformed: number };
+  readonly arrivals: Map<string, Arrival>;
+  readonly peers: { readonly size: number };
+  copy(topic: string, hash: string): void;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  publish(topic: string, data: Uint8Array): Promise<string>;
+  topicPeers(topic: string): number;
+  meshPeers(topic: string): number;
+  counters(): GossipCounters;
+}
+
+export function makeGossip(router: Router, options: GossipOptions): Gossip;

@@ -1,0 +1,283 @@
+// GossipSub for the light node and the relay, behind one face, with two routers to choose from:
+//   'txcast'  txcast's own router (the Rust state machine of the simulator, through framed.mjs),
+//             speaking /meshsub/2.0.0 (v2.0: IANNOUNCE/INEED), 1.2.0, 1.1.0 and 1.0.0;
+//   'js'      @libp2p/gossipsub, the reference implementation (it speaks up to /meshsub/1.2.0).
+// Both: StrictSign with the node's Ed25519 key, message id = SHA-256 of the data, the tx topic and
+// the address-announcement topic. Shared by the page and the Node relay, so plain JS.
+import { gossipsub, TopicValidatorResult } from '@libp2p/gossipsub';
+import { publicKeyFromProtobuf } from '@libp2p/crypto/keys';
+import { Engine } from './engine.mjs';
+import { FramedProtocol, MAX_TX_BYTES } from './framed.mjs';
+import { ANNOUNCE_TOPIC, TX_TOPIC } from './txwire.mjs';
+
+export const ROUTERS = ['txcast', 'js'];
+export const VERSIONS = ['v1.2', 'v2.0'];
+/** Address announcements are small JSON objects. */
+export const MAX_ANNOUNCE_BYTES = 4096;
+
+/** How every txcast node runs GossipSub on a live network (the simulator's defaults otherwise). */
+export function liveConfig({ version = 'v2.0', dAnnounce = 4 } = {}) {
+  return {
+    version,
+    d_announce: version === 'v2.0' ? dAnnounce : 0,
+    topics: [TX_TOPIC, ANNOUNCE_TOPIC],
+    signature_policy: 'strict_sign',
+    message_id: 'content',
+  };
+}
+
+/** The application's rules per topic: a verdict for a message's data. */
+export function judge(topic, data) {
+  if (topic === TX_TOPIC) return data.length >= 1 && data.length <= MAX_TX_BYTES.gossipsub ? 'accept' : 'reject';
+  if (topic === ANNOUNCE_TOPIC) {
+    if (data.length > MAX_ANNOUNCE_BYTES) return 'reject';
+    try {
+      const parsed = JSON.parse(new TextDecoder().decode(data));
+      return typeof parsed?.peer === 'string' && Array.isArray(parsed?.addrs) ? 'accept' : 'reject';
+    } catch {
+      return 'reject';
+    }
+  }
+  return 'ignore';
+}
+
+/** SHA-256 of the data, the message id every node on the topics uses. */
+async function sha256(data) {
+  return new Uint8Array(await globalThis.crypto.subtle.digest('SHA-256', data));
+}
+
+export function toHex(bytes) {
+  let out = '';
+  for (const b of bytes) out += b.toString(16).padStart(2, '0');
+  return out;
+}
+
+function equal(a, b) {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
+}
+
+/** A random 64-bit starting point for sequence numbers (unique per node run). */
+function randomSeqno() {
+  const words = new Uint32Array(2);
+  globalThis.crypto.getRandomValues(words);
+  return (BigInt(words[0]) << 32n) | BigInt(words[1]);
+}
+
+/**
+ * The services entry a libp2p node needs for the router: @libp2p/gossipsub as a service for
+ * 'js', nothing for 'txcast' (it registers its own protocol handlers once the node runs).
+ */
+export function gossipServices(router, { onCopy = () => {}, maxInboundDataLength = 1 << 20 } = {}) {
+  if (router !== 'js') return {};
+  return {
+    pubsub: gossipsub({
+      allowPublishToZeroTopicPeers: true,
+      emitSelf: false,
+      maxInboundDataLength,
+      // Called once per publish and once per received copy, duplicates included.
+      msgIdFn: async (msg) => {
+        const id = await sha256(msg.data ?? new Uint8Array());
+        onCopy(msg.topic, toHex(id));
+        return id;
+      },
+    }),
+  };
+}
+
+/** txcast's router on the node's streams. */
+export class TxcastGossip {
+  /**
+   * @param {{libp2p: any, LightNode: any, protocolIds: (version: string) => string[], privateKey: any,
+   *          version?: string, dAnnounce?: number, seed: bigint, now?: () => number,
+   *          onDeliver?: Function, onArrival?: Function, onWire?: Function | null, onChange?: Function,
+   *          bans?: any, log?: Function}} options
+   */
+  constructor({ libp2p, LightNode, protocolIds, privateKey, version = 'v2.0', dAnnounce = 4, seed, now = () => performance.now(), onDeliver = () => {}, onArrival = () => {}, onWire = null, onChange = () => {}, bans = null, log = () => {} }) {
+    this.router = 'txcast';
+    this.version = version;
+    this.dAnnounce = dAnnounce;
+    this.libp2p = libp2p;
+    this.privateKey = privateKey;
+    this.from = libp2p.peerId.toMultihash().bytes;
+    this.seqno = randomSeqno();
+    this.now = now;
+    this.log = log;
+    /** Signatures that did not verify, and messages the topic rules turned down. */
+    this.badSignatures = 0;
+    this.rejected = 0;
+    this.engine = new Engine(LightNode, 'gossipsub', liveConfig({ version, dAnnounce }), seed, now());
+    this.framed = new FramedProtocol({
+      libp2p,
+      name: 'gossipsub',
+      engine: this.engine,
+      protocols: protocolIds(version),
+      now,
+      onChange,
+      onArrival,
+      onDeliver,
+      onWire,
+      bans,
+      log,
+      isTx: (d) => d.topic === TX_TOPIC,
+      onValidate: (asked) => void this.validate(asked),
+    });
+  }
+
+  get stats() {
+    return this.framed.stats;
+  }
+
+  get arrivals() {
+    return this.framed.arrivals;
+  }
+
+  get peers() {
+    return this.framed.peers;
+  }
+
+  start() {
+    return this.framed.start();
+  }
+
+  stop() {
+    return this.framed.stop();
+  }
+
+  /** Signs and publishes `data` on `topic`; returns the data's SHA-256 (hex). */
+  async publish(topic, data) {
+    this.seqno = (this.seqno + 1n) & 0xffff_ffff_ffff_ffffn;
+    const seqno = new Uint8Array(8);
+    new DataView(seqno.buffer).setBigUint64(0, this.seqno);
+    const signable = this.engine.signable(topic, data, this.from, seqno);
+    const signature = await this.privateKey.sign(signable);
+    const hash = this.engine.publish(topic, data, this.now(), { from: this.from, seqno, signature });
+    if (topic === TX_TOPIC) this.framed.recordOwn(hash);
+    this.framed.pump('');
+    return hash;
+  }
+
+  /** Checks each message's signature and the topic's rules, and tells the router. */
+  async validate(asked) {
+    for (const v of asked) {
+      let verdict = 'reject';
+      try {
+        const key = v.publicKey && publicKeyFromProtobuf(v.publicKey);
+        const author = key && equal(key.toMultihash().bytes, v.from ?? new Uint8Array());
+        if (author && v.signature && (await key.verify(v.signable, v.signature))) verdict = judge(v.topic, v.data);
+        else this.badSignatures += 1;
+      } catch {
+        this.badSignatures += 1;
+      }
+      if (verdict === 'reject') this.rejected += 1;
+      this.engine.validated(v.handle, verdict, this.now());
+    }
+    this.framed.pump('');
+  }
+
+  /** Peers subscribed to a topic and in our mesh for it. */
+  topicPeers(topic) {
+    return this.engine.topicPeers(topic);
+  }
+
+  meshPeers(topic) {
+    return this.engine.meshPeers(topic);
+  }
+
+  /** Control and data entries sent and received, by kind, and the router's own counters. */
+  counters() {
+    return { sent: { ...this.framed.kindsOut }, received: { ...this.framed.kindsIn }, engine: this.engine.counters(), badSignatures: this.badSignatures, rejected: this.rejected };
+  }
+}
+
+/** @libp2p/gossipsub behind the same face (the node must have been made with gossipServices('js')). */
+export class JsGossip {
+  constructor({ libp2p, onDeliver = () => {}, onArrival = () => {}, onWire = null, onChange = () => {}, log = () => {} }) {
+    this.router = 'js';
+    this.version = 'v1.2';
+    this.libp2p = libp2p;
+    this.pubsub = libp2p.services.pubsub;
+    this.onDeliver = onDeliver;
+    this.onArrival = onArrival;
+    this.onWire = onWire;
+    this.onChange = onChange;
+    this.log = log;
+    this.arrivals = new Map();
+    this.stats = { delivered: 0, own: 0, duplicates: 0, malformed: 0 };
+    this.rejected = 0;
+    /** Copies per tx id the router computed ids for (see gossipServices' onCopy). */
+    this.copies = new Map();
+    this.peers = { get size() { return 0; } };
+  }
+
+  /** gossipServices' onCopy lands here: a copy the router saw (publish, first, or duplicate). */
+  copy(topic, hash) {
+    if (topic !== TX_TOPIC) return;
+    const n = (this.copies.get(hash) ?? 0) + 1;
+    this.copies.set(hash, n);
+    if (this.copies.size > 100_000) this.copies.delete(this.copies.keys().next().value);
+    if (n > 1 && this.arrivals.has(hash)) {
+      this.stats.duplicates += 1;
+      this.onArrival({ protocol: 'gossipsub', id: hash, firstMs: Date.now(), own: false, from: '', duplicate: true });
+    }
+  }
+
+  async start() {
+    for (const topic of [TX_TOPIC, ANNOUNCE_TOPIC]) {
+      this.pubsub.topicValidators.set(topic, (_peer, msg) => {
+        const verdict = judge(topic, msg.data);
+        if (verdict === 'reject') this.rejected += 1;
+        return verdict === 'accept' ? TopicValidatorResult.Accept : verdict === 'reject' ? TopicValidatorResult.Reject : TopicValidatorResult.Ignore;
+      });
+      this.pubsub.subscribe(topic);
+    }
+    this.pubsub.addEventListener('gossipsub:message', (event) => void this.onMessage(event.detail));
+    this.pubsub.addEventListener('subscription-change', () => this.onChange());
+  }
+
+  async onMessage({ msg, propagationSource }) {
+    const from = propagationSource.toString();
+    const hash = toHex(await sha256(msg.data));
+    this.onWire?.('in', from, msg.data.length, { kinds: ['publish'], payload: msg.topic === TX_TOPIC ? msg.data.length : 0, txs: [hash] });
+    this.onDeliver({ hash, topic: msg.topic, data: msg.data, from });
+    if (msg.topic !== TX_TOPIC || this.arrivals.has(hash)) return;
+    const arrival = { firstMs: Date.now(), own: false, from };
+    this.arrivals.set(hash, arrival);
+    this.stats.delivered += 1;
+    this.onArrival({ protocol: 'gossipsub', id: hash, ...arrival });
+    this.onChange();
+  }
+
+  async stop() {}
+
+  async publish(topic, data) {
+    const hash = toHex(await sha256(data));
+    if (topic === TX_TOPIC && !this.arrivals.has(hash)) {
+      const arrival = { firstMs: Date.now(), own: true, from: '' };
+      this.arrivals.set(hash, arrival);
+      this.stats.own += 1;
+      this.onArrival({ protocol: 'gossipsub', id: hash, ...arrival });
+    }
+    for (const peer of this.pubsub.getSubscribers(topic)) this.onWire?.('out', peer.toString(), data.length, { kinds: ['publish'], payload: topic === TX_TOPIC ? data.length : 0, txs: [] });
+    await this.pubsub.publish(topic, data);
+    return hash;
+  }
+
+  topicPeers(topic) {
+    return this.pubsub.getSubscribers(topic).length;
+  }
+
+  meshPeers(topic) {
+    // getMeshPeers exists on the implementation but not on the exported interface.
+    return this.pubsub.getMeshPeers(topic).length;
+  }
+
+  counters() {
+    return { sent: {}, received: {}, engine: {}, badSignatures: 0, rejected: this.rejected };
+  }
+}
+
+/** The router for a node: 'txcast' (default) or 'js'. */
+export function makeGossip(router, options) {
+  if (!ROUTERS.includes(router)) throw new Error(`the gossipsub router is txcast or js, not ${router}`);
+  return router === 'js' ? new JsGossip(options) : new TxcastGossip(options);
+}
