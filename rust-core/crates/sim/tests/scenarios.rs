@@ -165,28 +165,42 @@ fn every_committed_scenario_loads() {
 
 /// Golden digests: a change to the engine, the RNG or a protocol that changes any event shows
 /// up here. Update them only for an intended change of behaviour, and say so in the commit.
+/// Scenario runs are pinned in `scenarios/goldens.json` (the WASM build checks the same file).
 #[test]
 fn golden_digests() {
     let demo = sim::demo::demo_flood(1, 300, 8).unwrap();
     assert_eq!(demo.digest, GOLDEN_DEMO_1_300_8);
-    let text = std::fs::read_to_string(scenarios_dir().join("push-vs-flood-300.json")).unwrap();
-    let prep = Prepared::new(sim::parse_scenario(&text).unwrap()).unwrap();
-    let digests: Vec<String> = (0..2)
-        .map(|i| {
+    let goldens: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(scenarios_dir().join("goldens.json")).unwrap(),
+    )
+    .unwrap();
+    let mut checked = 0;
+    for (file, runs) in goldens.as_object().unwrap() {
+        let Some(runs) = runs.as_object() else {
+            continue;
+        };
+        let text = std::fs::read_to_string(scenarios_dir().join(file)).unwrap();
+        let prep = Prepared::new(sim::parse_scenario(&text).unwrap()).unwrap();
+        for (i, spec) in prep.scenario.protocols.iter().enumerate() {
+            let Some(want) = runs.get(spec.label()) else {
+                continue;
+            };
             let mut s = start_run(&prep, i, &EngineOptions::default()).unwrap();
             s.run.run_until(u64::MAX);
-            s.report(&prep, 0.0).digest
-        })
-        .collect();
-    assert_eq!(digests, GOLDEN_PUSH_VS_FLOOD);
+            assert_eq!(
+                s.report(&prep, 0.0).digest,
+                want.as_str().unwrap(),
+                "{file}: {}",
+                spec.label()
+            );
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 5, "every pinned run exists");
 }
 
 const GOLDEN_DEMO_1_300_8: &str =
     "b9044c7a262e63991a52eb717579721345f6bd89110bcbd5c9c86bba5ad6aa28";
-const GOLDEN_PUSH_VS_FLOOD: [&str; 2] = [
-    "615de884e2475e070852671d7838a7f8381706b5dfa7505350cd23c47534c6a0",
-    "42fb009efafddb88066b217ada4672619e61cad218b03c60e0a68610d8943f18",
-];
 
 /// A run can bring its own adversaries or workload; the graph and seed stay the scenario's.
 #[test]
