@@ -285,7 +285,7 @@ impl Gossipsub {
         if from.is_some() {
             self.send_idontwant(msg, from, cx);
         }
-        self.forward(msg, from, cx);
+        self.forward(msg, from, from.is_none(), cx);
     }
 
     /// IDONTWANT for a message new here to the topic's mesh peers that speak v1.2, but the
@@ -319,7 +319,8 @@ impl Gossipsub {
             Verdict::Accept => {
                 cx.deliver(msg.tx);
                 self.mcache.put(msg);
-                self.forward(msg, from, cx);
+                // Not our own, even when its sender has gone meanwhile (`from` is then None).
+                self.forward(msg, from, false, cx);
             }
             Verdict::Reject => match from {
                 Some(peer) => self.penalize_invalid(peer, cx),
@@ -364,12 +365,11 @@ impl Gossipsub {
     /// flood publishing, or the fanout when not subscribed), skipping the source and peers
     /// that said IDONTWANT. In v2.0 each mesh peer gets an IANNOUNCE instead of the message
     /// with probability D_announce / D.
-    fn forward(&mut self, msg: Message, from: Option<PeerIdx>, cx: &mut Ctx<'_, Self>) {
+    fn forward(&mut self, msg: Message, from: Option<PeerIdx>, own: bool, cx: &mut Ctx<'_, Self>) {
         let tx = msg.tx;
         if self.withholds(tx.id) {
             return;
         }
-        let own = from.is_none();
         let t = msg.topic;
         let mut targets = std::mem::take(&mut self.scratch);
         let joined = self.peers.topic_mut(t).joined;

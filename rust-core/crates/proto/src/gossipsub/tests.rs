@@ -55,6 +55,18 @@ impl Solo {
         self.node.handle(input, &mut cx);
         out
     }
+    /// Runs a host call (a verdict, a peer's version) like an input.
+    fn call(
+        &mut self,
+        at: Time,
+        f: impl FnOnce(&mut Gossipsub, &mut Ctx<'_, Gossipsub>),
+    ) -> Vec<Act> {
+        self.now = at;
+        let mut out = Vec::new();
+        let mut cx = Ctx::new(at, &mut self.rng, &mut out);
+        f(&mut self.node, &mut cx);
+        out
+    }
     fn msg(&mut self, at: Time, from: u32, rpc: Rpc) -> Vec<Act> {
         self.input(at, Input::Message(PeerIdx(from), rpc))
     }
@@ -363,6 +375,107 @@ fn invalid_messages_cost_score_and_do_not_block_the_real_one() {
     assert!(s.node.peer_score(PeerIdx(0)) < 0.0);
     let good = s.msg(ms(210), 1, publish(tx, true));
     assert_eq!(delivered(&good), vec![tx.id]);
+}
+
+#[test]
+fn messages_wait_for_the_host_and_follow_its_verdict() {
+    let mut s = Solo::with_mesh(v2(0), Behaviour::Honest, 3);
+    // Peer 3 subscribes after the mesh formed: not in the mesh.
+    s.input(ms(150), Input::PeerUp(PeerIdx(3)));
+    s.msg(
+        ms(150),
+        3,
+        Rpc::Subscribe {
+            topic: T0,
+            subscribe: true,
+        },
+    );
+    let host = |id: u64| {
+        let tx = Tx {
+            id: TxId(id),
+            len: 100,
+        };
+        Rpc::Publish(Message {
+            tx,
+            topic: T0,
+            envelope: 0,
+            check: Check::Host,
+        })
+    };
+    let parked = s.msg(ms(200), 0, host(5));
+    assert!(
+        delivered(&parked).is_empty() && sends(&parked).is_empty(),
+        "nothing before the verdict"
+    );
+    assert_eq!(s.node.take_validation_requests(), vec![TxId(5)]);
+    assert!(
+        sends(&s.msg(ms(201), 1, host(5))).is_empty(),
+        "a copy during validation is a duplicate"
+    );
+    assert!(s.node.take_validation_requests().is_empty());
+    // The sender leaves before the verdict: the message is forwarded on the mesh, not flooded
+    // as if it were ours, and no one is blamed.
+    s.input(ms(210), Input::PeerDown(PeerIdx(0)));
+    let ok = s.call(ms(220), |gs, cx| {
+        gs.handle_validated(TxId(5), Verdict::Accept, cx)
+    });
+    assert_eq!(delivered(&ok), vec![TxId(5)]);
+    let mut to: Vec<u32> = sends(&ok).iter().map(|(p, _)| *p).collect();
+    to.sort();
+    assert_eq!(to, vec![1, 2]);
+    // Rejected: P4 for the sender, nothing delivered; ignored: no blame.
+    s.msg(ms(300), 1, host(6));
+    s.msg(ms(300), 2, host(7));
+    assert_eq!(s.node.take_validation_requests(), vec![TxId(6), TxId(7)]);
+    let bad = s.call(ms(310), |gs, cx| {
+        gs.handle_validated(TxId(6), Verdict::Reject, cx)
+    });
+    let meh = s.call(ms(310), |gs, cx| {
+        gs.handle_validated(TxId(7), Verdict::Ignore, cx)
+    });
+    assert!(delivered(&bad).is_empty() && delivered(&meh).is_empty());
+    assert!(s.node.peer_score(PeerIdx(1)) < 0.0);
+    assert_eq!(s.node.peer_score(PeerIdx(2)), 0.0);
+    // A verdict on a message never asked about does nothing.
+    assert!(s
+        .call(ms(320), |gs, cx| gs.handle_validated(
+            TxId(99),
+            Verdict::Accept,
+            cx
+        ))
+        .is_empty());
+}
+
+#[test]
+fn a_peer_speaking_an_older_version_gets_no_newer_messages() {
+    let mut s = Solo::with_mesh(v2(8), Behaviour::Honest, 3);
+    s.call(ms(150), |gs, _| {
+        gs.set_peer_version(PeerIdx(1), Version::V1_2)
+    });
+    s.call(ms(150), |gs, _| {
+        gs.set_peer_version(PeerIdx(2), Version::V1_1)
+    });
+    let tx = Tx {
+        id: TxId(3),
+        len: 2_000,
+    };
+    let out = sends(&s.msg(ms(200), 0, publish(tx, true)));
+    let kinds = |p: u32| {
+        out.iter()
+            .filter(|(q, _)| *q == p)
+            .map(|(_, m)| m.kind())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        kinds(1),
+        ["idontwant", "publish"],
+        "v1.2: IDONTWANT, and the message in full"
+    );
+    assert_eq!(
+        kinds(2),
+        ["publish"],
+        "v1.1: neither IDONTWANT nor IANNOUNCE"
+    );
 }
 
 #[test]
