@@ -272,6 +272,9 @@ export class FramedProtocol {
     } finally {
       peer.flushing = false;
     }
+    // A frame queued after the writer last found the queue empty, but before it let go, saw a
+    // writer still at work and started none: write it now.
+    if (peer.queue.length > 0 && this.peers.get(peer.key) === peer) void this.flush(peer);
   }
 
   async write(peer) {

@@ -49,6 +49,7 @@ type Internals = {
   up(id: string, c: unknown): unknown;
   onFrame(p: unknown, b: Uint8Array): void;
   attach(p: unknown, out: unknown, protocol: string): void;
+  send(p: unknown, frame: OutFrame): void;
 };
 const internals = (f: FramedProtocol) => f as unknown as Internals;
 
@@ -77,6 +78,30 @@ describe('FramedProtocol peers', () => {
     await new Promise((resolve) => setTimeout(resolve, 10));
     expect(out.written.map((b) => b[0])).toEqual([1, 3, 4, 2]);
     expect(framed.kindsOut).toEqual({ a: 1, b: 1, c: 1, d: 1 });
+  });
+  it('writes a frame queued while the writer is letting go of the peer', async () => {
+    // The writer has found its queue empty but not yet said it is done when the next frame
+    // comes (in the live node: the next publish, right after its signature): it is written too.
+    const engine = fakeEngine();
+    const info = (kind: string) => ({ kinds: [kind], payload: 0, txs: [] });
+    let peer: unknown = null;
+    let later = true;
+    const framed = new FramedProtocol({
+      libp2p: fakeLibp2p(),
+      name: 'gossipsub',
+      engine,
+      onWire: (direction) => {
+        if (direction !== 'out' || !later) return;
+        later = false;
+        queueMicrotask(() => internals(framed).send(peer, { peer: 0, bytes: Uint8Array.of(2), urgent: false, info: info('b') }));
+      },
+    });
+    peer = internals(framed).up('peerF', pending);
+    const out = writer();
+    engine.out.push({ peer: 0, bytes: Uint8Array.of(1), urgent: false, info: info('a') });
+    internals(framed).attach(peer, out, '');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(out.written.map((b) => b[0])).toEqual([1, 2]);
   });
 });
 
