@@ -1,0 +1,48 @@
+// Types for localnet.mjs, for the TypeScript tests.
+import type { Libp2p } from 'libp2p';
+import type { Delivery } from '../../web/lightnode/engine.mjs';
+import type { Gossip, GossipVersion, Router } from '../../web/lightnode/gossip.mjs';
+
+export type Wasm = { LightNode: unknown; gossipsub_protocol_ids: (version: string) => string[] };
+export type LocalDelivery = Delivery & { protocol: 'gossipsub'; from: string };
+
+export interface LocalPeer {
+  node: Libp2p;
+  gossip: Gossip;
+  router: Router;
+  /** The node's peer id as a string. */
+  id: string;
+  stats(): Record<string, unknown>;
+  stop(): Promise<void>;
+}
+
+export function loadWasm(): Promise<Wasm>;
+export function loopbackOptions(): Record<string, unknown>;
+export function localPeer(
+  wasm: Wasm,
+  options?: { router?: Router; version?: GossipVersion; dAnnounce?: number; onDeliver?: (d: LocalDelivery) => void; log?: (line: string) => void },
+): Promise<LocalPeer>;
+export function connect(a: LocalPeer, b: LocalPeer): Promise<void>;
+export function waitFor<T>(
+  condition: () => T | Promise<T>,
+  options?: { timeoutMs?: number; intervalMs?: number; what?: string | (() => string) },
+): Promise<T>;
+export function seededRandom(seed: number): () => number;
+export function connectedRandomGraph(n: number, options?: { extra?: number; random?: () => number }): [number, number][];
+export function isConnected(n: number, edges: [number, number][]): boolean;
+export function outboundProtocol(peer: LocalPeer, remote: string): string | undefined;
+export function meshesFormed(peers: LocalPeer[]): boolean;
+export function meshReport(peers: LocalPeer[]): string;
+export function mixedNetwork(
+  wasm: Wasm,
+  options?: {
+    txcast?: number;
+    js?: number;
+    version?: GossipVersion;
+    dAnnounce?: number;
+    seed?: number;
+    extra?: number;
+    onDeliver?: (index: number, d: LocalDelivery) => void;
+  },
+): Promise<{ peers: LocalPeer[]; edges: [number, number][] }>;
+export function stopAll(peers: LocalPeer[]): Promise<void>;
