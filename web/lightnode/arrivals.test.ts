@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { WASM_BINARY } from '../../scripts/lib/bootstrap.mjs';
 import { ArrivalStore, initSync } from '../wasm/txcast_wasm.js';
-import { ArrivalBook, exportJson, splitCells, type Copy } from './arrivals';
+import { ArrivalBook, exportJson, sideKey, splitCells, upgradeSides, type Copy } from './arrivals';
 
 beforeAll(() => {
   initSync({ module: readFileSync(WASM_BINARY) });
@@ -10,7 +10,8 @@ beforeAll(() => {
 
 const EPOCH = 1_700_000_000_000;
 const copy = (id: string, atMs: number, extra: Partial<Copy> = {}): Copy => ({ protocol: 'cat', id, atMs, own: false, from: 'peer', ...extra });
-const hex = (n: number) => n.toString(16).padStart(16, '0');
+/** A tx id as the protocols name txs now: 64 hex digits (SHA-256). */
+const hex = (n: number) => n.toString(16).padStart(64, '0');
 
 /** A book reloaded from the cells and side records another one wrote, as after a page reload. */
 function reload(from: ArrivalBook, cells: Array<[Uint8Array, Uint8Array]>, sides: unknown[]): ArrivalBook {
@@ -75,6 +76,50 @@ describe('ArrivalBook', () => {
     expect(back.loadErrors).toBe(6);
     expect(back.loadError).toMatch(/unreadable/);
     expect(back.rows().map((r) => r.id)).toEqual([hex(1)]);
+  });
+
+  it('keeps the same bytes arriving on two protocols apart: one seq and one side record each', () => {
+    const book = new ArrivalBook(new ArrivalStore(), EPOCH);
+    const id = hex(0xabc);
+    expect(book.record(copy(id, EPOCH + 1, { protocol: 'gossipsub' }))).toEqual({ seq: 0, first: true });
+    expect(book.record(copy(id, EPOCH + 2, { protocol: 'cat' }))).toEqual({ seq: 1, first: true });
+    expect(book.record(copy(id, EPOCH + 3, { protocol: 'cat' }))).toEqual({ seq: 1, first: false });
+    expect(book.record(copy(id, EPOCH + 4, { protocol: 'strokkur', latencyMs: 9 }))).toEqual({ seq: 2, first: true });
+    expect(book.size).toBe(3);
+    expect([...book.sides.keys()]).toEqual([sideKey('gossipsub', id), sideKey('cat', id), sideKey('strokkur', id)]);
+    expect(book.rows().map((r) => [r.protocol, r.id, r.duplicates, r.latencyMs])).toEqual([
+      ['gossipsub', id, 0, undefined],
+      ['cat', id, 1, undefined],
+      ['strokkur', id, 0, 9],
+    ]);
+    // Reloaded, the three stay three; a second record for a (protocol, id) already loaded is refused.
+    const { cells, sides } = book.takeDirty();
+    expect(sides).toHaveLength(3);
+    const back = reload(book, cells, [...sides, { ...sides[1], seq: 7 }]);
+    expect(back.rows()).toEqual(book.rows());
+    expect(back.loadErrors).toBe(1);
+  });
+
+  it('reads side records stored before ids were hashes, and upgrades only records it can key', () => {
+    const book = new ArrivalBook(new ArrivalStore(), EPOCH);
+    book.record(copy(hex(5), EPOCH + 5));
+    const { cells } = book.takeDirty();
+    // Version 2 stored a 16-digit id; it is still this node's arrival of that tx.
+    const legacy = { id: '00000000000000ff', seq: 0, protocol: 'cat', own: false, from: 'p', copies: 2 };
+    const back = reload(book, cells, [legacy]);
+    expect(back.loadErrors).toBe(0);
+    expect(back.rows().map((r) => [r.id, r.duplicates])).toEqual([['00000000000000ff', 1]]);
+    // Neither 16 nor 64 digits, or not hex: unreadable.
+    expect(reload(book, cells, [{ ...legacy, id: 'ff' }, { ...legacy, id: 'g'.repeat(64) }]).loadErrors).toBe(2);
+
+    const { keep, dropped } = upgradeSides([legacy, { id: 'x', protocol: 'cat', seq: 'junk' }, { id: 'no protocol' }, null, 'text', { protocol: 'cat', id: 7 }]);
+    // Kept: both have the two key fields (the second is judged, and refused, on load).
+    expect(keep).toEqual([legacy, { id: 'x', protocol: 'cat', seq: 'junk' }]);
+    expect(dropped).toBe(4);
+    const counted = new ArrivalBook(new ArrivalStore(), EPOCH);
+    counted.noteLoadError('dropped by the upgrade', dropped);
+    counted.noteLoadError('later reason');
+    expect([counted.loadErrors, counted.loadError]).toEqual([5, 'dropped by the upgrade']);
   });
 
   it('splits flat cells and refuses a truncated buffer', () => {

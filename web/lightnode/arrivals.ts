@@ -1,7 +1,9 @@
 // The light node's arrival log in memory: the Rust `arrivals` table (tickets encoding, through
 // the WASM ArrivalStore) keyed by this node's own dense sequence number of the txs it has seen,
-// plus the side table that maps a tx id to its seq and keeps what the cells do not (protocol,
-// who sent it, copies). No storage here: store.ts persists the cells and side records.
+// plus the side table that maps a tx to its seq and keeps what the cells do not (who sent it,
+// copies). A tx is named by its protocol and its id (the SHA-256 of its bytes): the same bytes
+// sent on gossipsub and on CAT are two arrivals, each with a seq of its own. No storage here:
+// store.ts persists the cells and side records.
 import type { ArrivalStore } from '../wasm/txcast_wasm.js';
 
 export type ProtocolName = 'gossipsub' | 'cat' | 'strokkur';
@@ -15,12 +17,13 @@ export interface Copy {
   own: boolean;
   /** The peer it came from ('' when unknown or our own). */
   from: string;
-  /** End-to-end latency from the submitter's clock, when the tx carries it (gossipsub). */
+  /** End-to-end latency from the submitter's clock, when the tx carries it (generated txs). */
   latencyMs?: number;
 }
 
-/** The side record of one tx: stored next to its cell, keyed by tx id. */
+/** The side record of one tx: stored next to its cell, keyed by (protocol, id). */
 export interface TxSide {
+  /** SHA-256 of the tx's bytes, 64 hex digits (16 in records stored before they were hashes). */
   id: string;
   seq: number;
   protocol: ProtocolName;
@@ -56,13 +59,22 @@ export function splitCells(flat: Uint8Array): Array<[Uint8Array<ArrayBuffer>, Ui
   return out;
 }
 
-function isSide(value: unknown): value is TxSide {
+/** The key of a tx in the side table: its protocol and its id. */
+export const sideKey = (protocol: string, id: string) => `${protocol}:${id}`;
+
+/**
+ * A tx id as stored: 64 hex digits (SHA-256 of the bytes), or the 16 of the synthetic ids
+ * arrivals were stored under before txs carried bytes (kept: they are still arrivals).
+ */
+export const STORED_ID = /^(?:[0-9a-f]{64}|[0-9a-f]{16})$/;
+
+export function isSide(value: unknown): value is TxSide {
   const v = value as TxSide;
   return (
     typeof v === 'object' &&
     v !== null &&
     typeof v.id === 'string' &&
-    /^[0-9a-f]{16}$/.test(v.id) &&
+    STORED_ID.test(v.id) &&
     Number.isSafeInteger(v.seq) &&
     v.seq >= 0 &&
     ['gossipsub', 'cat', 'strokkur'].includes(v.protocol) &&
@@ -71,7 +83,21 @@ function isSide(value: unknown): value is TxSide {
   );
 }
 
+/**
+ * Side records of an older database (keyed by id alone) for the store keyed by (protocol, id):
+ * those that have both key fields as strings are kept (read and judged on load like any
+ * other), the rest cannot be stored under the new key and are dropped, counted.
+ */
+export function upgradeSides(records: unknown[]): { keep: object[]; dropped: number } {
+  const keep = records.filter((r): r is object => {
+    const v = r as { protocol?: unknown; id?: unknown };
+    return typeof v === 'object' && v !== null && typeof v.protocol === 'string' && typeof v.id === 'string';
+  });
+  return { keep, dropped: records.length - keep.length };
+}
+
 export class ArrivalBook {
+  /** Side records by sideKey(protocol, id). */
   readonly sides = new Map<string, TxSide>();
   /** Seqs whose cell or side record changed since the last `takeDirty`. */
   private dirtySeqs: number[] = [];
@@ -103,7 +129,8 @@ export class ArrivalBook {
 
   /** Records one copy: its seq and whether it was the tx's first (false: a duplicate). */
   record(copy: Copy): { seq: number; first: boolean } | null {
-    let side = this.sides.get(copy.id);
+    const key = sideKey(copy.protocol, copy.id);
+    let side = this.sides.get(key);
     if (!side) {
       if (this.sides.size >= MAX_TXS) {
         this.overflow += 1;
@@ -111,8 +138,8 @@ export class ArrivalBook {
       }
       side = { id: copy.id, seq: this.nextSeq++, protocol: copy.protocol, own: copy.own, from: copy.from, copies: 0 };
       if (copy.latencyMs !== undefined) side.latencyMs = copy.latencyMs;
-      this.sides.set(copy.id, side);
-      this.bySeq.set(side.seq, side.id);
+      this.sides.set(key, side);
+      this.bySeq.set(side.seq, key);
     }
     const afterUs = Math.max(0, Math.round((copy.atMs - this.epochMs) * 1000));
     const first = this.cells.put(side.seq, afterUs);
@@ -121,7 +148,7 @@ export class ArrivalBook {
     if (!side.from && copy.from) side.from = copy.from;
     if (side.latencyMs === undefined && copy.latencyMs !== undefined) side.latencyMs = copy.latencyMs;
     side.copies += 1;
-    this.dirtySides.add(side.id);
+    this.dirtySides.add(key);
     return { seq: side.seq, first };
   }
 
@@ -136,7 +163,7 @@ export class ArrivalBook {
       cells.push(...splitCells(this.cells.cells(seqs[i], seqs[j - 1] + 1)));
       i = j;
     }
-    const sides = [...this.dirtySides].map((id) => this.sides.get(id)!).filter(Boolean);
+    const sides = [...this.dirtySides].map((key) => this.sides.get(key)!).filter(Boolean);
     this.dirtySides.clear();
     return { cells, sides };
   }
@@ -152,14 +179,15 @@ export class ArrivalBook {
 
   /** Loads one stored side record; one that does not parse is counted and skipped. */
   loadSide(value: unknown): void {
-    if (!isSide(value) || this.bySeq.has(value.seq)) {
+    const key = isSide(value) ? sideKey(value.protocol, value.id) : '';
+    if (!isSide(value) || this.bySeq.has(value.seq) || this.sides.has(key)) {
       this.noteLoadError('stored tx record unreadable');
       return;
     }
     const side: TxSide = { id: value.id, seq: value.seq, protocol: value.protocol, own: !!value.own, from: String(value.from ?? ''), copies: value.copies };
     if (Number.isFinite(value.latencyMs)) side.latencyMs = value.latencyMs;
-    this.sides.set(side.id, side);
-    this.bySeq.set(side.seq, side.id);
+    this.sides.set(key, side);
+    this.bySeq.set(side.seq, key);
     this.nextSeq = Math.max(this.nextSeq, side.seq + 1);
   }
 
@@ -169,8 +197,10 @@ export class ArrivalBook {
     if (flat.length >= 2) this.nextSeq = Math.max(this.nextSeq, flat[flat.length - 2] + 1);
   }
 
-  private noteLoadError(message: string): void {
-    this.loadErrors += 1;
+  /** Records that could not be read back elsewhere (e.g. dropped by a database upgrade). */
+  noteLoadError(message: string, n = 1): void {
+    if (n <= 0) return;
+    this.loadErrors += n;
     this.loadError ||= message;
   }
 
@@ -179,8 +209,8 @@ export class ArrivalBook {
     const flat = this.cells.scan(0, this.nextSeq);
     const out: ArrivalRow[] = [];
     for (let i = 0; i + 1 < flat.length; i += 2) {
-      const id = this.bySeq.get(flat[i]);
-      const side = id === undefined ? undefined : this.sides.get(id);
+      const key = this.bySeq.get(flat[i]);
+      const side = key === undefined ? undefined : this.sides.get(key);
       if (!side || flat[i + 1] < 0) continue;
       out.push({ ...side, firstMs: this.epochMs + flat[i + 1] / 1000, duplicates: side.copies - 1 });
     }
@@ -203,7 +233,7 @@ export function exportJson(book: ArrivalBook, node: string): string {
   const arrivals = book.rows().sort((a, b) => a.seq - b.seq);
   return JSON.stringify(
     {
-      format: 'txcast-lightnode-arrivals/2',
+      format: 'txcast-lightnode-arrivals/3',
       exportedAt: new Date().toISOString(),
       node,
       epochMs: book.epochMs,

@@ -1,15 +1,18 @@
 // Persists the light node's arrival log (arrivals.ts) in IndexedDB, so it survives a reload:
 //   cells  key = row key (8 bytes) + column VAR_LONG, value = VAR_LONG of the arrival (us after
 //          the epoch): exactly the `arrivals` crate's tickets cells, one IndexedDB record each;
-//   txs    the side table: tx id -> seq, protocol, sender, copies;
-//   meta   the epoch the arrival times count from.
+//   txs    the side table: (protocol, tx id) -> seq, sender, copies;
+//   meta   the epoch the arrival times count from (and what an upgrade had to drop).
 // Writes are batched: arrivals can come in faster than one transaction each. Stored bytes that
 // do not decode (a corrupted or hostile database) are counted and reported, never thrown.
 import init, { ArrivalStore as Cells } from '../wasm/txcast_wasm.js';
-import { ArrivalBook, type Copy } from './arrivals';
+import { ArrivalBook, upgradeSides, type Copy } from './arrivals';
 
 const DB_NAME = 'txcast-lightnode';
-const DB_VERSION = 2;
+// 1: JSON records; 2: tickets cells, side records keyed by id; 3: side records keyed by
+// (protocol, id), as the same bytes can arrive on several protocols under one SHA-256.
+const DB_VERSION = 3;
+const SIDE_KEY = ['protocol', 'id'];
 const CELLS = 'cells';
 const TXS = 'txs';
 const META = 'meta';
@@ -30,15 +33,34 @@ function done(tx: IDBTransaction): Promise<void> {
   });
 }
 
+/** The meta key under which an upgrade notes the side records it could not carry over. */
+const DROPPED = 'upgradeDropped';
+
 function openDb(): Promise<IDBDatabase> {
   const req = indexedDB.open(DB_NAME, DB_VERSION);
   req.onupgradeneeded = () => {
     const db = req.result;
+    const upgrade = req.transaction!;
     // Version 1 kept JSON records in 'arrivals': superseded by the cells.
     for (const name of [...db.objectStoreNames]) if (![CELLS, TXS, META].includes(name)) db.deleteObjectStore(name);
     if (!db.objectStoreNames.contains(CELLS)) db.createObjectStore(CELLS);
-    if (!db.objectStoreNames.contains(TXS)) db.createObjectStore(TXS, { keyPath: 'id' });
     if (!db.objectStoreNames.contains(META)) db.createObjectStore(META);
+    if (!db.objectStoreNames.contains(TXS)) {
+      db.createObjectStore(TXS, { keyPath: SIDE_KEY });
+      return;
+    }
+    const old = upgrade.objectStore(TXS);
+    if (Array.isArray(old.keyPath) && old.keyPath.join() === SIDE_KEY.join()) return;
+    // Version 2 keyed side records by id: move them under (protocol, id), in this same
+    // upgrade transaction. Their cells stay as they are (their seqs do not change).
+    const all = old.getAll();
+    all.onsuccess = () => {
+      const { keep, dropped } = upgradeSides(all.result as unknown[]);
+      db.deleteObjectStore(TXS);
+      const sides = db.createObjectStore(TXS, { keyPath: SIDE_KEY });
+      for (const side of keep) sides.put(side);
+      if (dropped) upgrade.objectStore(META).put(dropped, DROPPED);
+    };
   };
   return request(req);
 }
@@ -91,6 +113,8 @@ export class ArrivalStore {
     const book = new ArrivalBook(new Cells(), epochMs);
     await eachRecord(tx.objectStore(CELLS), (key, value) => book.loadCell(bytesOf(key), bytesOf(value)));
     await eachRecord(tx.objectStore(TXS), (_key, value) => book.loadSide(value));
+    const dropped = await request(meta.get(DROPPED));
+    if (typeof dropped === 'number') book.noteLoadError('stored tx record unreadable (without a protocol and id, dropped when the database was upgraded)', dropped);
     book.finishLoad();
     await done(tx);
     return new ArrivalStore(db, book);
@@ -139,6 +163,7 @@ export class ArrivalStore {
     tx.objectStore(TXS).clear();
     const epochMs = Math.floor(Date.now());
     tx.objectStore(META).put(epochMs, 'epochMs');
+    tx.objectStore(META).delete(DROPPED);
     await done(tx);
     this.book = new ArrivalBook(new Cells(), epochMs);
   }
