@@ -215,9 +215,11 @@ export class JsGossip {
     const n = (this.copies.get(hash) ?? 0) + 1;
     this.copies.set(hash, n);
     if (this.copies.size > 100_000) this.copies.delete(this.copies.keys().next().value);
-    if (n > 1 && this.arrivals.has(hash)) {
+    // Every copy after the first is a duplicate, also one named while the first is still being
+    // validated (and not yet in arrivals); only those after the first arrival are shown as arrivals.
+    if (n > 1) {
       this.stats.duplicates += 1;
-      this.onArrival({ protocol: 'gossipsub', id: hash, firstMs: Date.now(), own: false, from: '', duplicate: true });
+      if (this.arrivals.has(hash)) this.onArrival({ protocol: 'gossipsub', id: hash, firstMs: Date.now(), own: false, from: '', duplicate: true });
     }
   }
 

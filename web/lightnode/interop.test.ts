@@ -29,7 +29,7 @@ import {
   type Wasm,
 } from '../../scripts/relay/localnet.mjs';
 import { MAX_TX_BYTES } from './framed.mjs';
-import type { GossipVersion, Router } from './gossip.mjs';
+import { JsGossip, type GossipVersion, type Router } from './gossip.mjs';
 import { TX_TOPIC } from './txwire.mjs';
 
 const MESHSUB = { v10: '/meshsub/1.0.0', v11: '/meshsub/1.1.0', v12: '/meshsub/1.2.0', v20: '/meshsub/2.0.0' };
@@ -167,6 +167,21 @@ describe('txcast nodes speak v2.0 to each other', () => {
     expect([received(b, 'publish'), received(c, 'publish')]).toEqual([n, n]);
     expect(b.gossip.stats.duplicates + c.gossip.stats.duplicates).toBe(0);
   }, 20_000);
+});
+
+describe('duplicates, counted alike for both routers', () => {
+  it('@libp2p/gossipsub: every copy after the first, also one that comes while the first is being validated', () => {
+    const arrivals: boolean[] = [];
+    const js = new JsGossip({ libp2p: { services: { pubsub: {} } }, onArrival: (a) => void arrivals.push(a.duplicate ?? false) });
+    const hash = 'ab'.repeat(32);
+    // The router names each copy (its msgIdFn) before the first is delivered (after validation).
+    js.copy(TX_TOPIC, hash);
+    js.copy(TX_TOPIC, hash);
+    expect(js.stats.duplicates).toBe(1);
+    js.copy('txcast/announce/1', hash);
+    expect(js.stats.duplicates).toBe(1);
+    expect(arrivals).toEqual([]);
+  });
 });
 
 describe('a mixed network', () => {
