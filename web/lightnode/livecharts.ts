@@ -1,6 +1,6 @@
 // The simulator's charts (web/charts.ts, one colour per protocol as it has one per run), fed
-// from what the light node measured: the latency CDF where a tx carries its submit time,
-// duplicates per tx and download overhead, and bytes over time.
+// from what the light node measured: the latency CDF of the txs that carry their submit time
+// (generated ones, on every protocol), duplicates per tx and download overhead, and bytes over time.
 import { barChart, lineChart } from '../charts';
 import { runColour } from '../palette';
 import type { ArrivalRow, ProtocolName } from './arrivals';
