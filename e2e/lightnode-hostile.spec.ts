@@ -2,7 +2,8 @@
 // frames: each is counted and rejected, the page keeps running and keeps the connection, and a
 // peer that keeps sending garbage is disconnected and banned: its reconnects are refused, by the
 // page and by the relay. Also: arrivals persist through the arrivals crate's cells in IndexedDB,
-// survive a reload, export in that encoding, and a corrupted database is reported, not fatal.
+// survive a reload, export in that encoding, a corrupted database is reported, not fatal, and a
+// database of the previous version (side records keyed by id alone) is upgraded in place.
 // Runs in a network namespace of its own.
 import { chromium, expect, test, type Browser, type Page } from '@playwright/test';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
@@ -44,6 +45,8 @@ async function send(command: string) {
   await sent;
 }
 
+/** The cells the page stored (test 2), to build an older database from. */
+let storedCells: { key: number[]; value: number[] }[] = [];
 /** Every line the hostile peer printed so far. */
 const hostileLines: string[] = [];
 
@@ -107,9 +110,9 @@ test('malformed and oversized frames are counted and rejected; a peer that keeps
 });
 
 /** Clicks an export button and returns the downloaded file's bytes. */
-async function exported(button: string): Promise<Buffer> {
-  const download = page.waitForEvent('download');
-  await page.click(button);
+async function exported(button: string, on: Page = page): Promise<Buffer> {
+  const download = on.waitForEvent('download');
+  await on.click(button);
   return fs.readFileSync((await (await download).path())!);
 }
 
@@ -134,6 +137,7 @@ test('arrivals persist as tickets cells, survive a reload and export in that enc
     return keys.map((k, i) => ({ key: [...new Uint8Array(k as ArrayBuffer)], value: [...(values[i] as Uint8Array)] }));
   });
   expect(cells).toHaveLength(3);
+  storedCells = cells;
   for (const c of cells) {
     expect(c.key.length).toBe(9); // seqs 0..2: row key and a one-byte column
     expect(c.value.length).toBeGreaterThanOrEqual(1);
@@ -145,7 +149,9 @@ test('arrivals persist as tickets cells, survive a reload and export in that enc
   const json = JSON.parse((await exported('#ln-export')).toString('utf8')) as { epochMs: number; arrivals: { protocol: string; own: boolean; id: string; seq: number }[] };
   expect(json.arrivals.map((a) => a.protocol).sort()).toEqual(['cat', 'gossipsub', 'strokkur']);
   expect(json.arrivals.map((a) => a.seq)).toEqual([0, 1, 2]);
-  expect(json.arrivals.every((a) => a.own && /^[0-9a-f]{16}$/.test(a.id))).toBe(true);
+  // Each named by the SHA-256 of its bytes; one generated tx per protocol, so three hashes.
+  expect(json.arrivals.every((a) => a.own && /^[0-9a-f]{64}$/.test(a.id))).toBe(true);
+  expect(new Set(json.arrivals.map((a) => a.id)).size).toBe(3);
   const csv = (await exported('#ln-export-csv')).toString('utf8').trim().split('\n');
   expect(csv).toHaveLength(4);
   // The tickets export reads back through the same crate.
@@ -168,7 +174,7 @@ test('a corrupted arrival database is reported in the panel, not fatal', async (
     const tx = db.transaction(['cells', 'txs'], 'readwrite');
     tx.objectStore('cells').put(Uint8Array.of(0xff, 0xc0), Uint8Array.of(1, 2, 3)); // a 3-byte key
     tx.objectStore('cells').put('not bytes', Uint8Array.of(0, 0, 0, 0, 0, 0, 0, 0, 0x80, 0x05)); // non-canonical column
-    tx.objectStore('txs').put({ id: 'ffffffffffffffff', seq: -4 });
+    tx.objectStore('txs').put({ protocol: 'cat', id: 'f'.repeat(64), seq: -4 });
     await new Promise((resolve) => (tx.oncomplete = resolve));
     db.close();
   });
@@ -209,4 +215,59 @@ test('the relay bans a peer it cut off: the reconnect is refused', async () => {
   expect(stats.cat?.peers).toBe(0);
   expect(hostileLines.filter((l) => l.startsWith('connected ')).length).toBe(connectedBefore);
   mark(`relay refused the reconnect (refusals: ${stats.banRefused})`);
+});
+
+test('a database of the previous version is upgraded in place: its arrivals load, what cannot be keyed is counted', async () => {
+  // A fresh profile: the page is opened without the panel (so nothing opens the database), a
+  // version 2 database is written as that version did (side records keyed by id, 16-digit ids),
+  // then the panel opens it.
+  const context = await browser.newContext();
+  const fresh = await context.newPage();
+  fresh.on('pageerror', (error) => pageErrors.push(error.message));
+  const base = `http://${ns.addr}:${WEB_PORT}${PAGE}`;
+  await fresh.goto(`${base}#closed`);
+  expect(storedCells).toHaveLength(3);
+  await fresh.evaluate(async (cells) => {
+    const db = await new Promise<IDBDatabase>((resolve, reject) => {
+      const req = indexedDB.open('txcast-lightnode', 2);
+      req.onupgradeneeded = () => {
+        req.result.createObjectStore('cells');
+        req.result.createObjectStore('txs', { keyPath: 'id' });
+        req.result.createObjectStore('meta');
+      };
+      req.onsuccess = () => resolve(req.result);
+      req.onerror = () => reject(req.error);
+    });
+    const tx = db.transaction(['cells', 'txs', 'meta'], 'readwrite');
+    for (const c of cells) tx.objectStore('cells').put(Uint8Array.from(c.value), Uint8Array.from(c.key));
+    const txs = tx.objectStore('txs');
+    txs.put({ id: '000000000000000a', seq: 0, protocol: 'cat', own: true, from: '', copies: 2 });
+    txs.put({ id: '000000000000000b', seq: 1, protocol: 'gossipsub', own: false, from: 'peer', copies: 1, latencyMs: 12 });
+    txs.put({ id: '000000000000000c', seq: 2 }); // no protocol: cannot be keyed by (protocol, id)
+    tx.objectStore('meta').put(Date.now() - 60_000, 'epochMs');
+    await new Promise((resolve) => (tx.oncomplete = resolve));
+    db.close();
+  }, storedCells);
+  await fresh.goto(`${base}?upgraded=1#lightnode`);
+  await expect(fresh.locator('#lightnode')).toHaveAttribute('data-saved', '3', { timeout: 10_000 });
+  await expect(fresh.locator('#lightnode')).toHaveAttribute('data-store-load-errors', '1');
+  await expect(fresh.locator('#ln-store-error')).toContainText('dropped when the database was upgraded');
+  const json = JSON.parse((await exported('#ln-export', fresh)).toString('utf8')) as { arrivals: { id: string; protocol: string; seq: number; duplicates: number; latencyMs?: number }[] };
+  expect(json.arrivals.map((a) => [a.seq, a.protocol, a.id, a.duplicates, a.latencyMs])).toEqual([
+    [0, 'cat', '000000000000000a', 1, undefined],
+    [1, 'gossipsub', '000000000000000b', 0, 12],
+  ]);
+  const upgraded = await fresh.evaluate(async () => {
+    const db = await new Promise<IDBDatabase>((resolve, reject) => {
+      const req = indexedDB.open('txcast-lightnode');
+      req.onsuccess = () => resolve(req.result);
+      req.onerror = () => reject(req.error);
+    });
+    const out = { version: db.version, keyPath: db.transaction('txs').objectStore('txs').keyPath };
+    db.close();
+    return out;
+  });
+  expect(upgraded).toEqual({ version: 3, keyPath: ['protocol', 'id'] });
+  await context.close();
+  expect(pageErrors).toEqual([]);
 });
