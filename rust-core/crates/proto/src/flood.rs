@@ -123,3 +123,53 @@ impl Protocol for Flood {
         ]
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testnet::Solo;
+
+    fn tx(id: u64) -> Tx {
+        Tx {
+            id: TxId(id),
+            len: 100,
+        }
+    }
+
+    /// Flood and push keep nothing of a peer but whether it is up: a new peer at a reused
+    /// index gets what comes after it arrived, and a copy it sends of a tx the old peer sent
+    /// is a copy like any other.
+    #[test]
+    fn a_reused_peer_index_starts_with_nothing() {
+        let (old, a, b) = (PeerIdx(0), PeerIdx(1), PeerIdx(2));
+        for fanout in [None, Some(2)] {
+            let mut node: Solo<Flood> = Solo::new(&FloodConfig { fanout }, Behaviour::Honest, 1);
+            for p in [old, a, b] {
+                node.input(Input::PeerUp(p));
+            }
+            node.input(Input::Message(old, FloodMsg(tx(1))));
+            node.input(Input::PeerDown(old));
+            // While the index is free, nothing goes to it (push picks among the others).
+            node.input(Input::Submit(tx(2)));
+            let mut sent: Vec<(TxId, PeerIdx)> =
+                node.take_sent().iter().map(|(p, m)| (m.0.id, *p)).collect();
+            sent.sort();
+            let expected = [(TxId(1), a), (TxId(1), b), (TxId(2), a), (TxId(2), b)];
+            assert_eq!(sent, expected, "{fanout:?}");
+
+            node.input(Input::PeerUp(old));
+            node.input(Input::Message(old, FloodMsg(tx(1))));
+            assert!(node.take_sent().is_empty(), "a copy already seen");
+            // A new tx reaches the new peer (push: unless its random subset leaves it out).
+            for id in 3..10 {
+                node.input(Input::Submit(tx(id)));
+            }
+            let to_new: Vec<TxId> = node.sent_to(old).iter().map(|m| m.0.id).collect();
+            match fanout {
+                None => assert_eq!(to_new, (3..10).map(TxId).collect::<Vec<_>>()),
+                Some(_) => assert!(!to_new.is_empty() && to_new.iter().all(|&id| id >= TxId(3))),
+            }
+            assert_eq!(node.delivered, (1..10).map(TxId).collect::<Vec<_>>());
+        }
+    }
+}

@@ -1,6 +1,6 @@
-//! What the pull-based protocols (`inv`, `shrec`, `cat`) share: the set of peers that are up,
-//! the 32-byte hash a tx is named by on the wire, and the bookkeeping of who announced a tx
-//! we lack and whom we asked for it.
+//! What the pull-based protocols (`inv`, `shrec`, `cat`) share: the set of peers that are up
+//! (and the session of each index, as indices are reused), the 32-byte hash a tx is named by
+//! on the wire, and the bookkeeping of who announced a tx we lack and whom we asked for it.
 
 use crate::{Dur, PeerIdx, TxId};
 
@@ -44,21 +44,49 @@ pub fn millis(ms: u64) -> Dur {
     Dur::from_micros(ms.saturating_mul(1_000))
 }
 
-/// Which peers are connected, indexed by `PeerIdx`.
+/// Which peers are connected, indexed by `PeerIdx`, and which session each index is in.
+///
+/// When a peer leaves, its index may go to the next peer that arrives. Every `PeerUp` starts a
+/// new session of the index, so whatever was set up for the old peer and names it by index (a
+/// timer) carries a `PeerSession` and can tell, when it comes due, that it no longer applies.
 #[derive(Default)]
 pub struct Peers {
     up: Vec<bool>,
+    sessions: Vec<u32>,
+}
+
+/// A peer as it was when something was set up for it: its index and that index's session.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PeerSession {
+    pub peer: PeerIdx,
+    session: u32,
 }
 
 impl Peers {
+    /// Marks a peer up or down; up starts a new session of its index.
     pub fn set(&mut self, peer: PeerIdx, up: bool) {
         if self.up.len() <= peer.idx() {
             self.up.resize(peer.idx() + 1, false);
+            self.sessions.resize(peer.idx() + 1, 0);
         }
         self.up[peer.idx()] = up;
+        if up {
+            self.sessions[peer.idx()] = self.sessions[peer.idx()].wrapping_add(1);
+        }
     }
     pub fn is_up(&self, peer: PeerIdx) -> bool {
         self.up.get(peer.idx()).copied().unwrap_or(false)
+    }
+    /// The peer now at this index, to be checked later with `is_current`.
+    pub fn session(&self, peer: PeerIdx) -> PeerSession {
+        PeerSession {
+            peer,
+            session: self.sessions.get(peer.idx()).copied().unwrap_or(0),
+        }
+    }
+    /// Whether that peer is still connected: up, and no other peer has had its index since.
+    pub fn is_current(&self, s: PeerSession) -> bool {
+        self.is_up(s.peer) && self.session(s.peer) == s
     }
     /// Connected peers in index order.
     pub fn iter_up(&self) -> impl Iterator<Item = PeerIdx> + '_ {
@@ -79,6 +107,8 @@ impl Peers {
 pub struct Wanted {
     announcers: Vec<PeerIdx>,
     next: usize,
+    /// Requests sent so far (peers that left are no longer in `announcers[..next]`).
+    sent: u32,
     /// The peer whose answer we are waiting for before asking anyone else, if any.
     pub in_flight: Option<PeerIdx>,
     /// Bumped by every request, so a timeout can tell whether it is stale.
@@ -105,8 +135,8 @@ impl Wanted {
     }
 
     /// How many requests went out so far.
-    pub fn requests(&self) -> usize {
-        self.next
+    pub fn requests(&self) -> u32 {
+        self.sent
     }
 
     /// Picks the next announcer not yet asked that is still connected, marks the request as
@@ -118,6 +148,7 @@ impl Wanted {
             if peers.is_up(p) {
                 self.in_flight = Some(p);
                 self.generation = self.generation.wrapping_add(1);
+                self.sent = self.sent.saturating_add(1);
                 return Some(p);
             }
         }
@@ -138,8 +169,41 @@ impl Wanted {
         self.next += 1;
         self.in_flight = Some(peer);
         self.generation = self.generation.wrapping_add(1);
+        self.sent = self.sent.saturating_add(1);
         true
     }
+
+    /// Forgets a peer that left (its index may go to another peer): it is no longer an
+    /// announcer, asked or not. True if our request to it was in flight: nothing will answer
+    /// it, so the caller asks the next announcer (`ask_next`) at once instead of waiting for
+    /// the timeout (which, when it comes, finds nothing in flight or a newer generation).
+    pub fn forget(&mut self, peer: PeerIdx) -> bool {
+        if let Some(pos) = self.announcers.iter().position(|&p| p == peer) {
+            self.announcers.remove(pos);
+            if pos < self.next {
+                self.next -= 1;
+            }
+        }
+        if self.in_flight == Some(peer) {
+            self.in_flight = None;
+            return true;
+        }
+        false
+    }
+}
+
+/// Forgets a peer that left in every list of a protocol's map (`Wanted::forget`) and returns
+/// the keys whose request was in flight to it, sorted: the map's order is not deterministic,
+/// and what the protocol then sends must be.
+pub fn forget_peer<'a, K: Ord + Copy + 'a>(
+    lists: impl Iterator<Item = (&'a K, &'a mut Wanted)>,
+    peer: PeerIdx,
+) -> Vec<K> {
+    let mut stalled: Vec<K> = lists
+        .filter_map(|(&key, wanted)| wanted.forget(peer).then_some(key))
+        .collect();
+    stalled.sort_unstable();
+    stalled
 }
 
 #[cfg(test)]
@@ -191,6 +255,60 @@ mod tests {
         assert_eq!(w.ask_next(&peers), None);
         assert_eq!(w.in_flight, None);
         assert!(w.asked(PeerIdx(2)) && w.asked(PeerIdx(0)));
+    }
+
+    #[test]
+    fn a_session_ends_when_its_peer_leaves_even_if_the_index_is_reused() {
+        let mut peers = Peers::default();
+        let p = PeerIdx(3);
+        peers.set(p, true);
+        let first = peers.session(p);
+        assert!(peers.is_current(first));
+        peers.set(p, false);
+        assert!(!peers.is_current(first));
+        peers.set(p, true);
+        assert!(!peers.is_current(first), "another peer has the index");
+        assert!(peers.is_current(peers.session(p)));
+    }
+
+    #[test]
+    fn a_forgotten_announcer_is_neither_asked_nor_waited_for() {
+        let mut peers = Peers::default();
+        for p in 0..3 {
+            peers.set(PeerIdx(p), true);
+        }
+        let mut w = Wanted::default();
+        for p in [0, 1, 2] {
+            w.add(PeerIdx(p));
+        }
+        assert_eq!(w.ask_next(&peers), Some(PeerIdx(0)));
+        assert!(!w.forget(PeerIdx(2)), "nothing was in flight to it");
+        assert!(w.forget(PeerIdx(0)), "the request to it was in flight");
+        assert_eq!(w.in_flight, None);
+        assert!(!w.announced_by(PeerIdx(0)) && !w.asked(PeerIdx(0)));
+        // A new peer at index 0 announces: it is a new announcer, asked after peer 1.
+        assert!(w.add(PeerIdx(0)));
+        assert_eq!(w.ask_next(&peers), Some(PeerIdx(1)));
+        assert_eq!(w.ask_next(&peers), Some(PeerIdx(0)));
+        assert_eq!(w.ask_next(&peers), None);
+        assert_eq!(w.requests(), 3);
+    }
+
+    #[test]
+    fn forgetting_everywhere_names_the_stalled_keys_in_order() {
+        let mut lists: crate::IdMap<u32, Wanted> = crate::IdMap::default();
+        let mut peers = Peers::default();
+        peers.set(PeerIdx(0), true);
+        for key in [9, 4, 7, 1] {
+            let w = lists.entry(key).or_default();
+            w.add(PeerIdx(0));
+            if key != 7 {
+                w.ask(PeerIdx(0));
+            }
+        }
+        let stalled = forget_peer(lists.iter_mut(), PeerIdx(0));
+        assert_eq!(stalled, [1, 4, 9]);
+        assert!(lists.values().all(|w| !w.announced_by(PeerIdx(0))));
     }
 
     #[test]

@@ -296,3 +296,82 @@ impl<P: Protocol> TestNet<P> {
         l.get(l.len() / 2).copied().unwrap_or(Dur(u64::MAX))
     }
 }
+
+/// One node driven by hand, for tests of what it does with each peer: inputs go in at `now`,
+/// what it sends is recorded, and its timers wait until `run_until` fires them in order.
+pub struct Solo<P: Protocol> {
+    pub node: P,
+    rng: Rng,
+    pub now: Time,
+    timers: BinaryHeap<Queued<P>>,
+    seq: u64,
+    /// Messages sent since the last `take_sent`, in order.
+    pub sent: Vec<(PeerIdx, P::Msg)>,
+    pub delivered: Vec<TxId>,
+    pub counters: BTreeMap<&'static str, u64>,
+}
+
+impl<P: Protocol> Solo<P> {
+    pub fn new(config: &P::Config, behaviour: Behaviour, seed: u64) -> Self {
+        let setup = NodeSetup { node: 0, behaviour };
+        Solo {
+            node: P::new(config, &setup),
+            rng: Rng::derive(seed, crate::stream::NODE, 0),
+            now: Time(0),
+            timers: BinaryHeap::new(),
+            seq: 0,
+            sent: Vec::new(),
+            delivered: Vec::new(),
+            counters: BTreeMap::new(),
+        }
+    }
+
+    pub fn input(&mut self, input: Input<P::Msg, P::Timer>) {
+        let mut out = Vec::new();
+        let mut cx = Ctx::new(self.now, &mut self.rng, &mut out);
+        self.node.handle(input, &mut cx);
+        for action in out {
+            match action {
+                Action::Send { to, msg } => self.sent.push((to, msg)),
+                Action::SetTimer { at, timer } => {
+                    self.seq += 1;
+                    let event = Event::Timer { node: 0, timer };
+                    let seq = self.seq;
+                    self.timers.push(Queued { at, seq, event });
+                }
+                Action::Deliver(tx) => self.delivered.push(tx.id),
+                Action::Disconnect(_) => {}
+                Action::Count(name, n) => *self.counters.entry(name).or_default() += n,
+            }
+        }
+    }
+
+    /// Fires the timers due by `until`, earliest first, then moves the clock to `until`.
+    pub fn run_until(&mut self, until: Time) {
+        while self.timers.peek().is_some_and(|q| q.at <= until) {
+            let Some(q) = self.timers.pop() else { break };
+            self.now = self.now.max(q.at);
+            if let Event::Timer { timer, .. } = q.event {
+                self.input(Input::Timer(timer));
+            }
+        }
+        self.now = self.now.max(until);
+    }
+
+    pub fn take_sent(&mut self) -> Vec<(PeerIdx, P::Msg)> {
+        std::mem::take(&mut self.sent)
+    }
+
+    /// Messages sent to `peer` since the last `take_sent`.
+    pub fn sent_to(&self, peer: PeerIdx) -> Vec<&P::Msg> {
+        self.sent
+            .iter()
+            .filter(|(to, _)| *to == peer)
+            .map(|(_, m)| m)
+            .collect()
+    }
+
+    pub fn counter(&self, name: &str) -> u64 {
+        self.counters.get(name).copied().unwrap_or(0)
+    }
+}

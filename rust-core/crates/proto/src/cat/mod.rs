@@ -27,7 +27,7 @@ mod msg;
 
 pub use msg::{CatMsg, NodeAddr, WireKey, KEY_LEN, NODE_ID_LEN};
 
-use crate::pull::{millis, Peers, Wanted};
+use crate::pull::{forget_peer, millis, PeerSession, Peers, Wanted};
 use crate::{Behaviour, Ctx, Dur, IdMap, Input, NodeSetup, PeerIdx, Protocol, Tx, TxId};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -68,15 +68,17 @@ impl Default for CatConfig {
     }
 }
 
+/// Timers that name a peer carry its session: one set for a peer that has left does nothing,
+/// even if another peer has its index by then.
 pub enum CatTimer {
     /// Time to send SeenTx for a tx accepted earlier.
     SeenTx(TxId),
     /// A WantTx may have gone unanswered.
     Request { tx: TxId, generation: u32 },
-    /// CAT2: stop waiting for the From node and request the tx.
-    FromWait(TxId),
+    /// CAT2: stop waiting for the From node (`from`) and request the tx.
+    FromWait { tx: TxId, from: PeerSession },
     /// A delayed answer to a WantTx (DelayReplies adversary).
-    Reply { to: PeerIdx, tx: Tx },
+    Reply { to: PeerSession, tx: Tx },
 }
 
 /// A tx being fetched, or accepted and waiting for its SeenTx to go out.
@@ -218,7 +220,11 @@ impl Cat {
                     entry.came_from = Some(q);
                     entry.waiting_for_from = true;
                     cx.count("cat.from_waits", 1);
-                    cx.set_timer_in(millis(self.cfg.from_wait_ms), CatTimer::FromWait(id));
+                    let timer = CatTimer::FromWait {
+                        tx: id,
+                        from: self.peers.session(q),
+                    };
+                    cx.set_timer_in(millis(self.cfg.from_wait_ms), timer);
                     return;
                 }
             }
@@ -288,13 +294,18 @@ impl Cat {
         self.request_next(id, cx);
     }
 
-    fn on_from_wait_timer(&mut self, id: TxId, cx: &mut Ctx<'_, Self>) {
+    fn on_from_wait_timer(&mut self, id: TxId, from: PeerSession, cx: &mut Ctx<'_, Self>) {
         if self.have.contains_key(&id) {
             return;
         }
         let Some(entry) = self.pending.get_mut(&id) else {
             return;
         };
+        // A wait that ended when the From node left, or a later wait, is not this timer's.
+        let ours = entry.came_from == Some(from.peer) && self.peers.is_current(from);
+        if !entry.waiting_for_from || !ours {
+            return;
+        }
         entry.waiting_for_from = false;
         if entry.known.in_flight.is_none() {
             self.request_next(id, cx);
@@ -322,7 +333,10 @@ impl Cat {
             Behaviour::WithholdOnRequest => {}
             Behaviour::DelayReplies { delay_ms } => cx.set_timer_in(
                 Dur::from_millis_f64(delay_ms),
-                CatTimer::Reply { to: from, tx },
+                CatTimer::Reply {
+                    to: self.peers.session(from),
+                    tx,
+                },
             ),
             _ => cx.send(from, CatMsg::Txs(tx)),
         }
@@ -350,11 +364,48 @@ impl Cat {
     }
 
     fn on_hello(&mut self, from: PeerIdx, node: NodeAddr) {
+        self.forget_addr(from);
         if self.peer_addr.len() <= from.idx() {
             self.peer_addr.resize(from.idx() + 1, None);
         }
         self.peer_addr[from.idx()] = Some(node);
         self.addr_peer.insert(node, from);
+    }
+
+    /// Forgets the node ID a peer gave in its Hello.
+    fn forget_addr(&mut self, p: PeerIdx) {
+        let Some(addr) = self.peer_addr.get_mut(p.idx()).and_then(Option::take) else {
+            return;
+        };
+        if self.addr_peer.get(&addr) == Some(&p) {
+            self.addr_peer.remove(&addr);
+        }
+    }
+
+    /// A peer left, and its index may go to another: forget its node ID and every list it is
+    /// in. A broadcast tx that came from it no longer names it in SeenTx (the index will name
+    /// someone else). A tx whose WantTx was in flight to it, or that we were waiting to get
+    /// from it (CAT2), is asked of the next peer known to have it at once.
+    fn on_peer_down(&mut self, p: PeerIdx, cx: &mut Ctx<'_, Self>) {
+        self.peers.set(p, false);
+        self.forget_addr(p);
+        let lists = self.pending.iter_mut().map(|(id, e)| (id, &mut e.known));
+        let mut stalled = forget_peer(lists, p);
+        for (&id, entry) in self.pending.iter_mut() {
+            if entry.came_from == Some(p) {
+                entry.came_from = None;
+                if std::mem::take(&mut entry.waiting_for_from) {
+                    stalled.push(id);
+                }
+            }
+        }
+        stalled.sort_unstable();
+        stalled.dedup();
+        for id in stalled {
+            if !self.have.contains_key(&id) {
+                self.request_next(id, cx);
+            }
+        }
     }
 }
 
@@ -384,7 +435,7 @@ impl Protocol for Cat {
                     cx.send(p, CatMsg::Hello { node: self.me });
                 }
             }
-            Input::PeerDown(p) => self.peers.set(p, false),
+            Input::PeerDown(p) => self.on_peer_down(p, cx),
             Input::Submit(tx) => self.on_submit(tx, cx),
             Input::Message(from, msg) => match msg {
                 CatMsg::Txs(tx) => self.on_txs(from, tx, cx),
@@ -395,10 +446,10 @@ impl Protocol for Cat {
             Input::Timer(t) => match t {
                 CatTimer::SeenTx(id) => self.on_seen_tx_timer(id, cx),
                 CatTimer::Request { tx, generation } => self.on_request_timer(tx, generation, cx),
-                CatTimer::FromWait(id) => self.on_from_wait_timer(id, cx),
+                CatTimer::FromWait { tx, from } => self.on_from_wait_timer(tx, from, cx),
                 CatTimer::Reply { to, tx } => {
-                    if self.peers.is_up(to) {
-                        cx.send(to, CatMsg::Txs(tx));
+                    if self.peers.is_current(to) {
+                        cx.send(to.peer, CatMsg::Txs(tx));
                     }
                 }
             },

@@ -350,3 +350,69 @@ fn drivers_exchanging_encoded_bytes_spread_a_tx() {
     assert_eq!(delivered, [true; 3]);
     assert_eq!(kinds, ["Txs", "SeenTx", "WantTx", "Txs"]);
 }
+
+#[test]
+fn a_reused_peer_index_starts_with_nothing() {
+    use crate::testnet::Solo;
+    let (old, next, other) = (PeerIdx(0), PeerIdx(1), PeerIdx(2));
+    let (old_addr, new_addr) = (NodeAddr::of_node(10), NodeAddr::of_node(20));
+    let cfg = CatConfig {
+        from_field: true,
+        ..CatConfig::default()
+    };
+    let delay = Behaviour::DelayReplies { delay_ms: 500.0 };
+    let mut node: Solo<Cat> = Solo::new(&cfg, delay, 1);
+    for p in [old, next, other] {
+        node.input(Input::PeerUp(p));
+    }
+    let seen = |id: u64, from: Option<NodeAddr>| CatMsg::SeenTx {
+        key: WireKey::of(TxId(id)),
+        from,
+    };
+    let want = |id: u64| CatMsg::WantTx {
+        key: WireKey::of(TxId(id)),
+    };
+    node.input(Input::Message(old, CatMsg::Hello { node: old_addr }));
+    // The old peer has tx 1 and is asked for it; peer 1 has it too.
+    node.input(Input::Message(old, seen(1, None)));
+    node.input(Input::Message(next, seen(1, None)));
+    // Peer 1 has tx 2, broadcast by the old peer: the node waits for it from the old peer.
+    node.input(Input::Message(next, seen(2, Some(old_addr))));
+    // Tx 3 comes by broadcast from the old peer; its SeenTx (naming it) is yet to go out.
+    node.input(Input::Message(old, CatMsg::Txs(tx(3))));
+    // Tx 4 is the node's own; the old peer asks for it and will get it late.
+    node.input(Input::Submit(tx(4)));
+    node.input(Input::Message(old, want(4)));
+    let sent = node.take_sent();
+    assert!(sent.contains(&(old, want(1))));
+    assert_eq!(node.counter("cat.from_waits"), 1);
+
+    node.run_until(Time(0));
+    node.input(Input::PeerDown(old));
+    // What was pending on the old peer moves on at once: tx 1 and tx 2 are asked of peer 1.
+    assert_eq!(node.take_sent(), [(next, want(1)), (next, want(2))]);
+    assert_eq!(node.counter("cat.rerequested_txs"), 1);
+    assert_eq!(node.counter("cat.requested_txs"), 2);
+
+    // A new peer gets index 0, with another node ID.
+    node.input(Input::PeerUp(old));
+    let hello = CatMsg::Hello {
+        node: NodeAddr::of_node(0),
+    };
+    assert_eq!(node.take_sent(), [(old, hello)]);
+    node.input(Input::Message(old, CatMsg::Hello { node: new_addr }));
+    // A SeenTx naming the old peer as origin no longer makes the node wait for index 0.
+    node.input(Input::Message(other, seen(5, Some(old_addr))));
+    assert_eq!(node.counter("cat.from_waits"), 1);
+    assert_eq!(node.take_sent(), [(other, want(5))]);
+    node.run_until(Time(10_000_000));
+
+    // The new peer hears of tx 3 (from nobody: the index no longer names its sender), gets no
+    // late reply and no request.
+    let seen_3 = seen(3, None);
+    assert_eq!(node.sent_to(old), [&seen_3]);
+    assert!(node.sent_to(other).contains(&&seen_3));
+    // The old peer's timers did nothing: no more requests went out.
+    assert_eq!(node.counter("cat.requested_txs"), 3);
+    assert_eq!(node.counter("cat.rerequested_txs"), 1);
+}

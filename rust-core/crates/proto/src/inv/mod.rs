@@ -26,7 +26,7 @@ pub use msg::{
     compact_size_len, InvMsg, HEADER_LEN, INV_VECTOR_LEN, MAX_INV_ENTRIES, MAX_PAYLOAD_BYTES,
 };
 
-use crate::pull::{millis, Peers, Wanted};
+use crate::pull::{forget_peer, millis, PeerSession, Peers, Wanted};
 use crate::{Behaviour, Ctx, Dur, IdMap, Input, NodeSetup, PeerIdx, Protocol, Tx, TxId};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -72,17 +72,19 @@ impl Default for InvConfig {
     }
 }
 
+/// Timers that name a peer carry its session: one set for a peer that has left does nothing,
+/// even if another peer has its index by then.
 pub enum InvTimer {
     /// A peer's Poisson timer: send its queued hashes.
-    Trickle(PeerIdx),
+    Trickle(PeerSession),
     /// Announce one hash to one peer (uniform jitter).
-    Announce { tx: TxId, peer: PeerIdx },
+    Announce { tx: TxId, peer: PeerSession },
     /// A request may have gone unanswered (`dedup_requests`).
     Retry { tx: TxId, generation: u32 },
     /// One copy of a tx has been verified.
     Verified(Tx),
     /// A delayed answer (DelayReplies adversary).
-    Reply { to: PeerIdx, tx: Tx },
+    Reply { to: PeerSession, tx: Tx },
 }
 
 #[derive(Default)]
@@ -145,7 +147,7 @@ impl Inv {
                     if !self.armed[p.idx()] {
                         self.armed[p.idx()] = true;
                         let wait = Dur::from_millis_f64(cx.rng.exponential(mean_ms));
-                        cx.set_timer_in(wait, InvTimer::Trickle(p));
+                        cx.set_timer_in(wait, InvTimer::Trickle(self.peers.session(p)));
                     }
                 }
                 Trickle::UniformJitter { max_ms } => {
@@ -153,7 +155,8 @@ impl Inv {
                     if wait == Dur::ZERO {
                         self.send_inv(p, vec![id], cx);
                     } else {
-                        cx.set_timer_in(wait, InvTimer::Announce { tx: id, peer: p });
+                        let peer = self.peers.session(p);
+                        cx.set_timer_in(wait, InvTimer::Announce { tx: id, peer });
                     }
                 }
             }
@@ -237,7 +240,10 @@ impl Inv {
                 Behaviour::WithholdOnRequest => {}
                 Behaviour::DelayReplies { delay_ms } => cx.set_timer_in(
                     Dur::from_millis_f64(delay_ms),
-                    InvTimer::Reply { to: from, tx },
+                    InvTimer::Reply {
+                        to: self.peers.session(from),
+                        tx,
+                    },
                 ),
                 _ => cx.send(from, InvMsg::Tx(tx)),
             }
@@ -299,6 +305,15 @@ impl Inv {
             return;
         }
         s.known.in_flight = None;
+        self.request_next(id, cx);
+    }
+
+    /// Asks the next announcer of a tx we lack, after a request went unanswered or the peer
+    /// it went to left.
+    fn request_next(&mut self, id: TxId, cx: &mut Ctx<'_, Self>) {
+        let Some(s) = self.txs.get_mut(&id) else {
+            return;
+        };
         match s.known.ask_next(&self.peers) {
             Some(p) => {
                 let generation = s.known.generation;
@@ -310,6 +325,39 @@ impl Inv {
             }
             None => cx.count("inv.no_peer_for_tx", 1),
         }
+    }
+
+    /// A peer left, and its index may go to another: forget its queued hashes and every list
+    /// it is in (its stale timers find another session). With `dedup_requests`, a tx whose
+    /// request was in flight to it is asked of the next announcer at once.
+    fn on_peer_down(&mut self, p: PeerIdx, cx: &mut Ctx<'_, Self>) {
+        self.peers.set(p, false);
+        if let Some(queued) = self.queued.get_mut(p.idx()) {
+            queued.clear();
+            self.armed[p.idx()] = false;
+        }
+        let stalled = forget_peer(self.txs.iter_mut().map(|(id, s)| (id, &mut s.known)), p);
+        if !self.cfg.dedup_requests || self.behaviour == Behaviour::Silent {
+            // Every announcer was asked as it announced, or none is asked at all.
+            return;
+        }
+        for id in stalled {
+            let s = &self.txs[&id];
+            if !s.held && s.verifying == 0 {
+                self.request_next(id, cx);
+            }
+        }
+    }
+
+    /// A peer's Poisson timer: its queued hashes leave, unless it is another peer's by now.
+    fn on_trickle_timer(&mut self, peer: PeerSession, cx: &mut Ctx<'_, Self>) {
+        if !self.peers.is_current(peer) {
+            return;
+        }
+        let p = peer.peer;
+        self.armed[p.idx()] = false;
+        let ids = std::mem::take(&mut self.queued[p.idx()]);
+        self.send_inv(p, ids, cx);
     }
 }
 
@@ -333,7 +381,7 @@ impl Protocol for Inv {
     fn handle(&mut self, input: Input<InvMsg, InvTimer>, cx: &mut Ctx<'_, Self>) {
         match input {
             Input::PeerUp(p) => self.peers.set(p, true),
-            Input::PeerDown(p) => self.peers.set(p, false),
+            Input::PeerDown(p) => self.on_peer_down(p, cx),
             Input::Submit(tx) => {
                 if !self.held.contains_key(&tx.id) {
                     self.hold(tx, cx);
@@ -345,17 +393,17 @@ impl Protocol for Inv {
                 InvMsg::Tx(tx) => self.on_tx(from, tx, cx),
             },
             Input::Timer(t) => match t {
-                InvTimer::Trickle(p) => {
-                    self.armed[p.idx()] = false;
-                    let ids = std::mem::take(&mut self.queued[p.idx()]);
-                    self.send_inv(p, ids, cx);
+                InvTimer::Trickle(peer) => self.on_trickle_timer(peer, cx),
+                InvTimer::Announce { tx, peer } => {
+                    if self.peers.is_current(peer) {
+                        self.send_inv(peer.peer, vec![tx], cx);
+                    }
                 }
-                InvTimer::Announce { tx, peer } => self.send_inv(peer, vec![tx], cx),
                 InvTimer::Retry { tx, generation } => self.on_retry(tx, generation, cx),
                 InvTimer::Verified(tx) => self.on_verified(tx, cx),
                 InvTimer::Reply { to, tx } => {
-                    if self.peers.is_up(to) {
-                        cx.send(to, InvMsg::Tx(tx));
+                    if self.peers.is_current(to) {
+                        cx.send(to.peer, InvMsg::Tx(tx));
                     }
                 }
             },

@@ -177,3 +177,82 @@ fn spam_is_counted_as_unrequested() {
     // Node 2 got the tx pushed before the hash arrived, so it never asked for it.
     assert_eq!(net.counter("inv.requests"), 1);
 }
+
+/// The tx ids of every Inv in `msgs`.
+fn announced(msgs: &[&InvMsg]) -> Vec<TxId> {
+    let mut ids: Vec<TxId> = msgs
+        .iter()
+        .filter_map(|m| match m {
+            InvMsg::Inv(ids) => Some(ids.clone()),
+            _ => None,
+        })
+        .flatten()
+        .collect();
+    ids.sort();
+    ids
+}
+
+#[test]
+fn a_reused_peer_index_starts_with_nothing() {
+    use crate::testnet::Solo;
+    let ms = |t: u64| Time(t * 1_000);
+    let (old, next, other) = (PeerIdx(0), PeerIdx(1), PeerIdx(2));
+    for trickle in [
+        Trickle::Poisson { mean_ms: 2_000.0 },
+        Trickle::UniformJitter { max_ms: 2_000.0 },
+    ] {
+        let cfg = InvConfig {
+            trickle: trickle.clone(),
+            dedup_requests: true,
+            ..InvConfig::default()
+        };
+        let delay = Behaviour::DelayReplies { delay_ms: 500.0 };
+        let mut node: Solo<Inv> = Solo::new(&cfg, delay, 1);
+        for p in [old, next, other] {
+            node.input(Input::PeerUp(p));
+        }
+        // The old peer announces txs 1 and 2 and is asked for both; peer 1 announces tx 1
+        // too. Tx 3 waits to be announced to everyone, and the old peer asks for it (a reply
+        // it will get late).
+        node.input(Input::Message(old, InvMsg::Inv(vec![TxId(1), TxId(2)])));
+        node.input(Input::Message(next, InvMsg::Inv(vec![TxId(1)])));
+        node.input(Input::Submit(tx(3)));
+        node.input(Input::Message(old, InvMsg::GetData(vec![TxId(3)])));
+        let asked = node.take_sent();
+        assert_eq!(
+            asked,
+            [(old, InvMsg::GetData(vec![TxId(1), TxId(2)]))],
+            "one request per tx"
+        );
+
+        node.run_until(ms(10));
+        node.input(Input::PeerDown(old));
+        // What was in flight to it moves on at once: tx 1 to its other announcer; tx 2 has none.
+        assert_eq!(node.take_sent(), [(next, InvMsg::GetData(vec![TxId(1)]))]);
+        assert_eq!(node.counter("inv.retries"), 1);
+        assert_eq!(node.counter("inv.no_peer_for_tx"), 1);
+
+        // A new peer gets index 0. It sends tx 2, which nobody asked it for.
+        node.input(Input::PeerUp(old));
+        node.input(Input::Message(old, InvMsg::Tx(tx(2))));
+        assert_eq!(node.counter("inv.unrequested_txs"), 1);
+        node.input(Input::Message(next, InvMsg::Tx(tx(1))));
+        node.input(Input::Submit(tx(4)));
+        node.run_until(ms(100_000));
+
+        // It hears of tx 1 (the old peer had announced it, not this one) and tx 4, not of
+        // tx 3, queued for the old peer; it gets no late reply and no request.
+        let to_new = node.sent_to(old);
+        assert_eq!(announced(&to_new), [TxId(1), TxId(4)], "{trickle:?}");
+        assert!(
+            to_new.iter().all(|m| matches!(m, InvMsg::Inv(_))),
+            "{trickle:?}"
+        );
+        // The timers of the other peers were not disturbed.
+        assert_eq!(
+            announced(&node.sent_to(other)),
+            [TxId(1), TxId(2), TxId(3), TxId(4)]
+        );
+        assert_eq!(node.delivered, [TxId(3), TxId(2), TxId(1), TxId(4)]);
+    }
+}

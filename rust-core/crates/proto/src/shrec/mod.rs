@@ -18,7 +18,7 @@ mod msg;
 
 pub use msg::{prefix_of, LinkKey, ShortId, ShrecMsg, MAX_IDS, SHORT_ID_LEN};
 
-use crate::pull::{millis, Peers, Wanted};
+use crate::pull::{forget_peer, millis, PeerSession, Peers, Wanted};
 use crate::{Behaviour, Ctx, Dur, IdMap, Input, NodeSetup, PeerIdx, Protocol, Tx, TxId};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -48,9 +48,17 @@ impl Default for ShrecConfig {
 }
 
 pub enum ShrecTimer {
-    Request { prefix: u32, generation: u32 },
+    Request {
+        prefix: u32,
+        generation: u32,
+    },
     Announce(TxId),
-    Reply { to: PeerIdx, tx: Tx },
+    /// A delayed answer (DelayReplies adversary), for that peer only, not for a later one
+    /// with its index.
+    Reply {
+        to: PeerSession,
+        tx: Tx,
+    },
 }
 
 /// A tx being fetched (keyed by its short-ID prefix, as the tx itself is not known yet), or
@@ -240,7 +248,10 @@ impl Shrec {
                 Behaviour::WithholdOnRequest => {}
                 Behaviour::DelayReplies { delay_ms } => cx.set_timer_in(
                     Dur::from_millis_f64(delay_ms),
-                    ShrecTimer::Reply { to: from, tx },
+                    ShrecTimer::Reply {
+                        to: self.peers.session(from),
+                        tx,
+                    },
                 ),
                 _ => cx.send(from, ShrecMsg::Tx(tx)),
             }
@@ -274,6 +285,15 @@ impl Shrec {
             return;
         }
         fetch.known.in_flight = None;
+        self.request_next(prefix, cx);
+    }
+
+    /// Asks the next announcer of a tx we lack, after a request went unanswered or the peer
+    /// it went to left.
+    fn request_next(&mut self, prefix: u32, cx: &mut Ctx<'_, Self>) {
+        let Some(fetch) = self.fetching.get_mut(&prefix) else {
+            return;
+        };
         let Some(p) = fetch.known.ask_next(&self.peers) else {
             cx.count("shrec.no_peer_for_tx", 1);
             return;
@@ -287,6 +307,25 @@ impl Shrec {
         cx.send(p, ShrecMsg::Request(vec![sid]));
         let wait = millis(self.cfg.request_timeout_ms);
         cx.set_timer_in(wait, ShrecTimer::Request { prefix, generation });
+    }
+
+    /// A peer left, and its index may go to another: forget both link keys, the announcements
+    /// waiting for its Hello, and every fetch it is in (its short IDs too). A fetch whose
+    /// request was in flight to it asks the next announcer at once.
+    fn on_peer_down(&mut self, p: PeerIdx, cx: &mut Ctx<'_, Self>) {
+        self.peers.set(p, false);
+        *slot(&mut self.my_keys, p) = None;
+        *slot(&mut self.their_keys, p) = None;
+        slot(&mut self.backlog, p).clear();
+        for fetch in self.fetching.values_mut() {
+            fetch.ids.retain(|&(q, _)| q != p);
+        }
+        let lists = self.fetching.iter_mut().map(|(k, f)| (k, &mut f.known));
+        for prefix in forget_peer(lists, p) {
+            if !self.fetching[&prefix].done {
+                self.request_next(prefix, cx);
+            }
+        }
     }
 }
 
@@ -320,11 +359,7 @@ impl Protocol for Shrec {
                     cx.send(p, ShrecMsg::Hello { key });
                 }
             }
-            Input::PeerDown(p) => {
-                self.peers.set(p, false);
-                *slot(&mut self.their_keys, p) = None;
-                slot(&mut self.backlog, p).clear();
-            }
+            Input::PeerDown(p) => self.on_peer_down(p, cx),
             Input::Submit(tx) => {
                 if !self.held.contains_key(&tx.id) {
                     self.accept(tx, None, cx);
@@ -342,8 +377,8 @@ impl Protocol for Shrec {
                 }
                 ShrecTimer::Announce(id) => self.announce(id, cx),
                 ShrecTimer::Reply { to, tx } => {
-                    if self.peers.is_up(to) {
-                        cx.send(to, ShrecMsg::Tx(tx));
+                    if self.peers.is_current(to) {
+                        cx.send(to.peer, ShrecMsg::Tx(tx));
                     }
                 }
             },

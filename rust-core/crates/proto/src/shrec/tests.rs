@@ -164,3 +164,83 @@ fn spam_is_counted_as_unrequested() {
     assert_eq!(net.reached(TxId(2)), 3);
     assert_eq!(net.counter("shrec.requests"), 1);
 }
+
+#[test]
+fn a_reused_peer_index_starts_with_nothing() {
+    use crate::testnet::Solo;
+    let (old, next, mute) = (PeerIdx(0), PeerIdx(1), PeerIdx(2));
+    let delay = Behaviour::DelayReplies { delay_ms: 500.0 };
+    let mut node: Solo<Shrec> = Solo::new(&ShrecConfig::default(), delay, 1);
+    for p in [old, next, mute] {
+        node.input(Input::PeerUp(p));
+    }
+    // The key the node gave each peer, which the peer names txs with.
+    let given = |node: &Solo<Shrec>, p: PeerIdx| {
+        node.sent_to(p).iter().rev().find_map(|m| match m {
+            ShrecMsg::Hello { key } => Some(*key),
+            _ => None,
+        })
+    };
+    let (k_old, k_next) = (given(&node, old).unwrap(), given(&node, next).unwrap());
+    // The keys the peers gave the node. The mute peer never says Hello.
+    let (to_old, to_next) = (LinkKey([1; 16]), LinkKey([2; 16]));
+    node.input(Input::Message(old, ShrecMsg::Hello { key: to_old }));
+    node.input(Input::Message(next, ShrecMsg::Hello { key: to_next }));
+
+    // The old peer announces txs 1 and 2 and is asked for both; peer 1 announces tx 1 too.
+    let ids = vec![k_old.short_id(TxId(1)), k_old.short_id(TxId(2))];
+    node.input(Input::Message(old, ShrecMsg::Announce(ids.clone())));
+    let tx1_from_next = k_next.short_id(TxId(1));
+    node.input(Input::Message(
+        next,
+        ShrecMsg::Announce(vec![tx1_from_next]),
+    ));
+    // Tx 3 is announced to the old peer, waits for the mute one's Hello, and the old peer
+    // asks for it (the reply is late).
+    node.input(Input::Submit(tx(3)));
+    let tx3_to_old = to_old.short_id(TxId(3));
+    node.input(Input::Message(old, ShrecMsg::Request(vec![tx3_to_old])));
+    let sent = node.take_sent();
+    assert!(sent.contains(&(old, ShrecMsg::Request(ids))));
+    assert!(sent.contains(&(old, ShrecMsg::Announce(vec![tx3_to_old]))));
+    assert_eq!(node.counter("shrec.requests"), 2);
+
+    // Both leave, and new peers get their indices.
+    node.run_until(Time(10_000));
+    node.input(Input::PeerDown(old));
+    node.input(Input::PeerDown(mute));
+    // What was in flight to the old peer moves on at once: tx 1 to its other announcer
+    // (with the ID it announced), tx 2 has none.
+    let request = ShrecMsg::Request(vec![tx1_from_next]);
+    assert_eq!(node.take_sent(), [(next, request)]);
+    assert_eq!(node.counter("shrec.retries"), 1);
+    assert_eq!(node.counter("shrec.no_peer_for_tx"), 1);
+    node.input(Input::PeerUp(old));
+    node.input(Input::PeerUp(mute));
+    let k_new = given(&node, old).unwrap();
+    assert_ne!(k_new, k_old, "a fresh key for the new peer");
+
+    // The new peer sends tx 2, which nobody asked it for; tx 1 comes from peer 1. Both are
+    // announced to the new peers (not to a peer known to have them), once they say Hello.
+    node.input(Input::Message(old, ShrecMsg::Tx(tx(2))));
+    assert_eq!(node.counter("shrec.unrequested_txs"), 1);
+    node.input(Input::Message(next, ShrecMsg::Tx(tx(1))));
+    node.run_until(Time(100_000_000));
+    let to_new = LinkKey([4; 16]);
+    node.input(Input::Message(old, ShrecMsg::Hello { key: to_new }));
+    node.input(Input::Message(mute, ShrecMsg::Hello { key: to_new }));
+
+    // The new peers hear of tx 1 with their own key, and of nothing meant for the old ones:
+    // no tx 3, no late reply, no request.
+    for p in [old, mute] {
+        let heard: Vec<&ShrecMsg> = node
+            .sent_to(p)
+            .into_iter()
+            .filter(|m| !matches!(m, ShrecMsg::Hello { .. }))
+            .collect();
+        // The peer at index 2 also hears of tx 2, in the order the txs arrived.
+        let ids: &[u64] = if p == old { &[1] } else { &[2, 1] };
+        let ids = ids.iter().map(|&i| to_new.short_id(TxId(i))).collect();
+        assert_eq!(heard, [&ShrecMsg::Announce(ids)], "peer {p:?}");
+    }
+}

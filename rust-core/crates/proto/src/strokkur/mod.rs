@@ -51,6 +51,8 @@ impl ltcode::CodecRng for crate::Rng {
 const POLL_STEP_US: u64 = 10_000;
 /// Codeword buffers kept for reuse.
 const SPARE_CODEWORDS: usize = 64;
+/// A decoder sender handle that stands for no peer.
+const NO_PEER: PeerIdx = PeerIdx(u32::MAX);
 
 pub enum StrokkurTimer {
     /// Time for the next codeword to `peer`, unless the schedule moved (`generation`).
@@ -166,7 +168,13 @@ impl Strokkur {
         )
     }
 
+    /// A peer arrived at index `p`: it starts with nothing of any peer that had the index
+    /// before (fresh rate, no link, no losses to report, its own sender in the decoder).
     fn on_peer_up(&mut self, p: PeerIdx, cx: &mut Ctx<'_, Self>) {
+        if self.peers.get(p.idx()).is_some_and(|peer| peer.up) {
+            // Up again without going down: the index has a new peer all the same.
+            self.on_peer_down(p);
+        }
         let key = LinkKey::random(&mut *cx.rng);
         let Some(codec) = self.codec.as_mut() else {
             return;
@@ -174,7 +182,7 @@ impl Strokkur {
         let sender = codec.decoder.add_sender(&key);
         let slot = sender as usize;
         if self.sender_peer.len() <= slot {
-            self.sender_peer.resize(slot + 1, PeerIdx(u32::MAX));
+            self.sender_peer.resize(slot + 1, NO_PEER);
         }
         self.sender_peer[slot] = p;
         let fresh = Peer::new(&self.cfg);
@@ -188,15 +196,26 @@ impl Strokkur {
         cx.send(p, StrokkurMsg::key(key));
     }
 
+    /// A peer left, and its index may go to another: its sender leaves the decoder (its
+    /// pending codewords with it), and its state goes back to a new peer's. The generation
+    /// moves on, so its send timers find themselves stale.
     fn on_peer_down(&mut self, p: PeerIdx) {
         let Some(peer) = self.peers.get_mut(p.idx()) else {
             return;
         };
-        peer.up = false;
-        peer.link = None;
-        peer.generation = peer.generation.wrapping_add(1);
-        if let (Some(sender), Some(codec)) = (peer.sender.take(), self.codec.as_mut()) {
-            codec.decoder.remove_sender(sender);
+        let sender = peer.sender.take();
+        *peer = Peer {
+            generation: peer.generation.wrapping_add(1),
+            ..Peer::new(&self.cfg)
+        };
+        if let Some(sender) = sender {
+            if let Some(codec) = self.codec.as_mut() {
+                codec.decoder.remove_sender(sender);
+            }
+            // The handle may go to another peer; until then it stands for nobody.
+            if let Some(slot) = self.sender_peer.get_mut(sender as usize) {
+                *slot = NO_PEER;
+            }
         }
     }
 

@@ -204,3 +204,83 @@ fn streams_pause_when_no_new_symbol_comes_and_resume_with_the_next() {
     assert!(net.counter("strokkur.codewords_sent") > early);
     assert_eq!(net.reached(TxId(1)), 2);
 }
+
+#[test]
+fn a_reused_peer_index_starts_with_nothing() {
+    let cfg = StrokkurConfig::default();
+    let ms = Dur::from_millis;
+    // Node 1 reports every codeword it gets as lost, so it owes node 0 a loss count between
+    // a codeword from it and the next one to it (15 ms links keep the two out of step).
+    let liar = [(1, Behaviour::LieAboutLoss)];
+    let mut net: TestNet<Strokkur> = TestNet::new(&cfg, 2, &[(0, 1, ms(15))], &liar, 1);
+    for i in 0..20 {
+        let tx = Tx {
+            id: TxId(i),
+            len: 128,
+        };
+        net.submit_at(Time(i * 10_000), i as usize % 2, tx);
+    }
+    // Between a codeword's arrival at node 1 and node 1's next codeword to node 0.
+    net.run_until(Time(203_000));
+    let now = net.now;
+    let node = &mut net.nodes[1];
+    let p = PeerIdx(0);
+    let fresh = RateControl::new(&cfg).rate();
+    // Node 1's state for the old peer at index 0: a link, a rate moved by sending, losses
+    // to report, a send timer pending.
+    let old = &node.peers[p.idx()];
+    assert!(old.link.is_some() && old.sent > 0 && old.losses_to_report > 0);
+    assert_ne!(old.rate.rate(), fresh);
+    let stale_timer = StrokkurTimer::Send {
+        peer: p,
+        generation: old.generation,
+    };
+
+    step(node, now, Input::PeerDown(p));
+    let gone = &node.peers[p.idx()];
+    assert!(!gone.up && gone.sender.is_none() && gone.link.is_none());
+    assert_eq!((gone.sent, gone.losses_to_report), (0, 0));
+    assert!(
+        !node.sender_peer.contains(&p),
+        "no decoder sender stands for the old peer"
+    );
+
+    // A new peer gets index 0: a fresh key and decoder sender, nothing else yet.
+    let out = step(node, now, Input::PeerUp(p));
+    assert!(matches!(&out[..], [Action::Send { to, msg }] if *to == p && msg.kind() == "key"));
+    let new = &node.peers[p.idx()];
+    assert!(new.up && new.link.is_none() && new.sender.is_some());
+    assert_eq!(node.sender_peer.iter().filter(|&&q| q == p).count(), 1);
+    assert_eq!(node.rates()[p.idx()], 0.0, "no stream before its key");
+    // The old peer's send timer sends nothing to it.
+    let out = step(node, now + ms(5), Input::Timer(stale_timer));
+    assert!(!out.iter().any(|a| matches!(a, Action::Send { .. })));
+    // It was sent nothing, so no loss it reports is believed.
+    let out = step(node, now, Input::Message(p, StrokkurMsg::report(5)));
+    assert!(out
+        .iter()
+        .any(|a| matches!(a, Action::Count("strokkur.excess_losses_reported", 5))));
+    // Its key starts a stream at the initial rate, and its first codeword reports no loss.
+    let key = ltcode::LinkKey::random(&mut Rng::from_seed(9));
+    let out = step(node, now, Input::Message(p, StrokkurMsg::key(key)));
+    assert_eq!(node.rates()[p.idx()], fresh);
+    let timer = out.into_iter().find_map(|a| match a {
+        Action::SetTimer { at, timer } => Some((at, timer)),
+        _ => None,
+    });
+    let (at, timer) = timer.expect("a send timer");
+    assert_eq!(at, now + ms(10));
+    let out = step(node, at, Input::Timer(timer));
+    let first = out.iter().find_map(|a| match a {
+        Action::Send { to, msg } if *to == p => Some(msg),
+        _ => None,
+    });
+    let first = first.expect("a codeword");
+    assert_eq!((first.kind(), first.losses), ("codeword", 0));
+
+    // A host that reports a peer up again without down: the index has a new peer all the
+    // same, and the previous one's decoder sender goes.
+    step(node, at, Input::PeerUp(p));
+    assert_eq!(node.sender_peer.iter().filter(|&&q| q == p).count(), 1);
+    assert!(node.peers[p.idx()].link.is_none());
+}
