@@ -1,4 +1,4 @@
-// The golden digests of scenarios/goldens.json, computed by the WASM engine: the same runs give
+// The golden digests of rust-core/crates/sim/tests/goldens.json, computed by the WASM engine: the same runs give
 // the same digests natively (rust-core/crates/sim/tests/scenarios.rs) and in WebAssembly.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -7,7 +7,8 @@ import { WASM_BINARY } from '../scripts/lib/bootstrap.mjs';
 import { initSync, Simulation } from '../web/wasm/txcast_wasm.js';
 
 const SCENARIOS = path.resolve(import.meta.dirname, '../scenarios');
-const goldens: Record<string, Record<string, string> | string> = JSON.parse(readFileSync(path.join(SCENARIOS, 'goldens.json'), 'utf8'));
+const GOLDENS = path.resolve(import.meta.dirname, '../rust-core/crates/sim/tests/goldens.json');
+const goldens: Record<string, Record<string, string> | string> = JSON.parse(readFileSync(GOLDENS, 'utf8'));
 
 beforeAll(() => {
   initSync({ module: readFileSync(WASM_BINARY) });

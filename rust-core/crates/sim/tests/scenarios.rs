@@ -165,15 +165,12 @@ fn every_committed_scenario_loads() {
 
 /// Golden digests: a change to the engine, the RNG or a protocol that changes any event shows
 /// up here. Update them only for an intended change of behaviour, and say so in the commit.
-/// Scenario runs are pinned in `scenarios/goldens.json` (the WASM build checks the same file).
+/// Scenario runs are pinned in `tests/goldens.json` (the WASM build checks the same file).
 #[test]
 fn golden_digests() {
     let demo = sim::demo::demo_flood(1, 300, 8).unwrap();
     assert_eq!(demo.digest, GOLDEN_DEMO_1_300_8);
-    let goldens: serde_json::Value = serde_json::from_str(
-        &std::fs::read_to_string(scenarios_dir().join("goldens.json")).unwrap(),
-    )
-    .unwrap();
+    let goldens: serde_json::Value = serde_json::from_str(include_str!("goldens.json")).unwrap();
     let mut checked = 0;
     for (file, runs) in goldens.as_object().unwrap() {
         let Some(runs) = runs.as_object() else {
