@@ -28,7 +28,7 @@ root.className = 'lightnode';
 root.dataset.state = 'closed';
 root.innerHTML = `
   <header><h2>Light node</h2><button type="button" class="ln-close" aria-label="close">×</button></header>
-  <form id="ln-start-form">
+  <form id="ln-start-form" novalidate>
     <div class="ln-row">
       <label>relay <input id="ln-relay" name="relay" size="60" placeholder="/ip4/…/tcp/9090/ws/p2p/12D3Koo…" /></label>
       <button id="ln-start" type="submit">Start</button>
@@ -56,12 +56,13 @@ root.innerHTML = `
     <label><input id="ln-strokkur" type="checkbox" checked /> Strokkur</label>
     <span class="ln-hint" id="ln-caps">caps: …</span>
   </fieldset>
-  <form class="ln-row" id="ln-submit-form" aria-label="generated load">
+  <form class="ln-row" id="ln-submit-form" aria-label="generated load" novalidate>
     <label>tx bytes <input id="ln-bytes" type="number" min="${GENERATED_HEADER_BYTES}" max="1048576" value="${DEFAULT_TX_BYTES}" inputmode="numeric" /></label>
     <label>count <input id="ln-count" type="number" min="1" max="1000" value="1" inputmode="numeric" /></label>
     <button id="ln-submit" type="submit" disabled>Submit tx</button>
     <span class="ln-hint">generated txs, stamped with their submit time</span>
   </form>
+  <p class="ln-error" id="ln-submit-error" role="alert"></p>
   <form class="ln-own" id="ln-own-form" aria-labelledby="ln-own-title">
     <h3 id="ln-own-title">Send your own tx</h3>
     <div class="ln-row" role="radiogroup" aria-label="the tx is given as">
@@ -127,7 +128,7 @@ root.innerHTML = `
     <figure><svg id="ln-bandwidth" class="ln-chart" aria-label="bytes over time"></svg>
       <figcaption id="ln-bandwidth-caption">Bytes over time: bytes sent and received per second, per protocol.</figcaption></figure>
   </div>
-  <h3>CAT and Strokkur</h3>
+  <h3>Protocols</h3>
   <div class="ln-scroll"><table class="ln-table"><thead><tr><th>protocol</th><th>peers</th><th>own</th><th>delivered</th><th>frames in/out</th><th>malformed</th><th>oversized</th><th>rate-limited</th><th>disconnected</th></tr></thead><tbody id="ln-framed"></tbody></table></div>
   <h3>Peers</h3>
   <div class="ln-scroll"><table class="ln-table"><thead><tr><th>peer</th><th>transports</th><th>connections</th></tr></thead><tbody id="ln-peers"></tbody></table></div>
@@ -428,10 +429,30 @@ function render(): void {
   );
   txTable?.update(light.txs.values());
 
+  // Gossipsub first (the stats @libp2p/gossipsub does not show are blank), then CAT and Strokkur;
+  // each row's title holds its engine's own counters.
+  const gossipRow = document.createElement('tr');
+  const g = gossip.stats;
+  const blank = (n: number | undefined) => (n === undefined ? '' : String(n));
+  gossipRow.title = JSON.stringify(gossip.counters().engine);
+  gossipRow.dataset.protocol = 'gossipsub';
+  gossipRow.append(
+    cell(`gossipsub (${gossip.router === 'js' ? '@libp2p' : 'txcast'} ${gossip.version})`),
+    cell(String(light.topicPeers())),
+    cell(String(g.own)),
+    cell(String(g.delivered)),
+    cell(g.framesIn === undefined ? '' : `${g.framesIn} / ${g.framesOut}`),
+    cell(String(g.malformed)),
+    cell(blank(g.oversized)),
+    cell(blank(g.rateLimited)),
+    cell(blank(g.disconnected)),
+  );
   $<HTMLTableSectionElement>('ln-framed').replaceChildren(
+    gossipRow,
     ...light.framed.map((f) => {
       const tr = document.createElement('tr');
       tr.title = JSON.stringify(f.counters());
+      tr.dataset.protocol = f.name;
       const st = f.stats;
       tr.append(
         cell(f.name),
@@ -841,18 +862,20 @@ function overCap(protocols: ProtocolName[], bytes: number): string {
 async function submit(): Promise<void> {
   if (!light) return;
   const bytes = Math.floor(Number($<HTMLInputElement>('ln-bytes').value));
-  const count = Math.min(1000, Math.max(1, Number($<HTMLInputElement>('ln-count').value) || 1));
+  const count = Number($<HTMLInputElement>('ln-count').value);
   const protocols = checkedProtocols();
   const refuse = (why: string) => {
     root.dataset.submitError = why;
-    log(`submit refused: ${why}`);
+    $<HTMLParagraphElement>('ln-submit-error').textContent = why;
   };
   if (protocols.length === 0) return refuse('tick at least one protocol');
-  if (!Number.isFinite(bytes) || bytes < GENERATED_HEADER_BYTES) return refuse(`a generated tx has at least ${GENERATED_HEADER_BYTES} bytes (its header)`);
+  if (!Number.isInteger(count) || count < 1 || count > 1000) return refuse('count is a whole number from 1 to 1000');
+  if (!Number.isFinite(bytes) || bytes < GENERATED_HEADER_BYTES) return refuse(`a generated tx has at least ${GENERATED_HEADER_BYTES} bytes (its header and submit time)`);
   // Checked here for all protocols first: nothing goes out if one of them cannot carry it.
   const over = overCap(protocols, bytes);
   if (over) return refuse(over);
   delete root.dataset.submitError;
+  $<HTMLParagraphElement>('ln-submit-error').textContent = '';
   for (let i = 0; i < count; i++) {
     try {
       await light.submitGenerated(protocols, bytes);
