@@ -217,6 +217,33 @@ test('the relay bans a peer it cut off: the reconnect is refused', async () => {
   mark(`relay refused the reconnect (refusals: ${stats.banRefused})`);
 });
 
+test('GossipSub settings in the URL that cannot run are refused with a message, and nothing starts', async () => {
+  const context = await browser.newContext();
+  const other = await context.newPage();
+  other.on('pageerror', (error) => pageErrors.push(error.message));
+  await other.goto(`http://${ns.addr}:${WEB_PORT}${PAGE}?relay=${encodeURIComponent(hostileAddr)}&autostart=1&gossipsub=js&version=v3&d_announce=9`);
+  const error = other.locator('#ln-settings-error');
+  await expect(error).toContainText('version=v3: the version is v1.2 or v2.0');
+  await expect(error).toContainText('d_announce=9: D_announce is a whole number from 0 to 6');
+  await expect(other.locator('#ln-status')).toContainText('not started');
+  // The form shows what it would run: @libp2p/gossipsub, which has no version choice or D_announce.
+  await expect(other.locator('#ln-router')).toHaveValue('js');
+  await expect(other.locator('#ln-version')).toBeDisabled();
+  await expect(other.locator('#ln-d-announce')).toBeDisabled();
+  // By keyboard: back to txcast's router, v2.0 and a D_announce out of range: refused at Start.
+  await other.locator('#ln-router').focus();
+  await other.keyboard.press('ArrowUp');
+  await expect(other.locator('#ln-router')).toHaveValue('txcast');
+  await expect(error).toHaveText('');
+  await other.selectOption('#ln-version', 'v2.0');
+  await other.fill('#ln-d-announce', '7');
+  await other.click('#ln-start');
+  await expect(error).toHaveText('D_announce must be a whole number from 0 to 6, not "7"');
+  expect(await other.locator('#lightnode').getAttribute('data-state')).toBe('idle');
+  await context.close();
+  expect(pageErrors).toEqual([]);
+});
+
 test('a database of the previous version is upgraded in place: its arrivals load, what cannot be keyed is counted', async () => {
   // A fresh profile: the page is opened without the panel (so nothing opens the database), a
   // version 2 database is written as that version did (side records keyed by id, 16-digit ids),
