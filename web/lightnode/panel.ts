@@ -592,11 +592,10 @@ function renderControl(gossipsub: Tally): void {
   const version = effectiveVersion(started);
   const nodes = Math.max(4, light.topicPeers() + 1);
   $<HTMLParagraphElement>('ln-gs-note').textContent =
-    `Live: the entries this page's router sent and received on the gossipsub topics (address announcements included)` +
-    `${visible ? '' : ' — @libp2p/gossipsub does not show them to the page'}. Simulated: the same router code, ${version}` +
-    `${version === 'v2.0' ? ` with D_announce ${started.dAnnounce}` : ''}, on a complete graph of ${result?.nodes ?? Math.min(32, nodes)} nodes ` +
-    `(this page and its topic peers, at least 4) carrying as many txs as this page saw on the topic (${gossipsub.txs}), of their mean size, from random ` +
-    `publishers; per node, averaged over the nodes. One page is one sample of what the simulator averages.`;
+    `Live: the entries this page's router sent and received on both gossipsub topics (address announcements included)` +
+    `${visible ? '' : '; @libp2p/gossipsub does not show them to the page'}. Simulator: the same router code and settings (${version}` +
+    `${version === 'v2.0' ? `, D_announce ${started.dAnnounce}` : ''}) on a complete graph of ${result?.nodes ?? Math.min(32, nodes)} nodes ` +
+    `(this page and its topic peers, at least 4) carrying the ${gossipsub.txs} txs this page saw, at their mean size, from random publishers; averages per node.`;
   const data = root.dataset;
   if (result) {
     data.simNodes = String(result.nodes);
