@@ -2,6 +2,8 @@
 export interface FrameInfo {
   /** Message kinds in order (one per GossipSub RPC entry). */
   kinds: string[];
+  /** GossipSub: each entry's topic as far as this node knows ('' if not); absent or empty otherwise. */
+  topics?: string[];
   /** Bytes of transaction payload. */
   payload: number;
   /** SHA-256 (hex) of each full tx carried. */

@@ -4,7 +4,7 @@
 
 /** Copies a FrameInfo wrapper into a plain object and frees it. */
 function plainInfo(info) {
-  const out = { kinds: info.kinds, payload: info.payload, txs: info.txs };
+  const out = { kinds: info.kinds, topics: info.topics, payload: info.payload, txs: info.txs };
   info.free();
   return out;
 }

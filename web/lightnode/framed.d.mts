@@ -67,6 +67,9 @@ export class FramedProtocol {
   readonly peers: Map<string, unknown>;
   readonly kindsIn: Record<string, number>;
   readonly kindsOut: Record<string, number>;
+  /** The same, by GossipSub topic ('' for entries whose topic this node does not know). */
+  readonly topicKindsIn: Record<string, Record<string, number>>;
+  readonly topicKindsOut: Record<string, Record<string, number>>;
   start(): Promise<void>;
   stop(): Promise<void>;
   submit(bytes: Uint8Array): string;

@@ -41,7 +41,8 @@ export const LIVE_CONFIGS = { cat: {}, strokkur: { idle_after_ms: 5000 } };
 export const MAX_TX_BYTES = {
   // CAT's own cap (later celestia-core), within the frame cap.
   cat: (1 << 20) - 64,
-  // Strokkur's fragment limit: 64 fragments of 128 - 35 bytes.
+  // 64 fragments of 128 - 35 bytes (the protocol takes 1,024, but at a light node's low codeword
+  // rates a longer tx would take minutes to decode).
   strokkur: 64 * (128 - 35),
   // A message and its envelope within the 1 MiB RPC other implementations accept.
   gossipsub: (1 << 20) - 1024,
@@ -64,6 +65,17 @@ class Bucket {
     this.tokens -= n;
     return true;
   }
+}
+
+/** Counts a frame's entries by kind, in all and under each entry's topic (when it has one). */
+function tally(kinds, byTopic, info) {
+  info.kinds.forEach((kind, i) => {
+    kinds[kind] = (kinds[kind] ?? 0) + 1;
+    const topic = info.topics?.[i];
+    if (topic === undefined) return;
+    byTopic[topic] ??= {};
+    byTopic[topic][kind] = (byTopic[topic][kind] ?? 0) + 1;
+  });
 }
 
 export class FramedProtocol {
@@ -118,9 +130,11 @@ export class FramedProtocol {
     /** tx hash -> {firstMs, own, from} */
     this.arrivals = new Map();
     this.stats = { delivered: 0, own: 0, framesIn: 0, framesOut: 0, bytesIn: 0, bytesOut: 0, malformed: 0, oversized: 0, rateLimited: 0, dropped: 0, disconnected: 0, duplicates: 0, refused: 0, payloadIn: 0, payloadOut: 0 };
-    /** Message kinds sent and received (GossipSub: per RPC entry). */
+    /** Message kinds sent and received (GossipSub: per RPC entry), in all and by topic. */
     this.kindsIn = {};
     this.kindsOut = {};
+    this.topicKindsIn = {};
+    this.topicKindsOut = {};
     this.timer = null;
     this.timerAt = Infinity;
     this.topologyIds = [];
@@ -292,7 +306,7 @@ export class FramedProtocol {
       this.stats.framesOut += 1;
       this.stats.bytesOut += frame.bytes.length;
       this.stats.payloadOut += frame.info.payload;
-      for (const kind of frame.info.kinds) this.kindsOut[kind] = (this.kindsOut[kind] ?? 0) + 1;
+      tally(this.kindsOut, this.topicKindsOut, frame.info);
       this.onWire?.('out', peer.key, frame.bytes.length, frame.info);
     }
   }
@@ -349,7 +363,7 @@ export class FramedProtocol {
       return;
     }
     this.stats.payloadIn += info.payload;
-    for (const kind of info.kinds) this.kindsIn[kind] = (this.kindsIn[kind] ?? 0) + 1;
+    tally(this.kindsIn, this.topicKindsIn, info);
     this.onWire?.('in', peer.key, frame.length, info);
     // Full copies of txs we already had: the protocol's duplicates (before the engine's
     // deliveries of this frame are recorded, so first copies are not counted).

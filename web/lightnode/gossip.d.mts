@@ -16,6 +16,8 @@ export interface GossipCounters {
   /** Entries sent and received by kind (txcast's router: publish, ihave, idontwant, iannounce, ineed, ...). */
   sent: Record<string, number>;
   received: Record<string, number>;
+  /** The same for the tx topic alone (entries whose topic is known to be it). */
+  txTopic: { sent: Record<string, number>; received: Record<string, number> };
   /** The router's own counters (gs_*). */
   engine: Record<string, number>;
   badSignatures: number;

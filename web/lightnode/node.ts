@@ -192,6 +192,12 @@ export class LightNode {
       this.txs.set(key, tx);
       if (this.txs.size > 100_000) this.txs.delete(this.txs.keys().next().value!);
     }
+    if (tx.copies === 0) {
+      // The bytes came first (a delivery): the arrival says who sent them, when, and whose they are.
+      tx.own = a.own;
+      tx.from = a.from;
+      tx.firstMs = a.firstMs;
+    }
     tx.copies += 1;
     const copy: Copy & { duplicate?: boolean; sentAtMs?: number } = { protocol: a.protocol, id: a.id, atMs: a.firstMs, own: a.own, from: a.from };
     if (a.duplicate) copy.duplicate = true;
@@ -306,13 +312,17 @@ export class LightNode {
 
   /** A generated tx of `bytes` bytes (stamped with its submission time) on each protocol. */
   submitGenerated(protocols: ProtocolName[], bytes: number): Promise<string[]> {
+    const over = protocols.find((p) => bytes > MAX_TX_BYTES[p]);
+    if (over) return Promise.reject(new Error(`${over} carries txs of at most ${MAX_TX_BYTES[over]} bytes; asked for ${bytes}`));
     return Promise.all(protocols.map((p) => this.submitBytes([p], generatedTx({ sentAtMs: Date.now(), bytes }))));
   }
 
   private async announce(): Promise<void> {
     const addrs = this.webrtcAddrs();
     if (!this.node || !this.gossip || addrs.length === 0) return;
-    const body = new TextEncoder().encode(JSON.stringify({ peer: this.peerId, addrs }));
+    // Message ids are content hashes: the time makes each announcement a new message (an
+    // unchanged body would be dropped as a duplicate, and late joiners would never hear it).
+    const body = new TextEncoder().encode(JSON.stringify({ peer: this.peerId, addrs, at: Date.now() }));
     try {
       await this.gossip.publish(ANNOUNCE_TOPIC, body);
       this.counters.announcesSent += 1;

@@ -519,8 +519,9 @@ function render(): void {
   for (const [key, value] of Object.entries(gs)) facts[`gossipsub${key[0].toUpperCase()}${key.slice(1)}`] = value as number;
   if (gossip.router === 'txcast') {
     for (const [kind] of CONTROL) {
-      facts[`${kind}Sent`] = counters.sent[kind] ?? 0;
-      facts[`${kind}Received`] = counters.received[kind] ?? 0;
+      // About txs (the tx topic), as the comparison table shows them.
+      facts[`${kind}Sent`] = counters.txTopic.sent[kind] ?? 0;
+      facts[`${kind}Received`] = counters.txTopic.received[kind] ?? 0;
     }
   }
   for (const f of light.framed) {
@@ -580,7 +581,8 @@ function renderControl(gossipsub: Tally): void {
   const rows = CONTROL.map(([kind, name]) => {
     const tr = document.createElement('tr');
     tr.dataset.kind = kind;
-    const live = visible ? [fmt(counters.sent[kind] ?? 0), fmt(counters.received[kind] ?? 0)] : ['not visible', 'not visible'];
+    const own = counters.txTopic;
+    const live = visible ? [fmt(own.sent[kind] ?? 0), fmt(own.received[kind] ?? 0)] : ['not visible', 'not visible'];
     tr.append(cell(name), ...live.map(cell), cell(result ? fmt(result.sent[kind]) : '…'), cell(result ? fmt(result.received[kind]) : '…'));
     return tr;
   });
@@ -592,7 +594,7 @@ function renderControl(gossipsub: Tally): void {
   const version = effectiveVersion(started);
   const nodes = Math.max(4, light.topicPeers() + 1);
   $<HTMLParagraphElement>('ln-gs-note').textContent =
-    `Live: the entries this page's router sent and received on both gossipsub topics (address announcements included)` +
+    `Live: the entries this page's router sent and received about txs (the tx topic; address announcements left out)` +
     `${visible ? '' : '; @libp2p/gossipsub does not show them to the page'}. Simulator: the same router code and settings (${version}` +
     `${version === 'v2.0' ? `, D_announce ${started.dAnnounce}` : ''}) on a complete graph of ${result?.nodes ?? Math.min(32, nodes)} nodes ` +
     `(this page and its topic peers, at least 4) carrying the ${gossipsub.txs} txs this page saw, at their mean size, from random publishers; averages per node.`;

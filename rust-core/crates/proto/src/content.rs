@@ -82,6 +82,8 @@ struct Entry {
     /// GossipSub message, whose envelope is kept to forward it as received).
     body: Option<Box<[u8]>>,
     payload: (u32, u32),
+    /// What the protocol filed the key under, if it said (GossipSub: the message's topic).
+    tag: Option<u16>,
 }
 
 impl Entry {
@@ -158,6 +160,7 @@ impl TxStore {
             key: key.into(),
             body: None,
             payload: (0, 0),
+            tag: None,
         });
         self.unbacked.push_back(id.0);
         self.trim_unbacked();
@@ -234,6 +237,17 @@ impl TxStore {
             id,
             len: e.payload.1,
         })
+    }
+
+    /// Files a tx under `tag` (the first tag given sticks).
+    pub fn tag(&mut self, id: TxId, tag: u16) {
+        if let Some(e) = self.entry_mut(id) {
+            e.tag.get_or_insert(tag);
+        }
+    }
+
+    pub fn tag_of(&self, id: TxId) -> Option<u16> {
+        self.entry(id)?.tag
     }
 
     /// Keys known (with or without their bytes).
@@ -392,6 +406,18 @@ mod tests {
             s.intern(&sha256(&(i + 1_000_000).to_le_bytes())).unwrap();
         }
         assert_eq!(s.payload(id), Some(&b"later"[..]));
+    }
+
+    #[test]
+    fn the_first_tag_sticks() {
+        let mut s = TxStore::default();
+        let id = s.intern(b"k").unwrap();
+        assert_eq!(s.tag_of(id), None);
+        s.tag(id, 3);
+        s.tag(id, 4);
+        assert_eq!(s.tag_of(id), Some(3));
+        s.tag(TxId(99), 1);
+        assert_eq!(s.tag_of(TxId(99)), None);
     }
 
     #[test]

@@ -12,7 +12,7 @@ use crate::cat::{Cat, CatConfig, CatMsg};
 use crate::content::sha256;
 use crate::gossipsub::{
     Check, Codec, Gossipsub, GossipsubConfig, Limits, MessageParts, OwnMessage, Rpc, TopicId,
-    Verdict, Version,
+    TopicNames, Verdict, Version,
 };
 use crate::strokkur::{Strokkur, StrokkurMsg};
 use crate::wire::WireError;
@@ -36,6 +36,9 @@ pub struct Frame {
 pub struct FrameInfo {
     /// Message kinds, in order (one for CAT and Strokkur, one per entry of an RPC).
     pub kinds: Vec<&'static str>,
+    /// GossipSub: the topic of each entry, as far as this node knows ("" if not); empty for
+    /// CAT and Strokkur.
+    pub topics: Vec<String>,
     /// Bytes of transaction payload among the frame's bytes.
     pub payload: u32,
     /// The SHA-256 of each full transaction the frame carries.
@@ -225,11 +228,32 @@ impl<P: OneMessagePerFrame> Live for Framed<P> {
     }
 }
 
+/// The topic an entry is about: named in it, or the one its message id was filed under.
+fn entry_topic(e: &Rpc, store: &TxStore) -> Option<TopicId> {
+    let of_id = |id: &TxId| store.tag_of(*id).map(TopicId);
+    match e {
+        Rpc::Subscribe { topic, .. }
+        | Rpc::IHave { topic, .. }
+        | Rpc::Graft { topic }
+        | Rpc::Prune { topic, .. }
+        | Rpc::IAnnounce { topic, .. } => Some(*topic),
+        Rpc::Publish(m) => Some(m.topic),
+        Rpc::IWant(ids) => ids.first().and_then(of_id),
+        Rpc::IDontWant(id) | Rpc::INeed(id) => of_id(id),
+    }
+}
+
 /// What a batch of GossipSub entries carries.
-fn entries_info<'a>(entries: impl Iterator<Item = &'a Rpc>, store: &TxStore) -> FrameInfo {
+fn entries_info<'a>(
+    entries: impl Iterator<Item = &'a Rpc>,
+    names: &TopicNames,
+    store: &TxStore,
+) -> FrameInfo {
     let mut info = FrameInfo::default();
     for e in entries {
         info.kinds.push(e.kind());
+        let topic = entry_topic(e, store).and_then(|t| names.name(t));
+        info.topics.push(topic.unwrap_or_default().to_string());
         if let Rpc::Publish(m) = e {
             info.payload += m.tx.len;
             if m.check != Check::Invalid {
@@ -244,6 +268,7 @@ fn entries_info<'a>(entries: impl Iterator<Item = &'a Rpc>, store: &TxStore) -> 
 fn describe<M: WireMsg>(msg: &M, store: &TxStore) -> FrameInfo {
     FrameInfo {
         kinds: vec![msg.kind()],
+        topics: Vec::new(),
         payload: msg.payload_len() as u32,
         txs: msg
             .full_tx()
@@ -283,7 +308,8 @@ impl GossipNode {
     /// Connected peers subscribed to a topic, and those of them in our mesh.
     pub fn topic_peers(&self, topic: &str) -> (usize, usize) {
         let gs = self.driver.protocol();
-        self.topic(topic).map_or((0, 0), |t| (gs.subscribers(t), gs.mesh_of(t).len()))
+        self.topic(topic)
+            .map_or((0, 0), |t| (gs.subscribers(t), gs.mesh_of(t).len()))
     }
 
     /// What a StrictSign signature of this message must cover.
@@ -356,7 +382,7 @@ impl GossipNode {
         let skipped = self.codec.encode(entries, names, store, &mut rpcs);
         out.count("lightnode.unsendable", skipped as u64);
         for rpc in rpcs {
-            let info = entries_info(rpc.entries.iter().map(|&i| &entries[i]), store);
+            let info = entries_info(rpc.entries.iter().map(|&i| &entries[i]), names, store);
             out.frames.push(Frame {
                 peer,
                 bytes: rpc.bytes,
@@ -395,7 +421,11 @@ impl Live for GossipNode {
         let report = self
             .codec
             .decode(bytes, gs.topic_names_mut(), store, &mut entries)?;
-        let info = entries_info(entries.iter(), self.driver.content());
+        let info = entries_info(
+            entries.iter(),
+            self.driver.protocol().topic_names(),
+            self.driver.content(),
+        );
         let counts = [
             ("gs_unknown_fields", report.unknown_fields),
             ("gs_dropped_entries", report.dropped),

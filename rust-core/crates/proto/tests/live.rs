@@ -11,8 +11,8 @@ struct Net {
     nodes: Vec<GossipNode>,
     links: Vec<Vec<(usize, u32)>>,
     outs: Vec<Outbox>,
-    /// (from node, to node, kinds) of every frame delivered.
-    log: Vec<(usize, usize, Vec<&'static str>)>,
+    /// (from node, to node, kinds, topics) of every frame delivered.
+    log: Vec<(usize, usize, Vec<&'static str>, Vec<String>)>,
     now: Time,
     /// The host's verdict on a message's data.
     judge: fn(&[u8]) -> Verdict,
@@ -76,7 +76,7 @@ impl Net {
                 let info = self.nodes[to]
                     .frame(self.now, from_idx, &bytes)
                     .expect("decodes");
-                self.log.push((from, to, info.kinds));
+                self.log.push((from, to, info.kinds, info.topics));
             }
             for i in 0..self.nodes.len() {
                 let node = &mut self.nodes[i];
@@ -105,8 +105,8 @@ impl Net {
     fn sent(&self, from: usize, to: usize, kind: &str) -> usize {
         self.log
             .iter()
-            .filter(|(f, t, _)| *f == from && *t == to)
-            .map(|(_, _, kinds)| kinds.iter().filter(|k| **k == kind).count())
+            .filter(|(f, t, _, _)| *f == from && *t == to)
+            .map(|(_, _, kinds, _)| kinds.iter().filter(|k| **k == kind).count())
             .sum()
     }
 }
@@ -128,6 +128,15 @@ fn v2_nodes_negotiate_lazy_pull_and_deliver_with_iannounce_and_ineed() {
     assert_eq!(net.sent(1, 2, "publish"), 1);
     assert_eq!(net.count(1, "gs_iannounce_sent"), 1);
     assert_eq!(net.count(2, "gs_ineed_sent"), 1);
+    // Each entry is told with its topic, the INEED's learnt from the IANNOUNCE it answers.
+    for (_, _, kinds, topics) in &net.log {
+        assert_eq!(kinds.len(), topics.len());
+        for (kind, topic) in kinds.iter().zip(topics) {
+            if ["publish", "iannounce", "ineed"].contains(kind) {
+                assert_eq!(topic, "txcast/tx/1", "{kind}");
+            }
+        }
+    }
 }
 
 #[test]

@@ -82,6 +82,8 @@ pub struct OutFrame {
 pub struct FrameInfo {
     /// Message kinds in order: one for CAT and Strokkur, one per entry of a GossipSub RPC.
     pub kinds: Vec<String>,
+    /// GossipSub: each entry's topic, as far as this node knows ("" if not); empty otherwise.
+    pub topics: Vec<String>,
     /// Bytes of transaction payload.
     pub payload: u32,
     /// SHA-256 (hex) of each full transaction carried.
@@ -92,6 +94,7 @@ impl From<live::FrameInfo> for FrameInfo {
     fn from(i: live::FrameInfo) -> FrameInfo {
         FrameInfo {
             kinds: i.kinds.iter().map(|k| k.to_string()).collect(),
+            topics: i.topics,
             payload: i.payload,
             txs: i.txs.iter().map(|h| hex(h)).collect(),
         }

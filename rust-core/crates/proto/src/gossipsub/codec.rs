@@ -341,11 +341,14 @@ impl Sink<'_> {
         }
         t
     }
-    /// An id we may come to hold (announced, offered, unwanted): remembered in the store.
-    fn remembered(&mut self, id: &[u8]) -> Option<TxId> {
+    /// An id we may come to hold (announced, offered, unwanted): remembered in the store,
+    /// filed under its topic when the entry names one.
+    fn remembered(&mut self, id: &[u8], topic: Option<TopicId>) -> Option<TxId> {
         let t = self.store.intern(id);
-        if t.is_none() {
-            self.report.dropped += 1;
+        match (t, topic) {
+            (None, _) => self.report.dropped += 1,
+            (Some(t), Some(topic)) => self.store.tag(t, topic.0),
+            _ => {}
         }
         t
     }
@@ -489,6 +492,7 @@ impl Codec {
             sink.report.dropped += 1;
             return Ok(());
         };
+        sink.store.tag(tx.id, topic.0);
         let check = Check::Host;
         sink.out.push(Rpc::Publish(Message {
             tx,
@@ -534,7 +538,10 @@ impl Codec {
                 let Some(topic) = sink.topic(item.topic) else {
                     return Ok(());
                 };
-                let ids = ids.iter().filter_map(|id| sink.remembered(id)).collect();
+                let ids = ids
+                    .iter()
+                    .filter_map(|id| sink.remembered(id, Some(topic)))
+                    .collect();
                 sink.out.push(Rpc::IHave { topic, ids });
             }
             field::CTRL_IWANT => {
@@ -557,7 +564,7 @@ impl Codec {
             }
             field::CTRL_IDONTWANT => {
                 for id in ids {
-                    if let Some(id) = sink.remembered(id) {
+                    if let Some(id) = sink.remembered(id, None) {
                         sink.out.push(Rpc::IDontWant(id));
                     }
                 }
@@ -572,10 +579,10 @@ impl Codec {
                 if f == field::CTRL_INEED {
                     let id = sink.store.find(id).unwrap_or(TxId::UNKNOWN);
                     sink.out.push(Rpc::INeed(id));
-                } else if let (Some(topic), Some(id)) =
-                    (sink.topic(item.topic), sink.remembered(id))
-                {
-                    sink.out.push(Rpc::IAnnounce { topic, id });
+                } else if let Some(topic) = sink.topic(item.topic) {
+                    if let Some(id) = sink.remembered(id, Some(topic)) {
+                        sink.out.push(Rpc::IAnnounce { topic, id });
+                    }
                 }
             }
             _ => {}
@@ -778,6 +785,7 @@ impl Codec {
             None => 0,
         } + (len_field(len) - len);
         let tx = store.insert(&id, &bytes, (at as u32, len as u32))?;
+        store.tag(tx.id, topic.0);
         let envelope = bytes.len() - len_field(len) - len_field(name.len());
         Some(Message {
             tx,

@@ -169,6 +169,9 @@ pub struct GossipsubConfig {
     pub invalid_message_weight: f64,
     /// Score: weight of P7 (behaviour penalty, squared). Negative.
     pub behaviour_penalty_weight: f64,
+    /// Score: behaviour penalties up to this count cost nothing (go-libp2p's
+    /// BehaviourPenaltyThreshold), so one slow answer does not push an honest peer out.
+    pub behaviour_penalty_threshold: f64,
     /// Score: factor the P4 and P7 counters are multiplied by each second.
     pub score_decay_per_s: f64,
     /// Below this score no gossip is sent to or accepted from a peer.
@@ -215,6 +218,7 @@ impl Default for GossipsubConfig {
             max_iannounce_per_heartbeat: 5_000,
             invalid_message_weight: -100.0,
             behaviour_penalty_weight: -10.0,
+            behaviour_penalty_threshold: 0.0,
             score_decay_per_s: 0.9,
             gossip_threshold: -40.0,
             publish_threshold: -80.0,
@@ -306,6 +310,9 @@ impl GossipsubConfig {
         if !(0.0..1.0).contains(&self.score_decay_per_s) {
             return err("score_decay_per_s", "must be in [0, 1)");
         }
+        if !(self.behaviour_penalty_threshold >= 0.0 && self.behaviour_penalty_threshold <= 1e6) {
+            return err("behaviour_penalty_threshold", "must be in [0, 1e6]");
+        }
         if !(self.ineed_timeout_penalty >= 0.0 && self.ineed_timeout_penalty <= 1e6) {
             return err("ineed_timeout_penalty", "must be in [0, 1e6]");
         }
@@ -369,6 +376,7 @@ pub(crate) struct Params {
     pub max_iannounce_per_heartbeat: u32,
     pub invalid_message_weight: f64,
     pub behaviour_penalty_weight: f64,
+    pub behaviour_penalty_threshold: f64,
     /// Decay applied once per heartbeat (score_decay_per_s ^ heartbeat seconds).
     pub decay_per_heartbeat: f64,
     pub gossip_threshold: f64,
@@ -431,6 +439,8 @@ impl Params {
             max_iannounce_per_heartbeat: c.max_iannounce_per_heartbeat,
             invalid_message_weight: finite_or(c.invalid_message_weight, 0.0).min(0.0),
             behaviour_penalty_weight: finite_or(c.behaviour_penalty_weight, 0.0).min(0.0),
+            behaviour_penalty_threshold: finite_or(c.behaviour_penalty_threshold, 0.0)
+                .clamp(0.0, 1e6),
             decay_per_heartbeat: libm::pow(decay, heartbeat.as_secs_f64()),
             gossip_threshold: gossip,
             publish_threshold: publish,

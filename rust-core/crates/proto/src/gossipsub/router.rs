@@ -104,6 +104,7 @@ impl Gossipsub {
         Weights {
             invalid: self.p.invalid_message_weight,
             penalty: self.p.behaviour_penalty_weight,
+            penalty_threshold: self.p.behaviour_penalty_threshold,
         }
     }
 

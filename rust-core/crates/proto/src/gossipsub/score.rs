@@ -17,11 +17,14 @@ pub(crate) struct Score {
 pub(crate) struct Weights {
     pub invalid: f64,
     pub penalty: f64,
+    /// Penalties up to this count are free; P7 squares the excess.
+    pub penalty_threshold: f64,
 }
 
 impl Score {
     pub fn value(&self, w: &Weights) -> f64 {
-        w.invalid * self.invalid * self.invalid + w.penalty * self.penalty * self.penalty
+        let excess = (self.penalty - w.penalty_threshold).max(0.0);
+        w.invalid * self.invalid * self.invalid + w.penalty * excess * excess
     }
 
     pub fn add_invalid(&mut self) {
@@ -53,6 +56,7 @@ mod tests {
         let w = Weights {
             invalid: -100.0,
             penalty: -10.0,
+            penalty_threshold: 0.0,
         };
         let mut s = Score::default();
         assert_eq!(s.value(&w), 0.0);
@@ -67,5 +71,19 @@ mod tests {
             s.decay(0.9);
         }
         assert_eq!(s.value(&w), 0.0);
+    }
+
+    #[test]
+    fn penalties_below_the_threshold_are_free() {
+        let w = Weights {
+            invalid: -100.0,
+            penalty: -10.0,
+            penalty_threshold: 2.0,
+        };
+        let mut s = Score::default();
+        s.add_penalty(2.0);
+        assert_eq!(s.value(&w), 0.0);
+        s.add_penalty(1.0);
+        assert_eq!(s.value(&w), -10.0);
     }
 }
