@@ -55,35 +55,17 @@ export interface Gossip {
   counters(): GossipCounters;
 }
 
-export class TxcastGossip implements Gossip {
-  constructor(options: GossipOptions);
-  readonly router: Router;
-  readonly version: GossipVersion;
+/** txcast's router: its stats and peers are FramedProtocol's. */
+export interface TxcastGossip extends Gossip {
   readonly stats: FramedStats;
-  readonly arrivals: Map<string, Arrival>;
   readonly peers: Map<string, unknown>;
-  start(): Promise<void>;
-  stop(): Promise<void>;
-  publish(topic: string, data: Uint8Array): Promise<string>;
-  topicPeers(topic: string): number;
-  meshPeers(topic: string): number;
-  counters(): GossipCounters;
 }
+export const TxcastGossip: new (options: GossipOptions) => TxcastGossip;
 
-export class JsGossip implements Gossip {
-  constructor(options: GossipOptions);
-  readonly router: Router;
-  readonly version: GossipVersion;
-  readonly stats: { delivered: number; own: number; duplicates: number; malformed: number };
-  readonly arrivals: Map<string, Arrival>;
-  readonly peers: { readonly size: number };
+/** @libp2p/gossipsub: `copy` is where gossipServices' onCopy lands. */
+export interface JsGossip extends Gossip {
   copy(topic: string, hash: string): void;
-  start(): Promise<void>;
-  stop(): Promise<void>;
-  publish(topic: string, data: Uint8Array): Promise<string>;
-  topicPeers(topic: string): number;
-  meshPeers(topic: string): number;
-  counters(): GossipCounters;
 }
+export const JsGossip: new (options: GossipOptions) => JsGossip;
 
 export function makeGossip(router: Router, options: GossipOptions): Gossip;

@@ -355,12 +355,16 @@ impl GossipNode {
             .protocol_and_content_mut()
             .0
             .take_validation_requests();
-        let store = self.driver.content();
         for handle in ids {
-            let Some(bytes) = store.stored(handle) else {
-                continue;
-            };
-            let Ok(parts) = MessageParts::parse(bytes, &mut 0) else {
+            let store = self.driver.content();
+            let parts = store
+                .stored(handle)
+                .and_then(|b| MessageParts::parse(b, &mut 0).ok());
+            let Some(parts) = parts else {
+                // Forgotten by the store meanwhile: nothing to judge.
+                self.driver.call(Time::ZERO, |gs, cx| {
+                    gs.handle_validated(handle, Verdict::Ignore, cx)
+                });
                 continue;
             };
             out.validations.push(Validation {

@@ -46,6 +46,8 @@ pub use codec::{Codec, DecodeReport, Encoded, Limits, MessageParts, OwnMessage, 
 pub use config::{
     ConfigError, GossipsubConfig, MessageIdFn, SignaturePolicy, Version, ENVELOPE_STRICT_SIGN,
 };
-pub use router::{Gossipsub, GossipsubTimer, Verdict, MAX_REMOTE_BACKOFF_S, MAX_VALIDATING};
+pub use router::{
+    Gossipsub, GossipsubTimer, Verdict, MAX_REMOTE_BACKOFF_S, MAX_VALIDATING, VALIDATION_TIMEOUT,
+};
 pub use rpc::{Check, Message, Rpc, MSG_ID_LEN, TOPIC};
 pub use topics::{TopicId, TopicNames, MAX_TOPICS};

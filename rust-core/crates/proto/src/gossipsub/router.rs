@@ -42,6 +42,9 @@ pub enum GossipsubTimer {
 /// Messages waiting for the host's verdict at once; beyond this new ones are dropped unjudged
 /// (and counted), so a flood of messages cannot grow the queue.
 pub const MAX_VALIDATING: usize = 4_096;
+/// A message the host has not judged in this long is dropped (counted): a host that never
+/// answers must not fill the queue for good.
+pub const VALIDATION_TIMEOUT: Dur = Dur::from_secs(30);
 
 /// The host's verdict on a message (libp2p's ValidationResult).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -58,6 +61,7 @@ struct Validating {
     /// None once that peer is gone (its index may belong to another peer by then).
     from: Option<PeerIdx>,
     msg: Message,
+    since: Time,
 }
 
 /// What an adversarial node does differently (see `Behaviour`).
@@ -260,8 +264,8 @@ impl Gossipsub {
                     self.acache.clear(id);
                 }
                 self.send_idontwant(msg, Some(from), cx);
-                let from = Some(from);
-                self.validating.insert(id, Validating { from, msg });
+                let (from, since) = (Some(from), cx.now);
+                self.validating.insert(id, Validating { from, msg, since });
                 self.to_validate.push(id);
             }
         }
@@ -313,7 +317,7 @@ impl Gossipsub {
 
     /// The host's verdict on a message it was asked to validate.
     pub fn handle_validated(&mut self, id: TxId, verdict: Verdict, cx: &mut Ctx<'_, Self>) {
-        let Some(Validating { from, msg }) = self.validating.remove(&id) else {
+        let Some(Validating { from, msg, .. }) = self.validating.remove(&id) else {
             return;
         };
         match verdict {
@@ -716,6 +720,16 @@ impl Gossipsub {
         self.seen.rotate(cx.now, self.p.seen_ttl);
         self.dont_want.tick();
         self.acache.expire(cx.now, self.p.seen_ttl);
+        if !self.validating.is_empty() {
+            let before = self.validating.len();
+            let now = cx.now;
+            self.validating
+                .retain(|_, v| now.since(v.since) < VALIDATION_TIMEOUT);
+            cx.count(
+                "gs_validation_timeout",
+                (before - self.validating.len()) as u64,
+            );
+        }
         cx.set_timer_in(self.p.heartbeat, GossipsubTimer::Heartbeat);
     }
 
