@@ -138,6 +138,7 @@ export class FramedProtocol {
     this.timer = null;
     this.timerAt = Infinity;
     this.topologyIds = [];
+    this.stopped = false;
   }
 
   async start() {
@@ -158,11 +159,12 @@ export class FramedProtocol {
   }
 
   async stop() {
+    this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     for (const id of this.topologyIds.splice(0)) this.libp2p.unregister(id);
     await this.libp2p.unhandle(this.protocols).catch(() => undefined);
-    for (const key of [...this.peers.keys()]) this.down(key);
+    for (const key of [...this.peers.keys()]) this.down(key, false);
   }
 
   /** Creates a tx of these bytes here and hands it to the protocol; returns its hash. */
@@ -221,9 +223,15 @@ export class FramedProtocol {
     return peer;
   }
 
-  down(key) {
+  /**
+   * The peer is gone for this protocol. Unless it was cut off (`again` false), it may still be
+   * connected over another connection (a browser's first WebRTC connection closing after a second
+   * one opened): libp2p reports a peer once, so look for an open one a moment later and start over.
+   */
+  down(key, again = true) {
     const peer = this.peers.get(key);
     if (!peer) return;
+    if (again) this.tryAgain(peer.peerId);
     this.peers.delete(key);
     this.byIdx.delete(peer.idx);
     this.freeIdx.push(peer.idx);
@@ -233,6 +241,15 @@ export class FramedProtocol {
     if (peer.protocol) this.engine.peerDown(peer.idx, this.now());
     this.pump('');
     this.onChange();
+  }
+
+  tryAgain(peerId) {
+    setTimeout(() => {
+      if (this.stopped || this.peers.has(peerId.toString())) return;
+      const open = this.libp2p.getConnections?.(peerId) ?? [];
+      const connection = open.find((c) => c.status === 'open' && c.limits == null);
+      if (connection) this.up(peerId, connection);
+    }, 1000);
   }
 
   /** Opens our stream to the peer; the engine learns of the peer once it is open. */
@@ -380,7 +397,7 @@ export class FramedProtocol {
   cutOff(peer, reason) {
     this.stats.disconnected += 1;
     this.bans?.ban(peer.key, `${this.name}: ${reason}`);
-    this.down(peer.key);
+    this.down(peer.key, false);
     void this.libp2p.hangUp(peer.peerId).catch(() => undefined);
   }
 

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { BanList } from './ban.mjs';
 import type { FrameInfo, OutFrame } from './engine.mjs';
 import { FramedProtocol, type Engineish } from './framed.mjs';
@@ -102,6 +102,32 @@ describe('FramedProtocol peers', () => {
     internals(framed).attach(peer, out, '');
     await new Promise((resolve) => setTimeout(resolve, 10));
     expect(out.written.map((b) => b[0])).toEqual([1, 2]);
+  });
+});
+
+describe('FramedProtocol reconnects', () => {
+  it('brings a peer back on its other open connection when its stream ended, not one it cut off', () => {
+    vi.useFakeTimers();
+    try {
+      const engine = fakeEngine();
+      const other = { status: 'open', limits: null, newStream: () => new Promise(() => undefined) };
+      const libp2p = { ...fakeLibp2p(), getConnections: () => [other] };
+      const framed = new FramedProtocol({ libp2p, name: 'cat', engine, limits: { maxStrikes: 1 } });
+      const peer = internals(framed).up('peerF', pending);
+      internals(framed).attach(peer, writer(), '/txcast/cat/1.0.0');
+      (framed as unknown as { down(key: string): void }).down('peerF'); // its stream broke
+      expect(framed.peers.size).toBe(0);
+      vi.advanceTimersByTime(1_000);
+      expect(framed.peers.size).toBe(1);
+      // Cut off for garbage: gone for good.
+      const again = internals(framed).up('peerF', other);
+      for (let i = 0; i < 3; i++) internals(framed).onFrame(again, Uint8Array.of(9));
+      expect(framed.stats.disconnected).toBe(1);
+      vi.advanceTimersByTime(2_000);
+      expect(framed.peers.size).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 
