@@ -16,7 +16,7 @@ import { BanList } from '../../web/lightnode/ban.mjs';
 import { Engine } from '../../web/lightnode/engine.mjs';
 import { FramedProtocol, LIVE_CONFIGS } from '../../web/lightnode/framed.mjs';
 import { gossipServices, makeGossip } from '../../web/lightnode/gossip.mjs';
-import { generatedTx, TX_TOPIC } from '../../web/lightnode/txwire.mjs';
+import { generatedTx, TX_TOPIC, wallMs } from '../../web/lightnode/txwire.mjs';
 
 /** The same Rust state machines as the page, from the WASM build (built first if missing). */
 export async function loadWasm() {
@@ -66,8 +66,8 @@ export async function startPeer({ wasm, libp2pOptions, services = {}, router = '
 
   /** One generated tx on gossipsub and one on each framed protocol. */
   async function publishTx(bytes = 250) {
-    for (const protocol of framed) protocol.submit(generatedTx({ sentAtMs: Date.now(), bytes }));
-    return gossip.publish(TX_TOPIC, generatedTx({ sentAtMs: Date.now(), bytes }));
+    for (const protocol of framed) protocol.submit(generatedTx({ sentAtMs: wallMs(), bytes }));
+    return gossip.publish(TX_TOPIC, generatedTx({ sentAtMs: wallMs(), bytes }));
   }
 
   function stats() {

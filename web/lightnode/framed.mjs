@@ -11,6 +11,7 @@
 // and a peer with too many strikes in a short time is disconnected and banned for a while
 // (ban.mjs): its reconnects are refused.
 import { lpStream } from '@libp2p/utils';
+import { wallMs } from './txwire.mjs';
 
 export const PROTOCOL_IDS = { cat: '/txcast/cat/1.0.0', strokkur: '/txcast/lt/1.0.0' };
 
@@ -178,7 +179,7 @@ export class FramedProtocol {
   /** Our own tx, first seen now. */
   recordOwn(hash) {
     if (this.arrivals.has(hash)) return;
-    const arrival = { firstMs: Date.now(), own: true, from: '' };
+    const arrival = { firstMs: wallMs(), own: true, from: '' };
     this.arrivals.set(hash, arrival);
     this.onArrival({ protocol: this.name, id: hash, ...arrival });
     this.stats.own += 1;
@@ -388,7 +389,7 @@ export class FramedProtocol {
     this.pump(peer.key);
     for (const hash of repeats) {
       this.stats.duplicates += 1;
-      this.onArrival({ protocol: this.name, id: hash, firstMs: Date.now(), own: false, from: peer.key, duplicate: true });
+      this.onArrival({ protocol: this.name, id: hash, firstMs: wallMs(), own: false, from: peer.key, duplicate: true });
     }
     this.onChange();
   }
@@ -420,7 +421,7 @@ export class FramedProtocol {
     for (const delivery of this.engine.takeDelivered()) {
       this.onDeliver({ ...delivery, from });
       if (!this.isTx(delivery) || this.arrivals.has(delivery.hash)) continue;
-      const arrival = { firstMs: Date.now(), own: false, from };
+      const arrival = { firstMs: wallMs(), own: false, from };
       this.arrivals.set(delivery.hash, arrival);
       this.stats.delivered += 1;
       this.onArrival({ protocol: this.name, id: delivery.hash, ...arrival });

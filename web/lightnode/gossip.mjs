@@ -9,7 +9,7 @@ import { publicKeyFromProtobuf } from '@libp2p/crypto/keys';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { Engine } from './engine.mjs';
 import { FramedProtocol, MAX_TX_BYTES } from './framed.mjs';
-import { ANNOUNCE_TOPIC, TX_TOPIC } from './txwire.mjs';
+import { ANNOUNCE_TOPIC, TX_TOPIC, wallMs } from './txwire.mjs';
 
 export const ROUTERS = ['txcast', 'js'];
 export const VERSIONS = ['v1.2', 'v2.0'];
@@ -230,7 +230,7 @@ export class JsGossip {
     // validated (and not yet in arrivals); only those after the first arrival are shown as arrivals.
     if (n > 1) {
       this.stats.duplicates += 1;
-      if (this.arrivals.has(hash)) this.onArrival({ protocol: 'gossipsub', id: hash, firstMs: Date.now(), own: false, from: '', duplicate: true });
+      if (this.arrivals.has(hash)) this.onArrival({ protocol: 'gossipsub', id: hash, firstMs: wallMs(), own: false, from: '', duplicate: true });
     }
   }
 
@@ -253,7 +253,7 @@ export class JsGossip {
     this.onWire?.('in', from, msg.data.length, { kinds: ['publish'], payload: msg.topic === TX_TOPIC ? msg.data.length : 0, txs: [hash] });
     this.onDeliver({ hash, topic: msg.topic, data: msg.data, from });
     if (msg.topic !== TX_TOPIC || this.arrivals.has(hash)) return;
-    const arrival = { firstMs: Date.now(), own: false, from };
+    const arrival = { firstMs: wallMs(), own: false, from };
     this.arrivals.set(hash, arrival);
     this.stats.delivered += 1;
     this.onArrival({ protocol: 'gossipsub', id: hash, ...arrival });
@@ -265,7 +265,7 @@ export class JsGossip {
   async publish(topic, data) {
     const hash = toHex(sha256(data));
     if (topic === TX_TOPIC && !this.arrivals.has(hash)) {
-      const arrival = { firstMs: Date.now(), own: true, from: '' };
+      const arrival = { firstMs: wallMs(), own: true, from: '' };
       this.arrivals.set(hash, arrival);
       this.stats.own += 1;
       this.onArrival({ protocol: 'gossipsub', id: hash, ...arrival });

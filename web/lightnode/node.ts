@@ -20,7 +20,7 @@ import { Engine, type FrameInfo } from './engine.mjs';
 import { FramedProtocol, LIVE_CONFIGS, MAX_TX_BYTES, type ProtocolName } from './framed.mjs';
 import { gossipServices, makeGossip, MAX_ANNOUNCE_BYTES, type Gossip, type GossipVersion, type Router } from './gossip.mjs';
 import { shouldDial, transportOf, type TransportName } from './transport';
-import { ANNOUNCE_TOPIC, generatedTx, sentAtOf, TX_TOPIC } from './txwire.mjs';
+import { ANNOUNCE_TOPIC, generatedTx, sentAtOf, TX_TOPIC, wallMs } from './txwire.mjs';
 
 /** How often a node repeats its address announcement (new peers learn it from the next one). */
 const ANNOUNCE_MS = 1500;
@@ -215,7 +215,7 @@ export class LightNode {
     const sentAt = sentAtOf(data);
     if (!tx) {
       // Deliveries come before the arrival is recorded: remember what to fill in.
-      this.txs.set(`${protocol}:${hash}`, { protocol, id: hash, own: false, bytes: data.length, firstMs: Date.now(), from: '', copies: 0, data, sentAtMs: sentAt ?? undefined });
+      this.txs.set(`${protocol}:${hash}`, { protocol, id: hash, own: false, bytes: data.length, firstMs: wallMs(), from: '', copies: 0, data, sentAtMs: sentAt ?? undefined });
     } else {
       tx.bytes = data.length;
       tx.data = data;
@@ -314,7 +314,7 @@ export class LightNode {
   submitGenerated(protocols: ProtocolName[], bytes: number): Promise<string[]> {
     const over = protocols.find((p) => bytes > MAX_TX_BYTES[p]);
     if (over) return Promise.reject(new Error(`${over} carries txs of at most ${MAX_TX_BYTES[over]} bytes; asked for ${bytes}`));
-    return Promise.all(protocols.map((p) => this.submitBytes([p], generatedTx({ sentAtMs: Date.now(), bytes }))));
+    return Promise.all(protocols.map((p) => this.submitBytes([p], generatedTx({ sentAtMs: wallMs(), bytes }))));
   }
 
   private async announce(): Promise<void> {
@@ -322,7 +322,7 @@ export class LightNode {
     if (!this.node || !this.gossip || addrs.length === 0) return;
     // Message ids are content hashes: the time makes each announcement a new message (an
     // unchanged body would be dropped as a duplicate, and late joiners would never hear it).
-    const body = new TextEncoder().encode(JSON.stringify({ peer: this.peerId, addrs, at: Date.now() }));
+    const body = new TextEncoder().encode(JSON.stringify({ peer: this.peerId, addrs, at: wallMs() }));
     try {
       await this.gossip.publish(ANNOUNCE_TOPIC, body);
       this.counters.announcesSent += 1;

@@ -9,7 +9,7 @@ import { D, DEFAULT_SETTINGS, effectiveVersion, ROUTER_NAMES, settingsFromUrl, t
 import type { CompareResult, Kind } from './simcompare';
 import type { ArrivalStore } from './store';
 import { TxTable, txKey } from './txtable';
-import { DEFAULT_TX_BYTES, GENERATED_HEADER_BYTES, parseTx } from './txwire.mjs';
+import { DEFAULT_TX_BYTES, GENERATED_HEADER_BYTES, parseTx, wallMs } from './txwire.mjs';
 
 const PROTOCOLS: ProtocolName[] = ['gossipsub', 'cat', 'strokkur'];
 const NAMES: Record<ProtocolName, string> = { gossipsub: 'gossipsub', cat: 'CAT', strokkur: 'Strokkur' };
@@ -562,7 +562,7 @@ function render(): void {
 // ---- GossipSub control entries, live and simulated -----------------------------------------
 
 /** The last comparison run, what it was for, and whether one is running. */
-let sim: { key: string; result: CompareResult | null; error: string; running: boolean; startedMs: number } = { key: '', result: null, error: '', running: false, startedMs: 0 };
+let sim: { key: string; result: CompareResult | null; error: string; running: boolean; startedMs: number } = { key: '', result: null, error: '', running: false, startedMs: -Infinity };
 /** Runs at most this often while the inputs keep changing (txs arriving). */
 const SIM_EVERY_MS = 1500;
 
@@ -632,8 +632,8 @@ function maybeSimulate(gossipsub: Tally): void {
   };
   const key = simcompare.inputKey(input);
   if (key === sim.key) return;
-  if (Date.now() - sim.startedMs < SIM_EVERY_MS) return scheduleLater();
-  sim = { ...sim, key, running: true, startedMs: Date.now(), error: '' };
+  if (performance.now() - sim.startedMs < SIM_EVERY_MS) return scheduleLater();
+  sim = { ...sim, key, running: true, startedMs: performance.now(), error: '' };
   const { simulateCounts } = simcompare;
   void (async () => {
     try {
@@ -794,7 +794,7 @@ async function start(): Promise<void> {
         if (!net) return;
         net.wire(protocol, direction, peer, bytes, info.payload);
         // A peer that sends a full tx has it; one we send it to has it once it lands.
-        const at = direction === 'in' ? Date.now() : Date.now() + netview.FLASH_US / 1000;
+        const at = direction === 'in' ? wallMs() : wallMs() + netview.FLASH_US / 1000;
         for (const hash of info.txs) net.peerHas(`${protocol}:${hash}`, peer, at);
       },
       log,

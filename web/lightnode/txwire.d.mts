@@ -6,3 +6,4 @@ export function generatedTx(tx: { sentAtMs: number; bytes?: number }): Uint8Arra
 export function sentAtOf(data: Uint8Array): number | null;
 export function toHex(bytes: Uint8Array): string;
 export function parseTx(input: string, format: 'text' | 'hex'): Uint8Array;
+export function wallMs(): number;

@@ -14,6 +14,15 @@ export const GENERATED_HEADER_BYTES = 20;
 export const DEFAULT_TX_BYTES = 250;
 const MAGIC = [0x54, 0x58, 0x43, 0x31];
 
+/**
+ * Wall-clock ms that never go backwards: the time origin plus the monotonic clock. Arrival and
+ * submission times are compared across machines, so they are wall-clock, but a clock step on
+ * this machine must not reorder what it records.
+ */
+export function wallMs() {
+  return performance.timeOrigin + performance.now();
+}
+
 /** A generated tx of `bytes` bytes (at least the header) stamped with `sentAtMs`. */
 export function generatedTx({ sentAtMs, bytes = DEFAULT_TX_BYTES }) {
   const out = new Uint8Array(Math.max(GENERATED_HEADER_BYTES, Math.floor(bytes)));
