@@ -139,13 +139,18 @@ impl Wanted {
         self.sent
     }
 
-    /// Picks the next announcer not yet asked that is still connected, marks the request as
-    /// in flight and returns the peer; None when every announcer has been asked.
-    pub fn ask_next(&mut self, peers: &Peers) -> Option<PeerIdx> {
+    /// How many peers announced it (and are still remembered).
+    pub fn announcers(&self) -> usize {
+        self.announcers.len()
+    }
+
+    /// Picks the next announcer not yet asked that `up` says is still connected, marks the
+    /// request as in flight and returns the peer; None when every announcer has been asked.
+    pub fn ask_next(&mut self, up: impl Fn(PeerIdx) -> bool) -> Option<PeerIdx> {
         while self.next < self.announcers.len() {
             let p = self.announcers[self.next];
             self.next += 1;
-            if peers.is_up(p) {
+            if up(p) {
                 self.in_flight = Some(p);
                 self.generation = self.generation.wrapping_add(1);
                 self.sent = self.sent.saturating_add(1);
@@ -244,15 +249,15 @@ mod tests {
             !w.add(PeerIdx(2)),
             "a second announcement is not a new announcer"
         );
-        assert_eq!(w.ask_next(&peers), Some(PeerIdx(2)));
+        assert_eq!(w.ask_next(|p| peers.is_up(p)), Some(PeerIdx(2)));
         let g = w.generation;
         assert_eq!(
-            w.ask_next(&peers),
+            w.ask_next(|p| peers.is_up(p)),
             Some(PeerIdx(0)),
             "peer 1 is down and skipped"
         );
         assert_ne!(w.generation, g);
-        assert_eq!(w.ask_next(&peers), None);
+        assert_eq!(w.ask_next(|p| peers.is_up(p)), None);
         assert_eq!(w.in_flight, None);
         assert!(w.asked(PeerIdx(2)) && w.asked(PeerIdx(0)));
     }
@@ -281,16 +286,16 @@ mod tests {
         for p in [0, 1, 2] {
             w.add(PeerIdx(p));
         }
-        assert_eq!(w.ask_next(&peers), Some(PeerIdx(0)));
+        assert_eq!(w.ask_next(|p| peers.is_up(p)), Some(PeerIdx(0)));
         assert!(!w.forget(PeerIdx(2)), "nothing was in flight to it");
         assert!(w.forget(PeerIdx(0)), "the request to it was in flight");
         assert_eq!(w.in_flight, None);
         assert!(!w.announced_by(PeerIdx(0)) && !w.asked(PeerIdx(0)));
         // A new peer at index 0 announces: it is a new announcer, asked after peer 1.
         assert!(w.add(PeerIdx(0)));
-        assert_eq!(w.ask_next(&peers), Some(PeerIdx(1)));
-        assert_eq!(w.ask_next(&peers), Some(PeerIdx(0)));
-        assert_eq!(w.ask_next(&peers), None);
+        assert_eq!(w.ask_next(|p| peers.is_up(p)), Some(PeerIdx(1)));
+        assert_eq!(w.ask_next(|p| peers.is_up(p)), Some(PeerIdx(0)));
+        assert_eq!(w.ask_next(|p| peers.is_up(p)), None);
         assert_eq!(w.requests(), 3);
     }
 

@@ -271,7 +271,7 @@ impl Cat {
             return;
         };
         let first = entry.known.requests() == 0;
-        match entry.known.ask_next(&self.peers) {
+        match entry.known.ask_next(|p| self.peers.is_up(p)) {
             Some(p) => {
                 let generation = entry.known.generation;
                 self.send_want(p, id, generation, first, cx);

@@ -2,6 +2,7 @@
 //! sent IANNOUNCE for it, in arrival order, and the one INEED in flight. When an INEED
 //! times out the next announcer is asked; when the message arrives the entry is cleared.
 
+use crate::pull::Wanted;
 use crate::{Dur, IdMap, PeerIdx, Time, TxId};
 
 /// Announcers remembered per message; more than a mesh's worth is never useful.
@@ -9,14 +10,10 @@ const MAX_ANNOUNCERS: usize = 64;
 /// Messages pending at once; beyond this new announcements are dropped (and counted).
 const MAX_PENDING: usize = 100_000;
 
+/// A message announced but not received: its announcers and INEEDs, the bookkeeping the pull
+/// protocols keep for a tx they lack (`pull::Wanted`, whose generation numbers the attempts).
 struct Pending {
-    announcers: Vec<PeerIdx>,
-    /// Index in `announcers` of the next peer to ask.
-    next: usize,
-    /// The peer whose INEED is outstanding.
-    in_flight: Option<PeerIdx>,
-    /// Incremented at each INEED; a timeout timer carries it to detect staleness.
-    attempt: u32,
+    wanted: Wanted,
     created: Time,
 }
 
@@ -53,65 +50,52 @@ impl AnnounceCache {
             return Announced::Dropped;
         }
         let p = self.pending.entry(id).or_insert_with(|| Pending {
-            announcers: Vec::new(),
-            next: 0,
-            in_flight: None,
-            attempt: 0,
+            wanted: Wanted::default(),
             created: now,
         });
-        if p.announcers.contains(&peer) || p.announcers.len() >= MAX_ANNOUNCERS {
+        if p.wanted.announcers() >= MAX_ANNOUNCERS || !p.wanted.add(peer) {
             return Announced::Queued;
         }
-        p.announcers.push(peer);
-        if p.in_flight.is_some() {
+        if p.wanted.in_flight.is_some() {
             return Announced::Queued;
         }
-        Self::ask_next(p).map_or(Announced::Queued, Announced::Ask)
+        Self::ask_next(&mut p.wanted).map_or(Announced::Queued, Announced::Ask)
     }
 
-    fn ask_next(p: &mut Pending) -> Option<Ask> {
-        let peer = *p.announcers.get(p.next)?;
-        p.next += 1;
-        p.attempt = p.attempt.wrapping_add(1);
-        p.in_flight = Some(peer);
+    /// The next announcer (announcers that left are forgotten, so every one is up).
+    fn ask_next(w: &mut Wanted) -> Option<Ask> {
+        let peer = w.ask_next(|_| true)?;
         Some(Ask {
             peer,
-            attempt: p.attempt,
+            attempt: w.generation,
         })
     }
 
     /// The INEED of `attempt` timed out: returns the peer that failed, and the next INEED
     /// to send if another announcer is waiting. None if the timer is stale.
     pub fn timeout(&mut self, id: TxId, attempt: u32) -> Option<(PeerIdx, Option<Ask>)> {
-        let p = self.pending.get_mut(&id)?;
-        if p.attempt != attempt {
+        let w = &mut self.pending.get_mut(&id)?.wanted;
+        if w.generation != attempt {
             return None;
         }
-        let failed = p.in_flight.take()?;
-        Some((failed, Self::ask_next(p)))
+        let failed = w.in_flight.take()?;
+        Some((failed, Self::ask_next(w)))
     }
 
     /// Forgets a peer's announcements (its index may go to another peer). Where an INEED was
     /// in flight to it, the next announcer is asked at once: the INEEDs to send are appended
     /// to `asks`, in message-id order.
     pub fn forget(&mut self, peer: PeerIdx, asks: &mut Vec<(TxId, Ask)>) {
-        let start = asks.len();
-        for (&id, p) in self.pending.iter_mut() {
-            if let Some(i) = p.announcers.iter().position(|&a| a == peer) {
-                p.announcers.remove(i);
-                if i < p.next {
-                    p.next -= 1;
-                }
-            }
-            if p.in_flight == Some(peer) {
-                p.in_flight = None;
-                if let Some(ask) = Self::ask_next(p) {
-                    asks.push((id, ask));
-                }
+        let lists = self.pending.iter_mut().map(|(id, p)| (id, &mut p.wanted));
+        for id in crate::pull::forget_peer(lists, peer) {
+            if let Some(ask) = self
+                .pending
+                .get_mut(&id)
+                .and_then(|p| Self::ask_next(&mut p.wanted))
+            {
+                asks.push((id, ask));
             }
         }
-        // The map's order is not deterministic; what is sent must be.
-        asks[start..].sort_unstable_by_key(|(id, _)| *id);
     }
 
     /// The message arrived: no more INEEDs for it.

@@ -314,7 +314,7 @@ impl Inv {
         let Some(s) = self.txs.get_mut(&id) else {
             return;
         };
-        match s.known.ask_next(&self.peers) {
+        match s.known.ask_next(|p| self.peers.is_up(p)) {
             Some(p) => {
                 let generation = s.known.generation;
                 cx.count("inv.retries", 1);

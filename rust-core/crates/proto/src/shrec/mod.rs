@@ -294,7 +294,7 @@ impl Shrec {
         let Some(fetch) = self.fetching.get_mut(&prefix) else {
             return;
         };
-        let Some(p) = fetch.known.ask_next(&self.peers) else {
+        let Some(p) = fetch.known.ask_next(|p| self.peers.is_up(p)) else {
             cx.count("shrec.no_peer_for_tx", 1);
             return;
         };
