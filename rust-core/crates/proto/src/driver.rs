@@ -3,9 +3,8 @@
 //! kept here, so the host only asks for the next deadline and calls back then. The node's
 //! transaction bytes live here too (`content`): codecs translate keys and bytes through it.
 
-use crate::{Action, Ctx, Input, NodeSetup, PeerIdx, Protocol, Rng, Time, Tx, TxStore};
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
+use crate::{Action, Ctx, EventQueue, Input, NodeSetup, PeerIdx, Protocol, Rng, Time, Tx};
+use crate::{TimerId, TimerTable, TxStore};
 
 /// An action the host must carry out (timers are handled by the driver itself).
 pub enum Output<M> {
@@ -15,35 +14,14 @@ pub enum Output<M> {
     Count(&'static str, u64),
 }
 
-struct Pending<T> {
-    at: Time,
-    seq: u64,
-    timer: T,
-}
-
-impl<T> PartialEq for Pending<T> {
-    fn eq(&self, o: &Self) -> bool {
-        (self.at, self.seq) == (o.at, o.seq)
-    }
-}
-impl<T> Eq for Pending<T> {}
-impl<T> PartialOrd for Pending<T> {
-    fn partial_cmp(&self, o: &Self) -> Option<std::cmp::Ordering> {
-        Some(self.cmp(o))
-    }
-}
-impl<T> Ord for Pending<T> {
-    fn cmp(&self, o: &Self) -> std::cmp::Ordering {
-        (self.at, self.seq).cmp(&(o.at, o.seq))
-    }
-}
-
 pub struct Driver<P: Protocol> {
     protocol: P,
     rng: Rng,
     content: TxStore,
-    timers: BinaryHeap<Reverse<Pending<P::Timer>>>,
-    next_seq: u64,
+    /// Timers set and not yet fired, in (deadline, order set) order; cancelled ones are
+    /// dropped when they come up.
+    queue: EventQueue<(P::Timer, TimerId)>,
+    timers: TimerTable,
     actions: Vec<Action<P::Msg, P::Timer>>,
     outputs: Vec<Output<P::Msg>>,
     /// The latest time seen; time handed in never goes backwards.
@@ -60,8 +38,8 @@ impl<P: Protocol> Driver<P> {
             protocol: P::new(config, setup),
             rng,
             content,
-            timers: BinaryHeap::new(),
-            next_seq: 0,
+            queue: EventQueue::new(),
+            timers: TimerTable::default(),
             actions: Vec::new(),
             outputs: Vec::new(),
             now: Time::ZERO,
@@ -98,6 +76,7 @@ impl<P: Protocol> Driver<P> {
         let mut cx = Ctx::with_content(
             self.now,
             &mut self.rng,
+            &mut self.timers,
             &mut self.content,
             &mut self.actions,
         );
@@ -109,22 +88,18 @@ impl<P: Protocol> Driver<P> {
     /// Fire every timer due at or before `now`.
     pub fn poll_timers(&mut self, now: Time) {
         self.now = self.now.max(now);
-        while let Some(Reverse(top)) = self.timers.peek() {
-            if top.at > self.now {
-                break;
+        while let Some((_, (timer, id))) = self.queue.pop_until(self.now.0) {
+            if self.timers.fire(id) {
+                self.call(self.now, |protocol, cx| {
+                    protocol.handle(Input::Timer(timer), cx)
+                });
             }
-            let Some(Reverse(due)) = self.timers.pop() else {
-                break;
-            };
-            self.call(self.now, |protocol, cx| {
-                protocol.handle(Input::Timer(due.timer), cx)
-            });
         }
     }
 
-    /// When the host should call `poll_timers` next.
-    pub fn next_deadline(&self) -> Option<Time> {
-        self.timers.peek().map(|Reverse(p)| p.at)
+    /// When the host should call `poll_timers` next (possibly for a timer since cancelled).
+    pub fn next_deadline(&mut self) -> Option<Time> {
+        self.queue.peek_time().map(Time)
     }
 
     /// Take the actions produced so far, in the order the protocol made them.
@@ -135,14 +110,7 @@ impl<P: Protocol> Driver<P> {
     fn collect(&mut self) {
         for action in self.actions.drain(..) {
             match action {
-                Action::SetTimer { at, timer } => {
-                    self.timers.push(Reverse(Pending {
-                        at,
-                        seq: self.next_seq,
-                        timer,
-                    }));
-                    self.next_seq += 1;
-                }
+                Action::SetTimer { at, timer, id } => self.queue.push(at.0, (timer, id)),
                 Action::Send { to, msg } => self.outputs.push(Output::Send { to, msg }),
                 Action::Deliver(tx) => self.outputs.push(Output::Deliver(tx)),
                 Action::Disconnect(p) => self.outputs.push(Output::Disconnect(p)),

@@ -3,6 +3,7 @@
 
 use crate::pull::Peers;
 use crate::wire::framed_len;
+use crate::MsgClass;
 use crate::{Behaviour, Ctx, Input, NodeSetup, PeerIdx, Protocol, Tx, TxId, TxIdSet, WireMsg};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -31,6 +32,9 @@ impl WireMsg for FloodMsg {
     }
     fn full_tx(&self) -> Option<TxId> {
         Some(self.0.id)
+    }
+    fn class(&self) -> MsgClass {
+        MsgClass::Payload
     }
     fn kind(&self) -> &'static str {
         "tx"
@@ -110,10 +114,6 @@ impl Protocol for Flood {
             Input::PeerDown(p) => self.peers.set(p, false),
             Input::Timer(()) => {}
         }
-    }
-
-    fn hot_state(&self, msg: &FloodMsg) -> Option<*const u8> {
-        self.seen.slot(msg.0.id)
     }
 
     fn inspect(&self) -> Vec<(&'static str, String)> {

@@ -139,12 +139,6 @@ impl TxIdSet {
             .is_some_and(|w| w & (1 << (id.0 % 64)) != 0)
     }
 
-    /// The memory `contains(id)` reads for a dense id (none for the hashed ones).
-    pub fn slot(&self, id: TxId) -> Option<*const u8> {
-        let word = self.bits.get((id.0 / 64) as usize)?;
-        Some((word as *const u64).cast())
-    }
-
     pub fn len(&self) -> usize {
         self.len
     }

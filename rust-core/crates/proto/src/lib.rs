@@ -7,6 +7,7 @@ mod ids;
 mod protocol;
 mod rng;
 mod time;
+mod timers;
 
 pub mod cat;
 pub mod content;
@@ -14,7 +15,10 @@ pub mod flood;
 pub mod gossipsub;
 pub mod inv;
 pub mod live;
+pub mod prefetch;
 pub mod pull;
+pub mod queue;
+pub mod registry;
 pub mod shrec;
 pub mod strokkur;
 #[cfg(test)]
@@ -25,6 +29,8 @@ pub use behaviour::Behaviour;
 pub use content::{Content, StoreLimits, Synthetic, TxStore};
 pub use driver::{Driver, Output};
 pub use ids::{IdBuild, IdHasher, IdMap, IdSet, PeerIdx, Tx, TxId, TxIdSet};
-pub use protocol::{Action, Ctx, Input, NodeSetup, Protocol, WireMsg};
+pub use protocol::{Action, Ctx, Input, MsgClass, NodeSetup, Protocol, WireMsg};
+pub use queue::EventQueue;
 pub use rng::{stream, Rng};
 pub use time::{Dur, Time};
+pub use timers::{TimerId, TimerTable};

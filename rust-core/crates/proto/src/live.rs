@@ -17,7 +17,8 @@ use crate::gossipsub::{
 use crate::strokkur::{Strokkur, StrokkurMsg};
 use crate::wire::WireError;
 use crate::{
-    Driver, Input, NodeSetup, Output, PeerIdx, Protocol, Rng, Time, Tx, TxId, TxStore, WireMsg,
+    Driver, Input, MsgClass, NodeSetup, Output, PeerIdx, Protocol, Rng, Time, Tx, TxId, TxStore,
+    WireMsg,
 };
 use std::collections::BTreeMap;
 
@@ -36,6 +37,8 @@ pub struct Frame {
 pub struct FrameInfo {
     /// Message kinds, in order (one for CAT and Strokkur, one per entry of an RPC).
     pub kinds: Vec<&'static str>,
+    /// What each of those messages does.
+    pub classes: Vec<MsgClass>,
     /// GossipSub: the topic of each entry, as far as this node knows ("" if not); empty for
     /// CAT and Strokkur.
     pub topics: Vec<String>,
@@ -97,9 +100,13 @@ pub trait Live {
     /// A transaction created here from its bytes; returns its SHA-256.
     fn submit(&mut self, now: Time, bytes: &[u8]) -> Result<[u8; 32], String>;
     fn poll(&mut self, now: Time);
-    fn next_deadline(&self) -> Option<Time>;
+    fn next_deadline(&mut self) -> Option<Time>;
     /// Moves what the protocol asked for since the last call into `out`.
     fn drain(&mut self, out: &mut Outbox);
+    /// The GossipSub node, for what only GossipSub does (topics, signing, validation).
+    fn gossip(&mut self) -> Option<&mut GossipNode> {
+        None
+    }
 }
 
 /// A protocol whose frames hold one message each.
@@ -188,7 +195,7 @@ impl<P: OneMessagePerFrame> Live for Framed<P> {
         self.driver.poll_timers(now);
     }
 
-    fn next_deadline(&self) -> Option<Time> {
+    fn next_deadline(&mut self) -> Option<Time> {
         self.driver.next_deadline()
     }
 
@@ -252,6 +259,7 @@ fn entries_info<'a>(
     let mut info = FrameInfo::default();
     for e in entries {
         info.kinds.push(e.kind());
+        info.classes.push(e.class());
         let topic = entry_topic(e, store).and_then(|t| names.name(t));
         info.topics.push(topic.unwrap_or_default().to_string());
         if let Rpc::Publish(m) = e {
@@ -268,6 +276,7 @@ fn entries_info<'a>(
 fn describe<M: WireMsg>(msg: &M, store: &TxStore) -> FrameInfo {
     FrameInfo {
         kinds: vec![msg.kind()],
+        classes: vec![msg.class()],
         topics: Vec::new(),
         payload: msg.payload_len() as u32,
         txs: msg
@@ -398,6 +407,10 @@ impl GossipNode {
 }
 
 impl Live for GossipNode {
+    fn gossip(&mut self) -> Option<&mut GossipNode> {
+        Some(self)
+    }
+
     fn peer_up(&mut self, now: Time, peer: u32, protocol_id: &str) -> Result<(), String> {
         let version = match protocol_id {
             "" => None,
@@ -465,7 +478,7 @@ impl Live for GossipNode {
         self.driver.poll_timers(now);
     }
 
-    fn next_deadline(&self) -> Option<Time> {
+    fn next_deadline(&mut self) -> Option<Time> {
         self.driver.next_deadline()
     }
 

@@ -3,7 +3,39 @@
 //! The simulator and the light node's `Driver` feed it the same way.
 
 use crate::content::{Content, Synthetic};
+use crate::timers::{TimerId, TimerTable};
 use crate::{Behaviour, Dur, PeerIdx, Rng, Time, Tx, TxId};
+
+/// What a message does, so hosts and the page can draw and account for it without reading
+/// its name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum MsgClass {
+    /// Carries transactions (or coded pieces of them).
+    Payload,
+    /// Says which transactions the sender has (INV, SeenTx, IHAVE, IANNOUNCE).
+    Announcement,
+    /// Asks for transactions (GETDATA, WantTx, IWANT, INEED).
+    Request,
+    /// Everything else: handshakes, keys, mesh upkeep, suppression, loss reports.
+    Control,
+}
+
+impl MsgClass {
+    pub const ALL: [MsgClass; 4] = [
+        MsgClass::Payload,
+        MsgClass::Announcement,
+        MsgClass::Request,
+        MsgClass::Control,
+    ];
+    pub fn name(self) -> &'static str {
+        match self {
+            MsgClass::Payload => "payload",
+            MsgClass::Announcement => "announcement",
+            MsgClass::Request => "request",
+            MsgClass::Control => "control",
+        }
+    }
+}
 
 /// Every message knows its exact size on the wire, so whoever carries it charges the bytes
 /// a real node would send.
@@ -20,6 +52,8 @@ pub trait WireMsg {
     }
     /// A short name of the message kind, for traces and the UI.
     fn kind(&self) -> &'static str;
+    /// What the message does.
+    fn class(&self) -> MsgClass;
     /// Messages of higher priority leave a node's upload queue on a link ahead of lower ones
     /// already waiting there (CAT sends txs before SeenTx/WantTx). Default 0.
     fn priority(&self) -> u8 {
@@ -41,9 +75,11 @@ pub enum Action<M, T> {
         to: PeerIdx,
         msg: M,
     },
+    /// `id` is what the node's timer table gave it: the host fires it only while current.
     SetTimer {
         at: Time,
         timer: T,
+        id: TimerId,
     },
     /// The node accepted this transaction for the first time.
     Deliver(Tx),
@@ -69,13 +105,6 @@ pub trait Protocol {
 
     fn handle(&mut self, input: Input<Self::Msg, Self::Timer>, cx: &mut Ctx<'_, Self>);
 
-    /// Where in memory handling `msg` will first read this protocol's state, if it knows. A
-    /// host that sees its next inputs coming may prefetch it, so the cache miss overlaps with
-    /// other work. Default: no hint.
-    fn hot_state(&self, _msg: &Self::Msg) -> Option<*const u8> {
-        None
-    }
-
     /// Human-readable state for the node inspector, in a fixed order.
     fn inspect(&self) -> Vec<(&'static str, String)> {
         Vec::new()
@@ -83,25 +112,32 @@ pub trait Protocol {
 }
 
 /// What a protocol sees while it handles one input: the time, its own RNG stream, the
-/// node's transaction bytes and the list its actions go to.
+/// node's transaction bytes, its timer table and the list its actions go to.
 pub struct Ctx<'a, P: Protocol + ?Sized> {
     pub now: Time,
     pub rng: &'a mut Rng,
     pub content: &'a mut dyn Content,
+    pub timers: &'a mut TimerTable,
     pub out: &'a mut Vec<Action<P::Msg, P::Timer>>,
 }
 
 impl<'a, P: Protocol + ?Sized> Ctx<'a, P> {
     /// A context over synthetic content (the simulator's).
-    pub fn new(now: Time, rng: &'a mut Rng, out: &'a mut Vec<Action<P::Msg, P::Timer>>) -> Self {
+    pub fn new(
+        now: Time,
+        rng: &'a mut Rng,
+        timers: &'a mut TimerTable,
+        out: &'a mut Vec<Action<P::Msg, P::Timer>>,
+    ) -> Self {
         // Synthetic is zero-sized: leaking a box of it allocates nothing.
         let content: &'a mut Synthetic = Box::leak(Box::new(Synthetic));
-        Ctx::with_content(now, rng, content, out)
+        Ctx::with_content(now, rng, timers, content, out)
     }
     /// A context over a live node's content.
     pub fn with_content(
         now: Time,
         rng: &'a mut Rng,
+        timers: &'a mut TimerTable,
         content: &'a mut dyn Content,
         out: &'a mut Vec<Action<P::Msg, P::Timer>>,
     ) -> Self {
@@ -109,18 +145,25 @@ impl<'a, P: Protocol + ?Sized> Ctx<'a, P> {
             now,
             rng,
             content,
+            timers,
             out,
         }
     }
     pub fn send(&mut self, to: PeerIdx, msg: P::Msg) {
         self.out.push(Action::Send { to, msg });
     }
-    pub fn set_timer(&mut self, at: Time, timer: P::Timer) {
-        self.out.push(Action::SetTimer { at, timer });
+    /// Sets a timer; keep the id to cancel it.
+    pub fn set_timer(&mut self, at: Time, timer: P::Timer) -> TimerId {
+        let id = self.timers.set();
+        self.out.push(Action::SetTimer { at, timer, id });
+        id
     }
-    pub fn set_timer_in(&mut self, after: Dur, timer: P::Timer) {
-        let at = self.now + after;
-        self.out.push(Action::SetTimer { at, timer });
+    pub fn set_timer_in(&mut self, after: Dur, timer: P::Timer) -> TimerId {
+        self.set_timer(self.now + after, timer)
+    }
+    /// Withdraws a timer that has not fired yet (nothing if it has).
+    pub fn cancel_timer(&mut self, id: TimerId) {
+        self.timers.cancel(id);
     }
     pub fn deliver(&mut self, tx: Tx) {
         self.out.push(Action::Deliver(tx));

@@ -2,7 +2,7 @@
 //! (and the session of each index, as indices are reused), the 32-byte hash a tx is named by
 //! on the wire, and the bookkeeping of who announced a tx we lack and whom we asked for it.
 
-use crate::{Dur, PeerIdx, TxId};
+use crate::{Dur, PeerIdx, TimerId, TimerTable, TxId};
 
 /// The 32-byte hash that names a tx on the wire (Bitcoin's txid, CAT's SHA-256 tx key).
 ///
@@ -111,8 +111,8 @@ pub struct Wanted {
     sent: u32,
     /// The peer whose answer we are waiting for before asking anyone else, if any.
     pub in_flight: Option<PeerIdx>,
-    /// Bumped by every request, so a timeout can tell whether it is stale.
-    pub generation: u32,
+    /// The timeout of the latest request; the next request cancels it.
+    timeout: Option<TimerId>,
 }
 
 impl Wanted {
@@ -146,14 +146,17 @@ impl Wanted {
 
     /// Picks the next announcer not yet asked that `up` says is still connected, marks the
     /// request as in flight and returns the peer; None when every announcer has been asked.
-    pub fn ask_next(&mut self, up: impl Fn(PeerIdx) -> bool) -> Option<PeerIdx> {
+    /// A new request cancels the previous one's timeout.
+    pub fn ask_next(
+        &mut self,
+        up: impl Fn(PeerIdx) -> bool,
+        timers: &mut TimerTable,
+    ) -> Option<PeerIdx> {
         while self.next < self.announcers.len() {
             let p = self.announcers[self.next];
             self.next += 1;
             if up(p) {
-                self.in_flight = Some(p);
-                self.generation = self.generation.wrapping_add(1);
-                self.sent = self.sent.saturating_add(1);
+                self.requested(p, timers);
                 return Some(p);
             }
         }
@@ -161,9 +164,27 @@ impl Wanted {
         None
     }
 
+    /// The timeout set for the request just made.
+    pub fn set_timeout(&mut self, timer: TimerId) {
+        self.timeout = Some(timer);
+    }
+
+    /// Withdraws the latest request's timeout, if it has not fired.
+    pub fn cancel_timeout(&mut self, timers: &mut TimerTable) {
+        if let Some(old) = self.timeout.take() {
+            timers.cancel(old);
+        }
+    }
+
+    fn requested(&mut self, peer: PeerIdx, timers: &mut TimerTable) {
+        self.in_flight = Some(peer);
+        self.cancel_timeout(timers);
+        self.sent = self.sent.saturating_add(1);
+    }
+
     /// Asks one specific announcer (that has not been asked yet), out of order: used when
     /// every announcer is asked as soon as it announces. False if already asked or unknown.
-    pub fn ask(&mut self, peer: PeerIdx) -> bool {
+    pub fn ask(&mut self, peer: PeerIdx, timers: &mut TimerTable) -> bool {
         let Some(pos) = self.announcers.iter().position(|&p| p == peer) else {
             return false;
         };
@@ -172,16 +193,14 @@ impl Wanted {
         }
         self.announcers.swap(pos, self.next);
         self.next += 1;
-        self.in_flight = Some(peer);
-        self.generation = self.generation.wrapping_add(1);
-        self.sent = self.sent.saturating_add(1);
+        self.requested(peer, timers);
         true
     }
 
     /// Forgets a peer that left (its index may go to another peer): it is no longer an
     /// announcer, asked or not. True if our request to it was in flight: nothing will answer
     /// it, so the caller asks the next announcer (`ask_next`) at once instead of waiting for
-    /// the timeout (which, when it comes, finds nothing in flight or a newer generation).
+    /// the timeout (which, when it comes, finds nothing in flight, or was cancelled).
     pub fn forget(&mut self, peer: PeerIdx) -> bool {
         if let Some(pos) = self.announcers.iter().position(|&p| p == peer) {
             self.announcers.remove(pos);
@@ -249,15 +268,23 @@ mod tests {
             !w.add(PeerIdx(2)),
             "a second announcement is not a new announcer"
         );
-        assert_eq!(w.ask_next(|p| peers.is_up(p)), Some(PeerIdx(2)));
-        let g = w.generation;
+        let mut timers = TimerTable::default();
         assert_eq!(
-            w.ask_next(|p| peers.is_up(p)),
+            w.ask_next(|p| peers.is_up(p), &mut timers),
+            Some(PeerIdx(2))
+        );
+        let first = timers.set();
+        w.set_timeout(first);
+        assert_eq!(
+            w.ask_next(|p| peers.is_up(p), &mut timers),
             Some(PeerIdx(0)),
             "peer 1 is down and skipped"
         );
-        assert_ne!(w.generation, g);
-        assert_eq!(w.ask_next(|p| peers.is_up(p)), None);
+        assert!(
+            !timers.fire(first),
+            "the new request cancelled the old timeout"
+        );
+        assert_eq!(w.ask_next(|p| peers.is_up(p), &mut timers), None);
         assert_eq!(w.in_flight, None);
         assert!(w.asked(PeerIdx(2)) && w.asked(PeerIdx(0)));
     }
@@ -283,19 +310,29 @@ mod tests {
             peers.set(PeerIdx(p), true);
         }
         let mut w = Wanted::default();
+        let mut timers = TimerTable::default();
         for p in [0, 1, 2] {
             w.add(PeerIdx(p));
         }
-        assert_eq!(w.ask_next(|p| peers.is_up(p)), Some(PeerIdx(0)));
+        assert_eq!(
+            w.ask_next(|p| peers.is_up(p), &mut timers),
+            Some(PeerIdx(0))
+        );
         assert!(!w.forget(PeerIdx(2)), "nothing was in flight to it");
         assert!(w.forget(PeerIdx(0)), "the request to it was in flight");
         assert_eq!(w.in_flight, None);
         assert!(!w.announced_by(PeerIdx(0)) && !w.asked(PeerIdx(0)));
         // A new peer at index 0 announces: it is a new announcer, asked after peer 1.
         assert!(w.add(PeerIdx(0)));
-        assert_eq!(w.ask_next(|p| peers.is_up(p)), Some(PeerIdx(1)));
-        assert_eq!(w.ask_next(|p| peers.is_up(p)), Some(PeerIdx(0)));
-        assert_eq!(w.ask_next(|p| peers.is_up(p)), None);
+        assert_eq!(
+            w.ask_next(|p| peers.is_up(p), &mut timers),
+            Some(PeerIdx(1))
+        );
+        assert_eq!(
+            w.ask_next(|p| peers.is_up(p), &mut timers),
+            Some(PeerIdx(0))
+        );
+        assert_eq!(w.ask_next(|p| peers.is_up(p), &mut timers), None);
         assert_eq!(w.requests(), 3);
     }
 
@@ -304,11 +341,12 @@ mod tests {
         let mut lists: crate::IdMap<u32, Wanted> = crate::IdMap::default();
         let mut peers = Peers::default();
         peers.set(PeerIdx(0), true);
+        let mut timers = TimerTable::default();
         for key in [9, 4, 7, 1] {
             let w = lists.entry(key).or_default();
             w.add(PeerIdx(0));
             if key != 7 {
-                w.ask(PeerIdx(0));
+                w.ask(PeerIdx(0), &mut timers);
             }
         }
         let stalled = forget_peer(lists.iter_mut(), PeerIdx(0));
@@ -319,10 +357,11 @@ mod tests {
     #[test]
     fn asking_out_of_order_marks_only_that_peer() {
         let mut w = Wanted::default();
+        let mut timers = TimerTable::default();
         w.add(PeerIdx(4));
         w.add(PeerIdx(5));
-        assert!(w.ask(PeerIdx(5)));
-        assert!(!w.ask(PeerIdx(5)));
+        assert!(w.ask(PeerIdx(5), &mut timers));
+        assert!(!w.ask(PeerIdx(5), &mut timers));
         assert!(w.asked(PeerIdx(5)) && !w.asked(PeerIdx(4)));
         assert_eq!(w.requests(), 1);
     }

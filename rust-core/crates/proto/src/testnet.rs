@@ -1,49 +1,71 @@
-//! A tiny network for unit tests of protocols: nodes joined by links of fixed latency and
-//! optional per-link bandwidth, an event queue ordered by (time, sequence), and a record of
-//! deliveries, full copies received and counters. The real simulator lives in crate `sim`.
+//! The test network every protocol's unit tests run on: nodes joined by links of fixed
+//! latency and optional per-link bandwidth, one time-ordered queue (`EventQueue`), a timer
+//! table per node, and a record of deliveries, full copies received and counters. Messages
+//! travel as they are (`Direct`) or through a `Wire` that encodes them into frames and decodes
+//! them into the receiver's store, so a live codec is tested with its protocol. The real
+//! simulator lives in crate `sim`.
 
-use crate::{Action, Behaviour, Ctx, Dur, Input, NodeSetup, PeerIdx, Protocol, Rng, Time, Tx};
-use crate::{TxId, WireMsg};
-use std::collections::{BTreeMap, BinaryHeap};
+use crate::{Action, Behaviour, Content, Ctx, Dur, Input, NodeSetup, PeerIdx, Protocol, Rng};
+use crate::{EventQueue, Synthetic, Time, TimerId, TimerTable, Tx, TxId, WireMsg};
+use std::collections::BTreeMap;
 
-enum Event<P: Protocol> {
-    Message {
+/// A host call on a node (a validation verdict, a publish), run like an input.
+pub type HostCall<P> = Box<dyn FnOnce(&mut P, &mut Ctx<'_, P>)>;
+
+/// How messages cross a link, and where a node's transaction bytes live.
+pub trait Wire<P: Protocol> {
+    type Frame;
+    /// Whether one step's messages to a peer go out together (`encode` sees them all).
+    const BATCH: bool;
+    fn content(&mut self, node: usize) -> &mut dyn Content;
+    /// Frames carrying what node `from` sends one peer, in order, with their sizes in bytes.
+    fn encode(&mut self, from: usize, sender: &P, msgs: Vec<P::Msg>) -> Vec<(Self::Frame, usize)>;
+    /// The messages a frame holds, as the receiver reads them.
+    fn decode(&mut self, to: usize, receiver: &mut P, frame: Self::Frame) -> Vec<P::Msg>;
+    /// What the node's host does after each step (judge messages waiting for validation).
+    fn host_calls(&mut self, _node: usize, _protocol: &mut P) -> Vec<HostCall<P>> {
+        Vec::new()
+    }
+}
+
+/// Messages carried as they are, over synthetic content: the simulator's way.
+#[derive(Default)]
+pub struct Direct(Synthetic);
+
+impl<P: Protocol> Wire<P> for Direct {
+    type Frame = P::Msg;
+    const BATCH: bool = false;
+    fn content(&mut self, _: usize) -> &mut dyn Content {
+        &mut self.0
+    }
+    fn encode(&mut self, _: usize, _: &P, msgs: Vec<P::Msg>) -> Vec<(P::Msg, usize)> {
+        msgs.into_iter()
+            .map(|m| {
+                let len = m.wire_len();
+                (m, len)
+            })
+            .collect()
+    }
+    fn decode(&mut self, _: usize, _: &mut P, frame: P::Msg) -> Vec<P::Msg> {
+        vec![frame]
+    }
+}
+
+enum Event<P: Protocol, F> {
+    Frame {
         to: usize,
         from: PeerIdx,
-        msg: P::Msg,
+        frame: F,
     },
     Timer {
         node: usize,
         timer: P::Timer,
+        id: TimerId,
     },
     Submit {
         node: usize,
         tx: Tx,
     },
-}
-
-struct Queued<P: Protocol> {
-    at: Time,
-    seq: u64,
-    event: Event<P>,
-}
-
-impl<P: Protocol> PartialEq for Queued<P> {
-    fn eq(&self, o: &Self) -> bool {
-        (self.at, self.seq) == (o.at, o.seq)
-    }
-}
-impl<P: Protocol> Eq for Queued<P> {}
-impl<P: Protocol> PartialOrd for Queued<P> {
-    fn partial_cmp(&self, o: &Self) -> Option<std::cmp::Ordering> {
-        Some(self.cmp(o))
-    }
-}
-impl<P: Protocol> Ord for Queued<P> {
-    /// Reversed, so the max-heap pops the earliest event first.
-    fn cmp(&self, o: &Self) -> std::cmp::Ordering {
-        (o.at, o.seq).cmp(&(self.at, self.seq))
-    }
 }
 
 /// One direction of a link, as the sending node sees it.
@@ -56,12 +78,13 @@ struct Link {
     busy_until: Time,
 }
 
-pub struct TestNet<P: Protocol> {
+pub struct TestNet<P: Protocol, W: Wire<P> = Direct> {
     pub nodes: Vec<P>,
+    pub wire: W,
     rngs: Vec<Rng>,
+    timers: Vec<TimerTable>,
     links: Vec<Vec<Link>>,
-    queue: BinaryHeap<Queued<P>>,
-    seq: u64,
+    queue: EventQueue<Event<P, W::Frame>>,
     pub now: Time,
     /// Upload bandwidth of every link in bytes per second; 0 = unlimited.
     pub link_bytes_per_sec: u64,
@@ -69,7 +92,9 @@ pub struct TestNet<P: Protocol> {
     pub delivered: Vec<BTreeMap<TxId, Time>>,
     /// Full copies of txs each node received (including the first).
     pub copies: Vec<u64>,
+    /// Bytes of messages sent, and of frames (the same with `Direct`).
     pub bytes_sent: u64,
+    pub frame_bytes_sent: u64,
     pub payload_bytes_sent: u64,
     pub counters: BTreeMap<&'static str, u64>,
     pub sent_kinds: BTreeMap<&'static str, u64>,
@@ -84,63 +109,7 @@ impl<P: Protocol> TestNet<P> {
         behaviours: &[(usize, Behaviour)],
         seed: u64,
     ) -> Self {
-        let nodes = (0..n)
-            .map(|i| {
-                let behaviour = behaviours
-                    .iter()
-                    .find(|(j, _)| *j == i)
-                    .map(|(_, b)| b.clone())
-                    .unwrap_or_default();
-                P::new(
-                    config,
-                    &NodeSetup {
-                        node: i as u32,
-                        behaviour,
-                    },
-                )
-            })
-            .collect();
-        let mut links: Vec<Vec<Link>> = (0..n).map(|_| Vec::new()).collect();
-        for &(a, b, latency) in edges {
-            let (ia, ib) = (links[a].len() as u32, links[b].len() as u32);
-            links[a].push(Link {
-                to: b,
-                back: PeerIdx(ib),
-                latency,
-                up: true,
-                busy_until: Time(0),
-            });
-            links[b].push(Link {
-                to: a,
-                back: PeerIdx(ia),
-                latency,
-                up: true,
-                busy_until: Time(0),
-            });
-        }
-        let mut net = TestNet {
-            nodes,
-            rngs: (0..n)
-                .map(|i| Rng::derive(seed, crate::stream::NODE, i as u64))
-                .collect(),
-            links,
-            queue: BinaryHeap::new(),
-            seq: 0,
-            now: Time(0),
-            link_bytes_per_sec: 0,
-            delivered: vec![BTreeMap::new(); n],
-            copies: vec![0; n],
-            bytes_sent: 0,
-            payload_bytes_sent: 0,
-            counters: BTreeMap::new(),
-            sent_kinds: BTreeMap::new(),
-        };
-        for node in 0..n {
-            for p in 0..net.links[node].len() {
-                net.input(node, Input::PeerUp(PeerIdx(p as u32)));
-            }
-        }
-        net
+        TestNet::with_wire(config, n, edges, behaviours, seed, Direct::default())
     }
 
     /// A random graph where each node links to `d` others (a union of random perfect
@@ -173,64 +142,159 @@ impl<P: Protocol> TestNet<P> {
         }
         TestNet::new(config, n, &edges, behaviours, seed)
     }
+}
 
-    fn push(&mut self, at: Time, event: Event<P>) {
-        self.seq += 1;
-        self.queue.push(Queued {
-            at,
-            seq: self.seq,
-            event,
-        });
+impl<P: Protocol, W: Wire<P>> TestNet<P, W> {
+    /// `edges` are undirected (a, b, latency); a node's peers are numbered in edge order.
+    pub fn with_wire(
+        config: &P::Config,
+        n: usize,
+        edges: &[(usize, usize, Dur)],
+        behaviours: &[(usize, Behaviour)],
+        seed: u64,
+        wire: W,
+    ) -> Self {
+        let nodes = (0..n)
+            .map(|i| {
+                let behaviour = behaviours
+                    .iter()
+                    .find(|(j, _)| *j == i)
+                    .map(|(_, b)| b.clone())
+                    .unwrap_or_default();
+                P::new(
+                    config,
+                    &NodeSetup {
+                        node: i as u32,
+                        behaviour,
+                    },
+                )
+            })
+            .collect();
+        let mut links: Vec<Vec<Link>> = (0..n).map(|_| Vec::new()).collect();
+        for &(a, b, latency) in edges {
+            let (ia, ib) = (links[a].len() as u32, links[b].len() as u32);
+            let link = |to, back| Link {
+                to,
+                back: PeerIdx(back),
+                latency,
+                up: true,
+                busy_until: Time(0),
+            };
+            links[a].push(link(b, ib));
+            links[b].push(link(a, ia));
+        }
+        let mut net = TestNet {
+            nodes,
+            wire,
+            rngs: (0..n)
+                .map(|i| Rng::derive(seed, crate::stream::NODE, i as u64))
+                .collect(),
+            timers: (0..n).map(|_| TimerTable::default()).collect(),
+            links,
+            queue: EventQueue::new(),
+            now: Time(0),
+            link_bytes_per_sec: 0,
+            delivered: vec![BTreeMap::new(); n],
+            copies: vec![0; n],
+            bytes_sent: 0,
+            frame_bytes_sent: 0,
+            payload_bytes_sent: 0,
+            counters: BTreeMap::new(),
+            sent_kinds: BTreeMap::new(),
+        };
+        for node in 0..n {
+            for p in 0..net.links[node].len() {
+                net.input(node, Input::PeerUp(PeerIdx(p as u32)));
+            }
+        }
+        net
     }
 
     pub fn submit_at(&mut self, at: Time, node: usize, tx: Tx) {
-        self.push(at, Event::Submit { node, tx });
+        self.queue.push(at.0, Event::Submit { node, tx });
     }
 
-    fn input(&mut self, node: usize, input: Input<P::Msg, P::Timer>) {
+    /// The peer `node` knows as `peer`: its node index and the index it has for `node`.
+    pub fn peer(&self, node: usize, peer: PeerIdx) -> (usize, PeerIdx) {
+        let link = &self.links[node][peer.idx()];
+        (link.to, link.back)
+    }
+
+    pub fn input(&mut self, node: usize, input: Input<P::Msg, P::Timer>) {
+        self.call(node, |protocol, cx| protocol.handle(input, cx));
+    }
+
+    /// Runs `f` on a node now, as its host would, and carries out what it asks for.
+    pub fn call(&mut self, node: usize, f: impl FnOnce(&mut P, &mut Ctx<'_, P>)) {
         let mut out = Vec::new();
-        let mut cx = Ctx::new(self.now, &mut self.rngs[node], &mut out);
-        self.nodes[node].handle(input, &mut cx);
+        let mut cx = Ctx::with_content(
+            self.now,
+            &mut self.rngs[node],
+            &mut self.timers[node],
+            self.wire.content(node),
+            &mut out,
+        );
+        f(&mut self.nodes[node], &mut cx);
+        let mut batch: Vec<(PeerIdx, P::Msg)> = Vec::new();
         for action in out {
             match action {
-                Action::Send { to, msg } => self.send(node, to, msg),
-                Action::SetTimer { at, timer } => self.push(at, Event::Timer { node, timer }),
+                Action::Send { to, msg } if W::BATCH => batch.push((to, msg)),
+                Action::Send { to, msg } => self.send(node, to, vec![msg]),
+                Action::SetTimer { at, timer, id } => {
+                    self.queue.push(at.0, Event::Timer { node, timer, id })
+                }
                 Action::Deliver(tx) => {
                     self.delivered[node].entry(tx.id).or_insert(self.now);
                 }
-                Action::Disconnect(p) => self.disconnect(node, p),
+                Action::Disconnect(p) => {
+                    self.flush(node, &mut batch);
+                    self.disconnect(node, p);
+                }
                 Action::Count(name, n) => *self.counters.entry(name).or_default() += n,
             }
         }
+        self.flush(node, &mut batch);
+        for call in self.wire.host_calls(node, &mut self.nodes[node]) {
+            self.call(node, call);
+        }
     }
 
-    fn send(&mut self, node: usize, to: PeerIdx, msg: P::Msg) {
-        let Some(link) = self.links[node].get_mut(to.idx()) else {
-            return;
-        };
-        if !link.up {
-            return;
+    /// Sends one step's batched messages, peer by peer in the order first addressed.
+    fn flush(&mut self, node: usize, batch: &mut Vec<(PeerIdx, P::Msg)>) {
+        while let Some(&(peer, _)) = batch.first() {
+            let (to_peer, rest) = std::mem::take(batch)
+                .into_iter()
+                .partition(|(p, _)| *p == peer);
+            *batch = rest;
+            let to_peer: Vec<(PeerIdx, P::Msg)> = to_peer;
+            self.send(node, peer, to_peer.into_iter().map(|(_, m)| m).collect());
         }
-        let len = msg.wire_len() as u64;
-        self.bytes_sent += len;
-        self.payload_bytes_sent += msg.payload_len() as u64;
-        *self.sent_kinds.entry(msg.kind()).or_default() += 1;
-        let start = link.busy_until.max(self.now);
-        let tx_time = match self.link_bytes_per_sec {
-            0 => Dur(0),
-            bw => Dur(len * 1_000_000 / bw),
-        };
-        link.busy_until = start + tx_time;
-        let at = link.busy_until + link.latency;
-        let (dest, back) = (link.to, link.back);
-        self.push(
-            at,
-            Event::Message {
-                to: dest,
-                from: back,
-                msg,
-            },
-        );
+    }
+
+    fn send(&mut self, node: usize, to: PeerIdx, msgs: Vec<P::Msg>) {
+        match self.links[node].get(to.idx()) {
+            Some(link) if link.up => {}
+            _ => return,
+        }
+        for msg in &msgs {
+            self.bytes_sent += msg.wire_len() as u64;
+            self.payload_bytes_sent += msg.payload_len() as u64;
+            *self.sent_kinds.entry(msg.kind()).or_default() += 1;
+        }
+        let frames = self.wire.encode(node, &self.nodes[node], msgs);
+        let link = &mut self.links[node][to.idx()];
+        for (frame, len) in frames {
+            self.frame_bytes_sent += len as u64;
+            let start = link.busy_until.max(self.now);
+            let tx_time = match self.link_bytes_per_sec {
+                0 => Dur(0),
+                bw => Dur(len as u64 * 1_000_000 / bw),
+            };
+            link.busy_until = start + tx_time;
+            let at = link.busy_until + link.latency;
+            let (to, from) = (link.to, link.back);
+            self.queue.push(at.0, Event::Frame { to, from, frame });
+        }
     }
 
     fn disconnect(&mut self, node: usize, p: PeerIdx) {
@@ -249,23 +313,25 @@ impl<P: Protocol> TestNet<P> {
 
     /// Runs events until the queue is empty or the next one is after `until`.
     pub fn run_until(&mut self, until: Time) {
-        while let Some(top) = self.queue.peek() {
-            if top.at > until {
-                break;
-            }
-            let Some(q) = self.queue.pop() else { break };
-            self.now = q.at;
-            match q.event {
-                Event::Message { to, from, msg } => {
+        while let Some((at, event)) = self.queue.pop_until(until.0) {
+            self.now = Time(at);
+            match event {
+                Event::Frame { to, from, frame } => {
                     if !self.links[to][from.idx()].up {
                         continue;
                     }
-                    if msg.full_tx().is_some() {
-                        self.copies[to] += 1;
+                    for msg in self.wire.decode(to, &mut self.nodes[to], frame) {
+                        if msg.full_tx().is_some() {
+                            self.copies[to] += 1;
+                        }
+                        self.input(to, Input::Message(from, msg));
                     }
-                    self.input(to, Input::Message(from, msg));
                 }
-                Event::Timer { node, timer } => self.input(node, Input::Timer(timer)),
+                Event::Timer { node, timer, id } => {
+                    if self.timers[node].fire(id) {
+                        self.input(node, Input::Timer(timer));
+                    }
+                }
                 Event::Submit { node, tx } => self.input(node, Input::Submit(tx)),
             }
         }
@@ -303,8 +369,8 @@ pub struct Solo<P: Protocol> {
     pub node: P,
     rng: Rng,
     pub now: Time,
-    timers: BinaryHeap<Queued<P>>,
-    seq: u64,
+    queue: EventQueue<(P::Timer, TimerId)>,
+    timers: TimerTable,
     /// Messages sent since the last `take_sent`, in order.
     pub sent: Vec<(PeerIdx, P::Msg)>,
     pub delivered: Vec<TxId>,
@@ -318,8 +384,8 @@ impl<P: Protocol> Solo<P> {
             node: P::new(config, &setup),
             rng: Rng::derive(seed, crate::stream::NODE, 0),
             now: Time(0),
-            timers: BinaryHeap::new(),
-            seq: 0,
+            queue: EventQueue::new(),
+            timers: TimerTable::default(),
             sent: Vec::new(),
             delivered: Vec::new(),
             counters: BTreeMap::new(),
@@ -328,17 +394,12 @@ impl<P: Protocol> Solo<P> {
 
     pub fn input(&mut self, input: Input<P::Msg, P::Timer>) {
         let mut out = Vec::new();
-        let mut cx = Ctx::new(self.now, &mut self.rng, &mut out);
+        let mut cx = Ctx::new(self.now, &mut self.rng, &mut self.timers, &mut out);
         self.node.handle(input, &mut cx);
         for action in out {
             match action {
                 Action::Send { to, msg } => self.sent.push((to, msg)),
-                Action::SetTimer { at, timer } => {
-                    self.seq += 1;
-                    let event = Event::Timer { node: 0, timer };
-                    let seq = self.seq;
-                    self.timers.push(Queued { at, seq, event });
-                }
+                Action::SetTimer { at, timer, id } => self.queue.push(at.0, (timer, id)),
                 Action::Deliver(tx) => self.delivered.push(tx.id),
                 Action::Disconnect(_) => {}
                 Action::Count(name, n) => *self.counters.entry(name).or_default() += n,
@@ -348,10 +409,9 @@ impl<P: Protocol> Solo<P> {
 
     /// Fires the timers due by `until`, earliest first, then moves the clock to `until`.
     pub fn run_until(&mut self, until: Time) {
-        while self.timers.peek().is_some_and(|q| q.at <= until) {
-            let Some(q) = self.timers.pop() else { break };
-            self.now = self.now.max(q.at);
-            if let Event::Timer { timer, .. } = q.event {
+        while let Some((at, (timer, id))) = self.queue.pop_until(until.0) {
+            self.now = self.now.max(Time(at));
+            if self.timers.fire(id) {
                 self.input(Input::Timer(timer));
             }
         }

@@ -5,10 +5,10 @@
 use crate::digest::EventLog;
 use crate::metrics::Metrics;
 use crate::network::{Edge, Network};
-use crate::prefetch::{prefetch, warm};
-use crate::queue::EventQueue;
 use crate::workload::TxPlan;
+use proto::prefetch::{prefetch, warm};
 use proto::{stream, Action, Ctx, Input, NodeSetup, PeerIdx, Protocol, Rng, Time, WireMsg};
+use proto::{EventQueue, MsgClass, TimerId, TimerTable};
 use std::collections::BinaryHeap;
 use std::rc::Rc;
 
@@ -30,6 +30,7 @@ pub enum TraceEvent {
         from: u32,
         to: u32,
         kind: &'static str,
+        class: MsgClass,
         bytes: u32,
         payload: u32,
         arrive_us: u64,
@@ -66,6 +67,7 @@ enum Event<M, T> {
     Timer {
         node: u32,
         timer: T,
+        id: TimerId,
     },
     /// A node's uplink finished a message and can start the next queued one.
     UplinkFree {
@@ -115,10 +117,9 @@ mod tag {
 }
 
 /// How many events ahead `warm_ahead` asks for an arrival's edge, then its receiver's
-/// counters and protocol state, then the part of that state the protocol names.
+/// counters and protocol state.
 const AHEAD_EDGE: usize = 15;
 const AHEAD_NODE: usize = 10;
-const AHEAD_STATE: usize = 5;
 /// Without a prefetch instruction (WASM), warming ahead costs real loads and lookups: it pays
 /// only once the nodes' state outgrows the CPU's caches (WASM engine bench: 6% slower at 1,000
 /// nodes, 10% faster at 10,000).
@@ -138,6 +139,7 @@ pub struct Engine<P: Protocol> {
     plan: Rc<TxPlan>,
     nodes: Vec<P>,
     rngs: Vec<Rng>,
+    timers: Vec<TimerTable>,
     queue: EventQueue<Event<P::Msg, P::Timer>>,
     actions: Vec<Action<P::Msg, P::Timer>>,
     up_free_us: Vec<u64>,
@@ -186,6 +188,7 @@ impl<P: Protocol> Engine<P> {
         let mut engine = Engine {
             nodes,
             rngs,
+            timers: (0..n).map(|_| TimerTable::default()).collect(),
             queue: EventQueue::new(),
             actions: Vec::new(),
             up_free_us: vec![0; n],
@@ -289,7 +292,7 @@ impl<P: Protocol> Engine<P> {
 
     /// Warms what upcoming message arrivals will read, in stages so each address is known by
     /// the time it is needed: the edge far ahead, then (from the edge, now cached) the
-    /// receiver's counters and protocol state, then the state the protocol points at.
+    /// receiver's counters and protocol state.
     #[inline]
     fn warm_ahead(&self) {
         // A constant on x86_64, where prefetching is always worth it.
@@ -308,8 +311,8 @@ impl<P: Protocol> Engine<P> {
                 if let (Some(stats), Some(node)) = (self.metrics.node.get(r), self.nodes.get(r)) {
                     warm(stats);
                     warm(node);
-                    // The node's state spans two cache lines or more; the part the next stage
-                    // reads (where its hot state lives) may be in either of the first two.
+                    // The node's state spans two cache lines or more; what handling reads
+                    // first may be in either of the first two.
                     prefetch((node as *const P).cast::<u8>().wrapping_add(64));
                     if let Some(word) = msg
                         .full_tx()
@@ -318,14 +321,6 @@ impl<P: Protocol> Engine<P> {
                         warm(word);
                     }
                 }
-            }
-        }
-        if let Some(Event::Arrive { edge, msg }) = self.queue.peek_ahead(AHEAD_STATE) {
-            let node = edges
-                .get(*edge as usize)
-                .and_then(|e| self.nodes.get(e.peer as usize));
-            if let Some(hot) = node.and_then(|p| p.hot_state(msg)) {
-                prefetch(hot);
             }
         }
     }
@@ -352,9 +347,11 @@ impl<P: Protocol> Engine<P> {
                     .record(t, tag::HANDLE, edge, msg.wire_len() as u32, 0);
                 self.on_handle(edge, msg);
             }
-            Event::Timer { node, timer } => {
+            Event::Timer { node, timer, id } => {
                 self.log.record(t, tag::TIMER, node, 0, 0);
-                self.dispatch(node as usize, Input::Timer(timer));
+                if self.timers[node as usize].fire(id) {
+                    self.dispatch(node as usize, Input::Timer(timer));
+                }
             }
             Event::UplinkFree { node } => {
                 self.log.record(t, tag::UPLINK, node, 0, 0);
@@ -447,7 +444,12 @@ impl<P: Protocol> Engine<P> {
     /// Hand one input to a node's protocol and carry out what it asks for.
     #[inline(always)]
     fn dispatch(&mut self, node: usize, input: Input<P::Msg, P::Timer>) {
-        let mut cx: Ctx<'_, P> = Ctx::new(Time(self.now), &mut self.rngs[node], &mut self.actions);
+        let mut cx: Ctx<'_, P> = Ctx::new(
+            Time(self.now),
+            &mut self.rngs[node],
+            &mut self.timers[node],
+            &mut self.actions,
+        );
         self.nodes[node].handle(input, &mut cx);
         // Most inputs (a copy already seen) ask for nothing.
         if !self.actions.is_empty() {
@@ -468,11 +470,12 @@ impl<P: Protocol> Engine<P> {
     fn apply(&mut self, node: usize, action: Action<P::Msg, P::Timer>) {
         match action {
             Action::Send { to, msg } => self.send(node, to, msg),
-            Action::SetTimer { at, timer } => self.queue.push(
+            Action::SetTimer { at, timer, id } => self.queue.push(
                 at.0.max(self.now),
                 Event::Timer {
                     node: node as u32,
                     timer,
+                    id,
                 },
             ),
             Action::Deliver(tx) => {
@@ -598,6 +601,7 @@ impl<P: Protocol> Engine<P> {
                 from: node as u32,
                 to: edge.peer,
                 kind: msg.kind(),
+                class: msg.class(),
                 bytes: bytes as u32,
                 payload: msg.payload_len().min(bytes) as u32,
                 arrive_us: arrive,

@@ -14,8 +14,6 @@ mod hist;
 pub mod load;
 pub mod metrics;
 pub mod network;
-mod prefetch;
-mod queue;
 pub mod registry;
 pub mod reproduce;
 pub mod run;

@@ -223,17 +223,16 @@ pub fn validate(s: &Scenario) -> Result<(), ScenarioError> {
                 ),
             ));
         }
-        if !crate::registry::PROTOCOLS
+        if !proto::registry::PROTOCOLS
             .iter()
-            .any(|(name, _)| *name == p.protocol)
+            .any(|known| known.name == p.protocol)
         {
-            let known: Vec<&str> = crate::registry::PROTOCOLS.iter().map(|(n, _)| *n).collect();
             return Err(err(
                 format!("protocols[{i}].protocol"),
                 format!(
                     "unknown protocol `{}`; known: {}",
                     p.protocol,
-                    known.join(", ")
+                    proto::registry::names(false)
                 ),
             ));
         }

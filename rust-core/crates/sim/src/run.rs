@@ -8,6 +8,7 @@ use crate::metrics::{CounterReport, Metrics, Summary};
 use crate::network::Network;
 use crate::scenario::Scenario;
 use crate::workload::TxPlan;
+use proto::registry::ConfigCheck;
 use proto::Protocol;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
@@ -130,9 +131,6 @@ pub struct Started {
     pub plan: Rc<TxPlan>,
     pub run: Box<dyn Run>,
 }
-
-/// A config rule the type cannot express, broken: (field, why).
-pub type ConfigCheck<C> = fn(&C) -> Result<(), (&'static str, String)>;
 
 /// Parse protocol entry `index`'s config (defaults filled in), let the registry adjust it for
 /// a variant name, and check the rules its type cannot express.

@@ -2,6 +2,7 @@
 //! JS exception at this edge and no panic allowed across it.
 
 pub mod arrival_store;
+pub mod layout;
 pub mod lightnode;
 mod simulation;
 
@@ -148,8 +149,28 @@ pub fn scenario_schema() -> String {
     sim::schema::scenario_schema_text()
 }
 
-/// Registered protocols as JSON: [[name, description], ...].
+/// A protocol of the registry, as the page shows it.
+#[wasm_bindgen(getter_with_clone)]
+pub struct ProtocolEntry {
+    pub name: String,
+    /// One line.
+    pub summary: String,
+    /// A few sentences, for the glossary.
+    pub about: String,
+    /// Whether the light node and the relay can run it.
+    pub live: bool,
+}
+
+/// Every protocol, in the order lists show them.
 #[wasm_bindgen]
-pub fn protocols() -> String {
-    serde_json::json!(sim::registry::PROTOCOLS).to_string()
+pub fn protocols() -> Vec<ProtocolEntry> {
+    proto::registry::PROTOCOLS
+        .iter()
+        .map(|p| ProtocolEntry {
+            name: p.name.into(),
+            summary: p.summary.into(),
+            about: p.about.into(),
+            live: p.live,
+        })
+        .collect()
 }

@@ -1,12 +1,12 @@
-//! The light node's protocol engine: `proto::live` (the simulator's state machines on real
-//! frames) with the page's clock and randomness. The page owns the libp2p streams and keys; it
+//! The light node's protocol node: `proto::live` (the simulator's state machines on real
+//! frames, built from `proto::registry`) with the page's clock and randomness. The page owns the libp2p streams and keys; it
 //! hands in frames and takes out frames, deliveries and, for GossipSub, messages to validate.
 
 use crate::guarded;
-use proto::cat::{Cat, CatConfig};
-use proto::gossipsub::{GossipsubConfig, Limits, OwnMessage, Verdict, SEQNO_LEN};
-use proto::live::{self, Framed, GossipNode, Live, Outbox};
-use proto::strokkur::{Strokkur, StrokkurConfig};
+use crate::layout::MessageClass;
+use proto::gossipsub::{GossipsubConfig, OwnMessage, Verdict, SEQNO_LEN};
+use proto::live::{self, GossipNode, Live, Outbox};
+use proto::registry::{Config, ConfigCheck, LiveProtocol, Visit};
 use proto::{StoreLimits, Time, TxId, TxStore};
 use serde::de::DeserializeOwned;
 use wasm_bindgen::prelude::*;
@@ -24,37 +24,42 @@ const STORE: StoreLimits = StoreLimits {
     max_unbacked: 1 << 15,
 };
 
-enum Engine {
-    Cat(Box<Framed<Cat>>),
-    Strokkur(Box<Framed<Strokkur>>),
-    Gossipsub(Box<GossipNode>),
+/// Builds a light node's protocol from the registry, with its config parsed and checked.
+struct LiveVisit<'a> {
+    config_json: &'a str,
+    seed: u64,
+    store: TxStore,
 }
 
-impl Engine {
-    fn live(&mut self) -> &mut dyn Live {
-        match self {
-            Engine::Cat(e) => e.as_mut(),
-            Engine::Strokkur(e) => e.as_mut(),
-            Engine::Gossipsub(e) => e.as_mut(),
-        }
+impl Visit for LiveVisit<'_> {
+    type Out = Result<Box<dyn Live>, String>;
+    fn visit<P>(self, _: fn(&mut P::Config), _: ConfigCheck<P::Config>) -> Self::Out
+    where
+        P: proto::Protocol + 'static,
+        P::Config: Config,
+    {
+        Err(not_live())
     }
+    fn visit_live<P>(self, adjust: fn(&mut P::Config), check: ConfigCheck<P::Config>) -> Self::Out
+    where
+        P: LiveProtocol + 'static,
+        P::Config: Config,
+    {
+        let mut cfg: P::Config = config(self.config_json)?;
+        adjust(&mut cfg);
+        check(&cfg).map_err(|(field, why)| format!("config.{field}: {why}"))?;
+        Ok(P::live(&cfg, self.seed, self.store))
+    }
+}
 
-    fn live_ref(&self) -> &dyn Live {
-        match self {
-            Engine::Cat(e) => e.as_ref(),
-            Engine::Strokkur(e) => e.as_ref(),
-            Engine::Gossipsub(e) => e.as_ref(),
-        }
-    }
+/// The GossipSub node, for what only GossipSub does (topics, signing, validation).
+fn gossip(node: &mut dyn Live) -> Result<&mut GossipNode, JsError> {
+    node.gossip()
+        .ok_or_else(|| JsError::new("only the GossipSub node publishes on topics"))
+}
 
-    fn gossip(&mut self) -> Result<&mut GossipNode, JsError> {
-        match self {
-            Engine::Gossipsub(g) => Ok(g),
-            _ => Err(JsError::new(
-                "only the GossipSub engine publishes on topics",
-            )),
-        }
-    }
+fn not_live() -> String {
+    format!("the light node speaks {}", proto::registry::names(true))
 }
 
 fn config<C: DeserializeOwned>(json: &str) -> Result<C, String> {
@@ -82,6 +87,8 @@ pub struct OutFrame {
 pub struct FrameInfo {
     /// Message kinds in order: one for CAT and Strokkur, one per entry of a GossipSub RPC.
     pub kinds: Vec<String>,
+    /// What each of those messages does.
+    pub classes: Vec<MessageClass>,
     /// GossipSub: each entry's topic, as far as this node knows ("" if not); empty otherwise.
     pub topics: Vec<String>,
     /// Bytes of transaction payload.
@@ -94,6 +101,7 @@ impl From<live::FrameInfo> for FrameInfo {
     fn from(i: live::FrameInfo) -> FrameInfo {
         FrameInfo {
             kinds: i.kinds.iter().map(|k| k.to_string()).collect(),
+            classes: i.classes.into_iter().map(MessageClass::from).collect(),
             topics: i.topics,
             payload: i.payload,
             txs: i.txs.iter().map(|h| hex(h)).collect(),
@@ -128,7 +136,7 @@ pub struct Validation {
 
 #[wasm_bindgen]
 pub struct LightNode {
-    engine: Engine,
+    node: Box<dyn Live>,
     out: Outbox,
     /// The page's clock at creation: protocol time counts from there.
     epoch_ms: f64,
@@ -146,36 +154,16 @@ impl LightNode {
         now_ms: f64,
     ) -> Result<LightNode, JsError> {
         guarded("LightNode", || {
-            let store = TxStore::new(STORE);
-            let engine = match protocol {
-                "cat" => Engine::Cat(Box::new(Framed::new(
-                    config::<CatConfig>(config_json)?,
-                    seed,
-                    store,
-                ))),
-                "strokkur" => Engine::Strokkur(Box::new(Framed::new(
-                    config::<StrokkurConfig>(config_json)?,
-                    seed,
-                    store,
-                ))),
-                "gossipsub" => {
-                    let cfg: GossipsubConfig = config(config_json)?;
-                    cfg.validate().map_err(|e| e.to_string())?;
-                    Engine::Gossipsub(Box::new(GossipNode::new(
-                        &cfg,
-                        seed,
-                        store,
-                        Limits::default(),
-                    )))
-                }
-                other => {
-                    return Err(format!(
-                        "the light node speaks cat, strokkur or gossipsub, not `{other}`"
-                    ))
-                }
+            let visit = LiveVisit {
+                config_json,
+                seed,
+                store: TxStore::new(STORE),
             };
+            let node = proto::registry::resolve(protocol, visit)
+                .unwrap_or_else(|| Err(not_live()))
+                .map_err(|e| format!("`{protocol}`: {e}"))?;
             Ok(LightNode {
-                engine,
+                node,
                 out: Outbox::default(),
                 epoch_ms: now_ms,
             })
@@ -194,10 +182,10 @@ impl LightNode {
         f: impl FnOnce(&mut dyn Live, Time) -> Result<T, String>,
     ) -> Result<T, JsError> {
         let now = self.time(now_ms);
-        let (engine, out) = (&mut self.engine, &mut self.out);
+        let (node, out) = (&mut self.node, &mut self.out);
         guarded(what, || {
-            let result = f(engine.live(), now);
-            engine.live().drain(out);
+            let result = f(node.as_mut(), now);
+            node.drain(out);
             result
         })
     }
@@ -268,7 +256,7 @@ impl LightNode {
         from: &[u8],
         seqno: &[u8],
     ) -> Result<Vec<u8>, JsError> {
-        Ok(self.engine.gossip()?.signable(topic, data, from, seqno))
+        Ok(gossip(self.node.as_mut())?.signable(topic, data, from, seqno))
     }
 
     /// GossipSub: publishes on `topic`; under StrictSign with the page's `from` (its peer id),
@@ -300,7 +288,7 @@ impl LightNode {
                 ))
             }
         };
-        let gossip = self.engine.gossip()?;
+        let gossip = gossip(self.node.as_mut())?;
         let out = &mut self.out;
         let hash = guarded("publish", || {
             let hash = gossip.publish(now, topic, data, signed);
@@ -312,12 +300,12 @@ impl LightNode {
 
     /// GossipSub: connected peers subscribed to a topic.
     pub fn topic_peers(&mut self, topic: &str) -> Result<u32, JsError> {
-        Ok(self.engine.gossip()?.topic_peers(topic).0 as u32)
+        Ok(gossip(self.node.as_mut())?.topic_peers(topic).0 as u32)
     }
 
     /// GossipSub: peers in our mesh for a topic.
     pub fn mesh_peers(&mut self, topic: &str) -> Result<u32, JsError> {
-        Ok(self.engine.gossip()?.topic_peers(topic).1 as u32)
+        Ok(gossip(self.node.as_mut())?.topic_peers(topic).1 as u32)
     }
 
     /// GossipSub: the page's verdict ("accept", "reject" or "ignore") on a message it was
@@ -334,7 +322,7 @@ impl LightNode {
             }
         };
         let now = self.time(now_ms);
-        let gossip = self.engine.gossip()?;
+        let gossip = gossip(self.node.as_mut())?;
         let out = &mut self.out;
         guarded("validated", || {
             gossip.validated(now, TxId(handle as u64), verdict);
@@ -352,9 +340,8 @@ impl LightNode {
     }
 
     /// When to call `poll` next (page clock, ms), if anything is pending.
-    pub fn next_deadline_ms(&self) -> Option<f64> {
-        self.engine
-            .live_ref()
+    pub fn next_deadline_ms(&mut self) -> Option<f64> {
+        self.node
             .next_deadline()
             .map(|t| self.epoch_ms + t.0 as f64 / 1000.0)
     }

@@ -1,7 +1,9 @@
 //! A scenario run that the page steps through: advance in bounded slices, take what happened
 //! as flat typed arrays (transferable to the UI thread), inspect a node, and get the report.
 
+use crate::layout::{push_row, ArrivalField, CountField, MessageClass, SendField};
 use crate::{guarded, performance_now};
+use proto::MsgClass;
 use sim::engine::{EngineOptions, TraceEvent};
 use sim::metrics::Metrics;
 use sim::network::Network;
@@ -15,27 +17,36 @@ use wasm_bindgen::prelude::*;
 /// What the trace sink collects between two `take_*` calls.
 #[derive(Default)]
 struct Captured {
-    kinds: Vec<&'static str>,
-    /// t_us, from, to, kind index, bytes, payload bytes, arrive_us, lost (0/1), tx (-1: none).
+    kinds: Vec<(&'static str, MsgClass)>,
+    /// Laid out by `SendField`.
     sends: Vec<f64>,
-    /// t_us, node, tx.
+    /// Laid out by `ArrivalField`.
     deliveries: Vec<f64>,
-    /// t_us, node, tx.
     duplicates: Vec<f64>,
-    /// t_us, node, counter index, n.
+    /// Laid out by `CountField`.
     counts: Vec<f64>,
     counter_names: Vec<&'static str>,
     capture_sends: bool,
 }
 
-fn index_of(names: &mut Vec<&'static str>, name: &'static str) -> f64 {
-    match names.iter().position(|&n| n == name) {
+fn index_of<T: PartialEq>(names: &mut Vec<T>, name: T) -> f64 {
+    match names.iter().position(|n| *n == name) {
         Some(i) => i as f64,
         None => {
             names.push(name);
             (names.len() - 1) as f64
         }
     }
+}
+
+fn push_arrival(out: &mut Vec<f64>, t_us: u64, node: u32, tx: u64) {
+    use ArrivalField as F;
+    let fields = [
+        (F::Time as usize, t_us as f64),
+        (F::Node as usize, node as f64),
+        (F::Tx as usize, tx as f64),
+    ];
+    push_row(out, F::Stride as usize, fields);
 }
 
 impl Captured {
@@ -47,33 +58,34 @@ impl Captured {
                 from,
                 to,
                 kind,
+                class,
                 bytes,
                 payload,
                 arrive_us,
                 lost,
             } => {
                 if self.capture_sends {
-                    let k = index_of(&mut self.kinds, kind);
-                    self.sends.extend_from_slice(&[
-                        t_us as f64,
-                        from as f64,
-                        to as f64,
-                        k,
-                        bytes as f64,
-                        payload as f64,
-                        arrive_us as f64,
-                        lost as u8 as f64,
-                        tx.map_or(-1.0, |t| t as f64),
-                    ]);
+                    use SendField as F;
+                    let k = index_of(&mut self.kinds, (kind, class));
+                    let fields = [
+                        (F::Time as usize, t_us as f64),
+                        (F::From as usize, from as f64),
+                        (F::To as usize, to as f64),
+                        (F::Kind as usize, k),
+                        (F::Bytes as usize, bytes as f64),
+                        (F::Payload as usize, payload as f64),
+                        (F::Arrive as usize, arrive_us as f64),
+                        (F::Lost as usize, lost as u8 as f64),
+                        (F::Tx as usize, tx.map_or(-1.0, |t| t as f64)),
+                    ];
+                    push_row(&mut self.sends, F::Stride as usize, fields);
                 }
             }
             TraceEvent::Deliver { t_us, node, tx } => {
-                self.deliveries
-                    .extend_from_slice(&[t_us as f64, node as f64, tx as f64])
+                push_arrival(&mut self.deliveries, t_us, node, tx)
             }
             TraceEvent::Duplicate { t_us, node, tx } => {
-                self.duplicates
-                    .extend_from_slice(&[t_us as f64, node as f64, tx as f64])
+                push_arrival(&mut self.duplicates, t_us, node, tx)
             }
             TraceEvent::Count {
                 t_us,
@@ -81,9 +93,14 @@ impl Captured {
                 name,
                 n,
             } => {
-                let c = index_of(&mut self.counter_names, name);
-                self.counts
-                    .extend_from_slice(&[t_us as f64, node as f64, c, n as f64]);
+                use CountField as F;
+                let fields = [
+                    (F::Time as usize, t_us as f64),
+                    (F::Node as usize, node as f64),
+                    (F::Counter as usize, index_of(&mut self.counter_names, name)),
+                    (F::N as usize, n as f64),
+                ];
+                push_row(&mut self.counts, F::Stride as usize, fields);
             }
         }
     }
@@ -282,7 +299,16 @@ impl Simulation {
             .borrow()
             .kinds
             .iter()
-            .map(|k| k.to_string())
+            .map(|k| k.0.to_string())
+            .collect()
+    }
+    /// What each kind of `kinds()` does.
+    pub fn kind_classes(&self) -> Vec<MessageClass> {
+        self.captured
+            .borrow()
+            .kinds
+            .iter()
+            .map(|k| k.1.into())
             .collect()
     }
     /// Counter names, indexed as in `take_counts`.
@@ -294,20 +320,19 @@ impl Simulation {
             .map(|k| k.to_string())
             .collect()
     }
-    /// Sends since the last call, 9 numbers each: t_us, from, to, kind, bytes, payload,
-    /// arrive_us, lost, tx (-1 when the message carries no single full tx).
+    /// Sends since the last call, laid out by `SendField`.
     pub fn take_sends(&mut self) -> Vec<f64> {
         std::mem::take(&mut self.captured.borrow_mut().sends)
     }
-    /// First arrivals since the last call: t_us, node, tx.
+    /// First arrivals since the last call, laid out by `ArrivalField`.
     pub fn take_deliveries(&mut self) -> Vec<f64> {
         std::mem::take(&mut self.captured.borrow_mut().deliveries)
     }
-    /// Duplicate full copies since the last call: t_us, node, tx.
+    /// Duplicate full copies since the last call, laid out by `ArrivalField`.
     pub fn take_duplicates(&mut self) -> Vec<f64> {
         std::mem::take(&mut self.captured.borrow_mut().duplicates)
     }
-    /// Counter moves since the last call: t_us, node, counter, n.
+    /// Counter moves since the last call, laid out by `CountField`.
     pub fn take_counts(&mut self) -> Vec<f64> {
         std::mem::take(&mut self.captured.borrow_mut().counts)
     }

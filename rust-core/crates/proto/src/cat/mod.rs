@@ -74,7 +74,7 @@ pub enum CatTimer {
     /// Time to send SeenTx for a tx accepted earlier.
     SeenTx(TxId),
     /// A WantTx may have gone unanswered.
-    Request { tx: TxId, generation: u32 },
+    Request(TxId),
     /// CAT2: stop waiting for the From node (`from`) and request the tx.
     FromWait { tx: TxId, from: PeerSession },
     /// A delayed answer to a WantTx (DelayReplies adversary).
@@ -230,20 +230,12 @@ impl Cat {
             }
         }
         let first = entry.known.requests() == 0;
-        if entry.known.ask(from) {
-            let generation = entry.known.generation;
-            self.send_want(from, id, generation, first, cx);
+        if entry.known.ask(from, cx.timers) {
+            self.send_want(from, id, first, cx);
         }
     }
 
-    fn send_want(
-        &mut self,
-        to: PeerIdx,
-        id: TxId,
-        generation: u32,
-        first: bool,
-        cx: &mut Ctx<'_, Self>,
-    ) {
+    fn send_want(&mut self, to: PeerIdx, id: TxId, first: bool, cx: &mut Ctx<'_, Self>) {
         if self.silent() {
             return;
         }
@@ -261,8 +253,10 @@ impl Cat {
                 key: WireKey::of(id),
             },
         );
-        let at = millis(self.cfg.request_timeout_ms);
-        cx.set_timer_in(at, CatTimer::Request { tx: id, generation });
+        let timeout = cx.set_timer_in(millis(self.cfg.request_timeout_ms), CatTimer::Request(id));
+        if let Some(entry) = self.pending.get_mut(&id) {
+            entry.known.set_timeout(timeout);
+        }
     }
 
     /// Ask the next peer known to have the tx, if any.
@@ -271,23 +265,20 @@ impl Cat {
             return;
         };
         let first = entry.known.requests() == 0;
-        match entry.known.ask_next(|p| self.peers.is_up(p)) {
-            Some(p) => {
-                let generation = entry.known.generation;
-                self.send_want(p, id, generation, first, cx);
-            }
+        match entry.known.ask_next(|p| self.peers.is_up(p), cx.timers) {
+            Some(p) => self.send_want(p, id, first, cx),
             None => cx.count("cat.no_peer_for_tx", 1),
         }
     }
 
-    fn on_request_timer(&mut self, id: TxId, generation: u32, cx: &mut Ctx<'_, Self>) {
+    fn on_request_timer(&mut self, id: TxId, cx: &mut Ctx<'_, Self>) {
         if self.have.contains_key(&id) {
             return;
         }
         let Some(entry) = self.pending.get_mut(&id) else {
             return;
         };
-        if entry.known.generation != generation || entry.known.in_flight.is_none() {
+        if entry.known.in_flight.is_none() {
             return;
         }
         entry.known.in_flight = None;
@@ -331,13 +322,15 @@ impl Cat {
         let tx = Tx { id, len };
         match self.behaviour {
             Behaviour::WithholdOnRequest => {}
-            Behaviour::DelayReplies { delay_ms } => cx.set_timer_in(
-                Dur::from_millis_f64(delay_ms),
-                CatTimer::Reply {
-                    to: self.peers.session(from),
-                    tx,
-                },
-            ),
+            Behaviour::DelayReplies { delay_ms } => {
+                cx.set_timer_in(
+                    Dur::from_millis_f64(delay_ms),
+                    CatTimer::Reply {
+                        to: self.peers.session(from),
+                        tx,
+                    },
+                );
+            }
             _ => cx.send(from, CatMsg::Txs(tx)),
         }
     }
@@ -445,7 +438,7 @@ impl Protocol for Cat {
             },
             Input::Timer(t) => match t {
                 CatTimer::SeenTx(id) => self.on_seen_tx_timer(id, cx),
-                CatTimer::Request { tx, generation } => self.on_request_timer(tx, generation, cx),
+                CatTimer::Request(tx) => self.on_request_timer(tx, cx),
                 CatTimer::FromWait { tx, from } => self.on_from_wait_timer(tx, from, cx),
                 CatTimer::Reply { to, tx } => {
                     if self.peers.is_current(to) {

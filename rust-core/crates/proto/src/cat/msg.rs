@@ -9,7 +9,7 @@
 //! in for the node ID the p2p handshake exchanges, which only CAT2 needs (oneof field 15).
 
 use crate::wire::{framed_len, put_varint, varint_len, Reader, WireError};
-use crate::{Tx, TxId, TxStore, WireMsg};
+use crate::{MsgClass, Tx, TxId, TxStore, WireMsg};
 
 /// Bytes of a tx key: a SHA-256 hash.
 pub const KEY_LEN: usize = 32;
@@ -332,6 +332,14 @@ impl WireMsg for CatMsg {
         match self {
             CatMsg::Txs(tx) => Some(tx.id),
             _ => None,
+        }
+    }
+    fn class(&self) -> MsgClass {
+        match self {
+            CatMsg::Txs(_) => MsgClass::Payload,
+            CatMsg::SeenTx { .. } => MsgClass::Announcement,
+            CatMsg::WantTx { .. } => MsgClass::Request,
+            CatMsg::Hello { .. } => MsgClass::Control,
         }
     }
     fn kind(&self) -> &'static str {

@@ -25,7 +25,10 @@ fn step(
 ) -> Vec<Action<CatMsg, CatTimer>> {
     let mut rng = Rng::from_seed(1);
     let mut out = Vec::new();
-    node.handle(input, &mut Ctx::new(now, &mut rng, &mut out));
+    node.handle(
+        input,
+        &mut Ctx::new(now, &mut rng, &mut crate::TimerTable::default(), &mut out),
+    );
     out
 }
 
@@ -267,7 +270,6 @@ fn stale_request_timers_do_nothing() {
         from: None,
     };
     step(&mut node, Time(0), Input::Message(PeerIdx(0), seen));
-    let gen = node.pending[&TxId(3)].known.generation;
     step(
         &mut node,
         Time(10),
@@ -276,10 +278,7 @@ fn stale_request_timers_do_nothing() {
     let out = step(
         &mut node,
         Time(200_000),
-        Input::Timer(CatTimer::Request {
-            tx: TxId(3),
-            generation: gen,
-        }),
+        Input::Timer(CatTimer::Request(TxId(3))),
     );
     assert!(!out
         .iter()

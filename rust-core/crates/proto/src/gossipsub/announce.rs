@@ -3,7 +3,7 @@
 //! times out the next announcer is asked; when the message arrives the entry is cleared.
 
 use crate::pull::Wanted;
-use crate::{Dur, IdMap, PeerIdx, Time, TxId};
+use crate::{Dur, IdMap, PeerIdx, Time, TimerId, TimerTable, TxId};
 
 /// Announcers remembered per message; more than a mesh's worth is never useful.
 const MAX_ANNOUNCERS: usize = 64;
@@ -11,23 +11,17 @@ const MAX_ANNOUNCERS: usize = 64;
 const MAX_PENDING: usize = 100_000;
 
 /// A message announced but not received: its announcers and INEEDs, the bookkeeping the pull
-/// protocols keep for a tx they lack (`pull::Wanted`, whose generation numbers the attempts).
+/// protocols keep for a tx they lack (`pull::Wanted`, which cancels an INEED's timeout when
+/// the next one goes out).
 struct Pending {
     wanted: Wanted,
     created: Time,
 }
 
-/// An INEED to send: to whom, and the attempt number its timeout timer must carry.
-#[derive(Debug, PartialEq)]
-pub(crate) struct Ask {
-    pub peer: PeerIdx,
-    pub attempt: u32,
-}
-
 #[derive(Debug, PartialEq)]
 pub(crate) enum Announced {
-    /// Send an INEED now.
-    Ask(Ask),
+    /// Send an INEED to this peer now.
+    Ask(PeerIdx),
     /// Queued behind an INEED in flight (or a repeat).
     Queued,
     /// The cache is full.
@@ -45,7 +39,13 @@ impl AnnounceCache {
         }
     }
 
-    pub fn announce(&mut self, id: TxId, peer: PeerIdx, now: Time) -> Announced {
+    pub fn announce(
+        &mut self,
+        id: TxId,
+        peer: PeerIdx,
+        now: Time,
+        timers: &mut TimerTable,
+    ) -> Announced {
         if !self.pending.contains_key(&id) && self.pending.len() >= MAX_PENDING {
             return Announced::Dropped;
         }
@@ -59,54 +59,69 @@ impl AnnounceCache {
         if p.wanted.in_flight.is_some() {
             return Announced::Queued;
         }
-        Self::ask_next(&mut p.wanted).map_or(Announced::Queued, Announced::Ask)
+        // Announcers that left are forgotten, so every one is up.
+        p.wanted
+            .ask_next(|_| true, timers)
+            .map_or(Announced::Queued, Announced::Ask)
     }
 
-    /// The next announcer (announcers that left are forgotten, so every one is up).
-    fn ask_next(w: &mut Wanted) -> Option<Ask> {
-        let peer = w.ask_next(|_| true)?;
-        Some(Ask {
-            peer,
-            attempt: w.generation,
-        })
-    }
-
-    /// The INEED of `attempt` timed out: returns the peer that failed, and the next INEED
-    /// to send if another announcer is waiting. None if the timer is stale.
-    pub fn timeout(&mut self, id: TxId, attempt: u32) -> Option<(PeerIdx, Option<Ask>)> {
-        let w = &mut self.pending.get_mut(&id)?.wanted;
-        if w.generation != attempt {
-            return None;
+    /// The timeout timer of the INEED just sent for `id`.
+    pub fn set_timeout(&mut self, id: TxId, timer: TimerId) {
+        if let Some(p) = self.pending.get_mut(&id) {
+            p.wanted.set_timeout(timer);
         }
+    }
+
+    /// The latest INEED for `id` timed out: returns the peer that failed, and the next
+    /// announcer to ask if one is waiting.
+    pub fn timeout(
+        &mut self,
+        id: TxId,
+        timers: &mut TimerTable,
+    ) -> Option<(PeerIdx, Option<PeerIdx>)> {
+        let w = &mut self.pending.get_mut(&id)?.wanted;
         let failed = w.in_flight.take()?;
-        Some((failed, Self::ask_next(w)))
+        Some((failed, w.ask_next(|_| true, timers)))
     }
 
     /// Forgets a peer's announcements (its index may go to another peer). Where an INEED was
     /// in flight to it, the next announcer is asked at once: the INEEDs to send are appended
     /// to `asks`, in message-id order.
-    pub fn forget(&mut self, peer: PeerIdx, asks: &mut Vec<(TxId, Ask)>) {
+    pub fn forget(
+        &mut self,
+        peer: PeerIdx,
+        asks: &mut Vec<(TxId, PeerIdx)>,
+        timers: &mut TimerTable,
+    ) {
         let lists = self.pending.iter_mut().map(|(id, p)| (id, &mut p.wanted));
         for id in crate::pull::forget_peer(lists, peer) {
-            if let Some(ask) = self
+            if let Some(next) = self
                 .pending
                 .get_mut(&id)
-                .and_then(|p| Self::ask_next(&mut p.wanted))
+                .and_then(|p| p.wanted.ask_next(|_| true, timers))
             {
-                asks.push((id, ask));
+                asks.push((id, next));
             }
         }
     }
 
     /// The message arrived: no more INEEDs for it.
-    pub fn clear(&mut self, id: TxId) {
-        self.pending.remove(&id);
+    pub fn clear(&mut self, id: TxId, timers: &mut TimerTable) {
+        if let Some(mut p) = self.pending.remove(&id) {
+            p.wanted.cancel_timeout(timers);
+        }
     }
 
     /// Forgets announcements older than `ttl` whose message never came.
-    pub fn expire(&mut self, now: Time, ttl: Dur) {
+    pub fn expire(&mut self, now: Time, ttl: Dur, timers: &mut TimerTable) {
         if !self.pending.is_empty() {
-            self.pending.retain(|_, p| now.since(p.created) < ttl);
+            self.pending.retain(|_, p| {
+                let keep = now.since(p.created) < ttl;
+                if !keep {
+                    p.wanted.cancel_timeout(timers);
+                }
+                keep
+            });
         }
     }
 
@@ -121,97 +136,86 @@ mod tests {
 
     #[test]
     fn one_ineed_in_flight_then_the_next_announcer_in_order() {
+        let mut t = TimerTable::default();
         let mut a = AnnounceCache::new();
         let id = TxId(5);
         assert_eq!(
-            a.announce(id, PeerIdx(2), Time(0)),
-            Announced::Ask(Ask {
-                peer: PeerIdx(2),
-                attempt: 1
-            })
+            a.announce(id, PeerIdx(2), Time(0), &mut t),
+            Announced::Ask(PeerIdx(2))
         );
-        assert_eq!(a.announce(id, PeerIdx(7), Time(1)), Announced::Queued);
-        assert_eq!(a.announce(id, PeerIdx(4), Time(2)), Announced::Queued);
+        let first = t.set();
+        a.set_timeout(id, first);
         assert_eq!(
-            a.announce(id, PeerIdx(7), Time(3)),
+            a.announce(id, PeerIdx(7), Time(1), &mut t),
+            Announced::Queued
+        );
+        assert_eq!(
+            a.announce(id, PeerIdx(4), Time(2), &mut t),
+            Announced::Queued
+        );
+        assert_eq!(
+            a.announce(id, PeerIdx(7), Time(3), &mut t),
             Announced::Queued,
             "repeats are ignored"
         );
-        assert_eq!(a.timeout(id, 0), None, "a stale timer does nothing");
-        assert_eq!(
-            a.timeout(id, 1),
-            Some((
-                PeerIdx(2),
-                Some(Ask {
-                    peer: PeerIdx(7),
-                    attempt: 2
-                })
-            ))
+        assert!(t.fire(first));
+        assert_eq!(a.timeout(id, &mut t), Some((PeerIdx(2), Some(PeerIdx(7)))));
+        let second = t.set();
+        a.set_timeout(id, second);
+        assert_eq!(a.timeout(id, &mut t), Some((PeerIdx(7), Some(PeerIdx(4)))));
+        assert!(
+            !t.fire(second),
+            "the next INEED cancelled the old one's timeout"
         );
-        assert_eq!(
-            a.timeout(id, 2),
-            Some((
-                PeerIdx(7),
-                Some(Ask {
-                    peer: PeerIdx(4),
-                    attempt: 3
-                })
-            ))
-        );
-        assert_eq!(a.timeout(id, 3), Some((PeerIdx(4), None)));
-        assert_eq!(a.timeout(id, 3), None);
+        assert_eq!(a.timeout(id, &mut t), Some((PeerIdx(4), None)));
+        assert_eq!(a.timeout(id, &mut t), None, "nothing in flight");
         // A late announcer is asked at once since nothing is in flight.
         assert_eq!(
-            a.announce(id, PeerIdx(9), Time(4)),
-            Announced::Ask(Ask {
-                peer: PeerIdx(9),
-                attempt: 4
-            })
+            a.announce(id, PeerIdx(9), Time(4), &mut t),
+            Announced::Ask(PeerIdx(9))
         );
-        a.clear(id);
-        assert_eq!(a.timeout(id, 4), None);
+        let last = t.set();
+        a.set_timeout(id, last);
+        a.clear(id, &mut t);
+        assert!(
+            !t.fire(last),
+            "the message came: its INEED's timeout is cancelled"
+        );
+        assert_eq!(a.timeout(id, &mut t), None);
         assert_eq!(a.len(), 0);
     }
 
     #[test]
     fn a_departed_announcer_is_forgotten_and_the_next_one_asked() {
+        let mut t = TimerTable::default();
         let mut a = AnnounceCache::new();
         let id = TxId(5);
-        a.announce(id, PeerIdx(2), Time(0));
-        a.announce(id, PeerIdx(3), Time(0));
-        a.announce(TxId(6), PeerIdx(3), Time(0));
+        a.announce(id, PeerIdx(2), Time(0), &mut t);
+        let old = t.set();
+        a.set_timeout(id, old);
+        a.announce(id, PeerIdx(3), Time(0), &mut t);
+        a.announce(TxId(6), PeerIdx(3), Time(0), &mut t);
         let mut asks = Vec::new();
-        a.forget(PeerIdx(2), &mut asks);
-        assert_eq!(
-            asks,
-            vec![(
-                id,
-                Ask {
-                    peer: PeerIdx(3),
-                    attempt: 2
-                }
-            )]
-        );
-        assert_eq!(a.timeout(id, 1), None, "the old INEED's timer is stale");
+        a.forget(PeerIdx(2), &mut asks, &mut t);
+        assert_eq!(asks, vec![(id, PeerIdx(3))]);
+        assert!(!t.fire(old), "the old INEED's timer is cancelled");
         asks.clear();
-        a.forget(PeerIdx(3), &mut asks);
+        a.forget(PeerIdx(3), &mut asks, &mut t);
         assert!(asks.is_empty(), "no announcer left");
         // A new peer under index 3 announcing is asked as a first announcer.
         assert_eq!(
-            a.announce(TxId(6), PeerIdx(3), Time(1)),
-            Announced::Ask(Ask {
-                peer: PeerIdx(3),
-                attempt: 2
-            })
+            a.announce(TxId(6), PeerIdx(3), Time(1), &mut t),
+            Announced::Ask(PeerIdx(3))
         );
     }
 
     #[test]
     fn old_entries_expire() {
+        let mut t = TimerTable::default();
         let mut a = AnnounceCache::new();
-        a.announce(TxId(1), PeerIdx(0), Time(0));
-        a.announce(TxId(2), PeerIdx(0), Time(10));
-        a.expire(Time(12), Dur(5));
+        a.announce(TxId(1), PeerIdx(0), Time(0), &mut t);
+        a.announce(TxId(2), PeerIdx(0), Time(10), &mut t);
+        a.expire(Time(12), Dur(5), &mut t);
         assert_eq!(a.len(), 1);
     }
 }

@@ -12,7 +12,7 @@
 //! accepted ones are delivered and forwarded, rejected ones cost the sender P4, ignored ones
 //! are dropped. The simulator's messages arrive already judged (`Check::Valid`/`Invalid`).
 
-use super::announce::{AnnounceCache, Announced, Ask};
+use super::announce::{AnnounceCache, Announced};
 use super::config::{GossipsubConfig, Params, Version};
 use super::dontwant::DontWant;
 use super::mcache::MessageCache;
@@ -32,11 +32,8 @@ pub const MAX_REMOTE_BACKOFF_S: u64 = 3_600;
 #[derive(Clone, Debug, PartialEq)]
 pub enum GossipsubTimer {
     Heartbeat,
-    /// The INEED for `id` numbered `attempt` may have timed out.
-    INeedTimeout {
-        id: TxId,
-        attempt: u32,
-    },
+    /// The latest INEED for this message may have timed out.
+    INeedTimeout(TxId),
 }
 
 /// Messages waiting for the host's verdict at once; beyond this new ones are dropped unjudged
@@ -206,9 +203,9 @@ impl Gossipsub {
             }
         }
         let mut asks = Vec::new();
-        self.acache.forget(peer, &mut asks);
-        for (id, ask) in asks {
-            self.send_ineed(id, ask, cx);
+        self.acache.forget(peer, &mut asks, cx.timers);
+        for (id, to) in asks {
+            self.send_ineed(id, to, cx);
         }
     }
 
@@ -261,7 +258,7 @@ impl Gossipsub {
                 // now (v1.2 allows IDONTWANT before validation, and it saves the most then).
                 self.seen.insert(id);
                 if self.p.announce() {
-                    self.acache.clear(id);
+                    self.acache.clear(id, cx.timers);
                 }
                 self.send_idontwant(msg, Some(from), cx);
                 let (from, since) = (Some(from), cx.now);
@@ -285,7 +282,7 @@ impl Gossipsub {
         cx.deliver(tx);
         self.mcache.put(msg);
         if self.p.announce() {
-            self.acache.clear(tx.id);
+            self.acache.clear(tx.id, cx.timers);
         }
         if from.is_some() {
             self.send_idontwant(msg, from, cx);
@@ -620,23 +617,18 @@ impl Gossipsub {
         if self.seen.contains(id) {
             return;
         }
-        match self.acache.announce(id, from, cx.now) {
-            Announced::Ask(ask) => self.send_ineed(id, ask, cx),
+        match self.acache.announce(id, from, cx.now, cx.timers) {
+            Announced::Ask(to) => self.send_ineed(id, to, cx),
             Announced::Queued => {}
             Announced::Dropped => cx.count("gs_acache_full", 1),
         }
     }
 
-    fn send_ineed(&mut self, id: TxId, ask: Ask, cx: &mut Ctx<'_, Self>) {
-        cx.send(ask.peer, Rpc::INeed(id));
+    fn send_ineed(&mut self, id: TxId, to: PeerIdx, cx: &mut Ctx<'_, Self>) {
+        cx.send(to, Rpc::INeed(id));
         cx.count("gs_ineed_sent", 1);
-        cx.set_timer_in(
-            self.p.ineed_timeout,
-            GossipsubTimer::INeedTimeout {
-                id,
-                attempt: ask.attempt,
-            },
-        );
+        let timeout = cx.set_timer_in(self.p.ineed_timeout, GossipsubTimer::INeedTimeout(id));
+        self.acache.set_timeout(id, timeout);
     }
 
     fn on_ineed(&mut self, from: PeerIdx, id: TxId, cx: &mut Ctx<'_, Self>) {
@@ -657,14 +649,14 @@ impl Gossipsub {
         }
     }
 
-    fn on_ineed_timeout(&mut self, id: TxId, attempt: u32, cx: &mut Ctx<'_, Self>) {
-        let Some((failed, next)) = self.acache.timeout(id, attempt) else {
+    fn on_ineed_timeout(&mut self, id: TxId, cx: &mut Ctx<'_, Self>) {
+        let Some((failed, next)) = self.acache.timeout(id, cx.timers) else {
             return;
         };
         cx.count("gs_ineed_timeout", 1);
         self.penalize(failed, self.p.ineed_timeout_penalty);
-        if let Some(ask) = next {
-            self.send_ineed(id, ask, cx);
+        if let Some(to) = next {
+            self.send_ineed(id, to, cx);
         }
     }
 
@@ -719,7 +711,7 @@ impl Gossipsub {
         self.mcache.shift();
         self.seen.rotate(cx.now, self.p.seen_ttl);
         self.dont_want.tick();
-        self.acache.expire(cx.now, self.p.seen_ttl);
+        self.acache.expire(cx.now, self.p.seen_ttl, cx.timers);
         if !self.validating.is_empty() {
             let before = self.validating.len();
             let now = cx.now;
@@ -910,9 +902,7 @@ impl Protocol for Gossipsub {
             Input::PeerDown(p) => self.forget(p, cx),
             Input::Message(from, rpc) => self.on_message(from, rpc, cx),
             Input::Timer(GossipsubTimer::Heartbeat) => self.heartbeat(cx),
-            Input::Timer(GossipsubTimer::INeedTimeout { id, attempt }) => {
-                self.on_ineed_timeout(id, attempt, cx)
-            }
+            Input::Timer(GossipsubTimer::INeedTimeout(id)) => self.on_ineed_timeout(id, cx),
             Input::Submit(tx) => self.on_submit(tx, cx),
         }
     }

@@ -13,7 +13,7 @@
 
 use super::topics::TopicId;
 use crate::wire::varint_len;
-use crate::{Tx, TxId, WireMsg};
+use crate::{MsgClass, Tx, TxId, WireMsg};
 
 /// The topic of the simulator's nodes (and the default topic of a config).
 pub const TOPIC: &str = "/txcast/gossipsub/tx";
@@ -128,6 +128,16 @@ impl WireMsg for Rpc {
         match self {
             Rpc::Publish(m) => Some(m.tx.id),
             _ => None,
+        }
+    }
+    fn class(&self) -> MsgClass {
+        match self {
+            Rpc::Publish(_) => MsgClass::Payload,
+            Rpc::IHave { .. } | Rpc::IAnnounce { .. } => MsgClass::Announcement,
+            Rpc::IWant(_) | Rpc::INeed(_) => MsgClass::Request,
+            Rpc::Subscribe { .. } | Rpc::Graft { .. } | Rpc::Prune { .. } | Rpc::IDontWant(_) => {
+                MsgClass::Control
+            }
         }
     }
     fn kind(&self) -> &'static str {

@@ -80,7 +80,7 @@ pub enum InvTimer {
     /// Announce one hash to one peer (uniform jitter).
     Announce { tx: TxId, peer: PeerSession },
     /// A request may have gone unanswered (`dedup_requests`).
-    Retry { tx: TxId, generation: u32 },
+    Retry(TxId),
     /// One copy of a tx has been verified.
     Verified(Tx),
     /// A delayed answer (DelayReplies adversary).
@@ -201,8 +201,8 @@ impl Inv {
                 cx.count("inv.requests_saved", 1);
                 continue;
             }
-            if s.known.ask(from) {
-                want.push((id, s.known.generation));
+            if s.known.ask(from, cx.timers) {
+                want.push(id);
             }
         }
         if want.is_empty() || self.behaviour == Behaviour::Silent {
@@ -211,14 +211,14 @@ impl Inv {
         cx.count("inv.requests", want.len() as u64);
         if self.cfg.dedup_requests {
             let wait = millis(self.cfg.retry_timeout_ms);
-            for &(tx, generation) in &want {
-                cx.set_timer_in(wait, InvTimer::Retry { tx, generation });
+            for &tx in &want {
+                let timeout = cx.set_timer_in(wait, InvTimer::Retry(tx));
+                if let Some(s) = self.txs.get_mut(&tx) {
+                    s.known.set_timeout(timeout);
+                }
             }
         }
-        cx.send(
-            from,
-            InvMsg::GetData(want.into_iter().map(|(id, _)| id).collect()),
-        );
+        cx.send(from, InvMsg::GetData(want));
     }
 
     fn on_get_data(&mut self, from: PeerIdx, ids: Vec<TxId>, cx: &mut Ctx<'_, Self>) {
@@ -238,13 +238,15 @@ impl Inv {
             let tx = Tx { id, len };
             match self.behaviour {
                 Behaviour::WithholdOnRequest => {}
-                Behaviour::DelayReplies { delay_ms } => cx.set_timer_in(
-                    Dur::from_millis_f64(delay_ms),
-                    InvTimer::Reply {
-                        to: self.peers.session(from),
-                        tx,
-                    },
-                ),
+                Behaviour::DelayReplies { delay_ms } => {
+                    cx.set_timer_in(
+                        Dur::from_millis_f64(delay_ms),
+                        InvTimer::Reply {
+                            to: self.peers.session(from),
+                            tx,
+                        },
+                    );
+                }
                 _ => cx.send(from, InvMsg::Tx(tx)),
             }
         }
@@ -293,15 +295,11 @@ impl Inv {
         }
     }
 
-    fn on_retry(&mut self, id: TxId, generation: u32, cx: &mut Ctx<'_, Self>) {
+    fn on_retry(&mut self, id: TxId, cx: &mut Ctx<'_, Self>) {
         let Some(s) = self.txs.get_mut(&id) else {
             return;
         };
-        if s.held
-            || s.verifying > 0
-            || s.known.generation != generation
-            || s.known.in_flight.is_none()
-        {
+        if s.held || s.verifying > 0 || s.known.in_flight.is_none() {
             return;
         }
         s.known.in_flight = None;
@@ -314,14 +312,14 @@ impl Inv {
         let Some(s) = self.txs.get_mut(&id) else {
             return;
         };
-        match s.known.ask_next(|p| self.peers.is_up(p)) {
+        match s.known.ask_next(|p| self.peers.is_up(p), cx.timers) {
             Some(p) => {
-                let generation = s.known.generation;
                 cx.count("inv.retries", 1);
                 cx.count("inv.requests", 1);
                 cx.send(p, InvMsg::GetData(vec![id]));
                 let wait = millis(self.cfg.retry_timeout_ms);
-                cx.set_timer_in(wait, InvTimer::Retry { tx: id, generation });
+                s.known
+                    .set_timeout(cx.set_timer_in(wait, InvTimer::Retry(id)));
             }
             None => cx.count("inv.no_peer_for_tx", 1),
         }
@@ -399,7 +397,7 @@ impl Protocol for Inv {
                         self.send_inv(peer.peer, vec![tx], cx);
                     }
                 }
-                InvTimer::Retry { tx, generation } => self.on_retry(tx, generation, cx),
+                InvTimer::Retry(tx) => self.on_retry(tx, cx),
                 InvTimer::Verified(tx) => self.on_verified(tx, cx),
                 InvTimer::Reply { to, tx } => {
                     if self.peers.is_current(to) {

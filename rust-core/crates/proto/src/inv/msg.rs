@@ -8,7 +8,7 @@
 
 use crate::pull::{id_of_body, id_of_hash, tx_hash};
 use crate::wire::{Reader, WireError};
-use crate::{Tx, TxId, WireMsg};
+use crate::{MsgClass, Tx, TxId, WireMsg};
 use sha2::{Digest, Sha256};
 
 pub const HEADER_LEN: usize = 24;
@@ -238,6 +238,13 @@ impl WireMsg for InvMsg {
         match self {
             InvMsg::Tx(tx) => Some(tx.id),
             _ => None,
+        }
+    }
+    fn class(&self) -> MsgClass {
+        match self {
+            InvMsg::Inv(_) => MsgClass::Announcement,
+            InvMsg::GetData(_) => MsgClass::Request,
+            InvMsg::Tx(_) => MsgClass::Payload,
         }
     }
     fn kind(&self) -> &'static str {

@@ -48,10 +48,8 @@ impl Default for ShrecConfig {
 }
 
 pub enum ShrecTimer {
-    Request {
-        prefix: u32,
-        generation: u32,
-    },
+    /// A request for the tx with this short-ID prefix may have gone unanswered.
+    Request(u32),
     Announce(TxId),
     /// A delayed answer (DelayReplies adversary), for that peer only, not for a later one
     /// with its index.
@@ -208,17 +206,11 @@ impl Shrec {
             if fetch.known.in_flight.is_some() {
                 continue;
             }
-            if fetch.known.ask(from) {
+            if fetch.known.ask(from, cx.timers) {
                 ask.push(sid);
-                let generation = fetch.known.generation;
                 let wait = millis(self.cfg.request_timeout_ms);
-                cx.set_timer_in(
-                    wait,
-                    ShrecTimer::Request {
-                        prefix: sid.prefix(),
-                        generation,
-                    },
-                );
+                let timeout = cx.set_timer_in(wait, ShrecTimer::Request(sid.prefix()));
+                fetch.known.set_timeout(timeout);
             }
         }
         if !ask.is_empty() && self.behaviour != Behaviour::Silent {
@@ -246,13 +238,15 @@ impl Shrec {
             };
             match self.behaviour {
                 Behaviour::WithholdOnRequest => {}
-                Behaviour::DelayReplies { delay_ms } => cx.set_timer_in(
-                    Dur::from_millis_f64(delay_ms),
-                    ShrecTimer::Reply {
-                        to: self.peers.session(from),
-                        tx,
-                    },
-                ),
+                Behaviour::DelayReplies { delay_ms } => {
+                    cx.set_timer_in(
+                        Dur::from_millis_f64(delay_ms),
+                        ShrecTimer::Reply {
+                            to: self.peers.session(from),
+                            tx,
+                        },
+                    );
+                }
                 _ => cx.send(from, ShrecMsg::Tx(tx)),
             }
         }
@@ -277,11 +271,11 @@ impl Shrec {
         self.accept(tx, Some(from), cx);
     }
 
-    fn on_request_timer(&mut self, prefix: u32, generation: u32, cx: &mut Ctx<'_, Self>) {
+    fn on_request_timer(&mut self, prefix: u32, cx: &mut Ctx<'_, Self>) {
         let Some(fetch) = self.fetching.get_mut(&prefix) else {
             return;
         };
-        if fetch.done || fetch.known.generation != generation || fetch.known.in_flight.is_none() {
+        if fetch.done || fetch.known.in_flight.is_none() {
             return;
         }
         fetch.known.in_flight = None;
@@ -294,19 +288,20 @@ impl Shrec {
         let Some(fetch) = self.fetching.get_mut(&prefix) else {
             return;
         };
-        let Some(p) = fetch.known.ask_next(|p| self.peers.is_up(p)) else {
+        let Some(p) = fetch.known.ask_next(|p| self.peers.is_up(p), cx.timers) else {
             cx.count("shrec.no_peer_for_tx", 1);
             return;
         };
         let Some(&(_, sid)) = fetch.ids.iter().find(|(q, _)| *q == p) else {
             return;
         };
-        let generation = fetch.known.generation;
         cx.count("shrec.retries", 1);
         cx.count("shrec.requests", 1);
         cx.send(p, ShrecMsg::Request(vec![sid]));
         let wait = millis(self.cfg.request_timeout_ms);
-        cx.set_timer_in(wait, ShrecTimer::Request { prefix, generation });
+        fetch
+            .known
+            .set_timeout(cx.set_timer_in(wait, ShrecTimer::Request(prefix)));
     }
 
     /// A peer left, and its index may go to another: forget both link keys, the announcements
@@ -372,9 +367,7 @@ impl Protocol for Shrec {
                 ShrecMsg::Tx(tx) => self.on_tx(from, tx, cx),
             },
             Input::Timer(t) => match t {
-                ShrecTimer::Request { prefix, generation } => {
-                    self.on_request_timer(prefix, generation, cx)
-                }
+                ShrecTimer::Request(prefix) => self.on_request_timer(prefix, cx),
                 ShrecTimer::Announce(id) => self.announce(id, cx),
                 ShrecTimer::Reply { to, tx } => {
                     if self.peers.is_current(to) {

@@ -11,7 +11,7 @@
 //! from aiming a collision at a given tx (the keyed short IDs of Bitcoin and Shrec, `004` §2.1).
 
 use crate::wire::{framed_len, put_varint, varint_len, Reader, WireError};
-use crate::{Tx, TxId, WireMsg};
+use crate::{MsgClass, Tx, TxId, WireMsg};
 use siphasher::sip::SipHasher24;
 
 pub const SHORT_ID_LEN: usize = 4;
@@ -168,6 +168,14 @@ impl WireMsg for ShrecMsg {
         match self {
             ShrecMsg::Tx(tx) => Some(tx.id),
             _ => None,
+        }
+    }
+    fn class(&self) -> MsgClass {
+        match self {
+            ShrecMsg::Hello { .. } => MsgClass::Control,
+            ShrecMsg::Announce(_) => MsgClass::Announcement,
+            ShrecMsg::Request(_) => MsgClass::Request,
+            ShrecMsg::Tx(_) => MsgClass::Payload,
         }
     }
     fn kind(&self) -> &'static str {

@@ -105,7 +105,15 @@ fn a_timeout_below_the_round_trip_fetches_spurious_copies() {
 fn step(node: &mut Shrec, input: Input<ShrecMsg, ShrecTimer>) -> Vec<Action<ShrecMsg, ShrecTimer>> {
     let mut rng = Rng::from_seed(3);
     let mut out = Vec::new();
-    node.handle(input, &mut Ctx::new(Time(0), &mut rng, &mut out));
+    node.handle(
+        input,
+        &mut Ctx::new(
+            Time(0),
+            &mut rng,
+            &mut crate::TimerTable::default(),
+            &mut out,
+        ),
+    );
     out
 }
 

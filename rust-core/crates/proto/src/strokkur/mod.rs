@@ -37,7 +37,8 @@ pub use msg::StrokkurMsg;
 pub use rate::{Inflow, RateControl};
 pub use symbols::{SymbolKind, Symbols};
 
-use crate::{Behaviour, Ctx, Dur, IdSet, Input, NodeSetup, PeerIdx, Protocol, Time, Tx, TxId};
+use crate::{Behaviour, Ctx, Dur, IdSet, Input, NodeSetup, PeerIdx, Protocol, Time, TimerId};
+use crate::{Tx, TxId};
 use ltcode::wire::Message;
 use ltcode::{Codeword, CodingWindow, Decoder, Encoder, Event, LinkEncoder, LinkKey, SenderId};
 
@@ -55,8 +56,8 @@ const SPARE_CODEWORDS: usize = 64;
 const NO_PEER: PeerIdx = PeerIdx(u32::MAX);
 
 pub enum StrokkurTimer {
-    /// Time for the next codeword to `peer`, unless the schedule moved (`generation`).
-    Send { peer: PeerIdx, generation: u32 },
+    /// Time for the next codeword to this peer.
+    Send(PeerIdx),
     /// Undecoded codewords may have timed out.
     Poll,
 }
@@ -89,7 +90,8 @@ struct Peer {
     /// Our codeword stream to the peer (coded with the key it sent us).
     link: Option<LinkEncoder>,
     rate: RateControl,
-    generation: u32,
+    /// The timer of the next codeword (at `next_at`); moving the schedule cancels it.
+    send_timer: Option<TimerId>,
     next_at: Time,
     last_sent: Time,
     /// Losses to report on our next codeword to the peer.
@@ -99,13 +101,27 @@ struct Peer {
 }
 
 impl Peer {
+    /// Schedules the next codeword to this peer (`me` is its index) at `at`, in place of any
+    /// scheduled before.
+    fn send_at(&mut self, me: PeerIdx, at: Time, cx: &mut Ctx<'_, Strokkur>) {
+        self.cancel_send(cx);
+        self.next_at = at;
+        self.send_timer = Some(cx.set_timer(at, StrokkurTimer::Send(me)));
+    }
+
+    fn cancel_send(&mut self, cx: &mut Ctx<'_, Strokkur>) {
+        if let Some(timer) = self.send_timer.take() {
+            cx.cancel_timer(timer);
+        }
+    }
+
     fn new(cfg: &StrokkurConfig) -> Peer {
         Peer {
             up: false,
             sender: None,
             link: None,
             rate: RateControl::new(cfg),
-            generation: 0,
+            send_timer: None,
             next_at: Time::NEVER,
             last_sent: Time::ZERO,
             losses_to_report: 0,
@@ -173,7 +189,7 @@ impl Strokkur {
     fn on_peer_up(&mut self, p: PeerIdx, cx: &mut Ctx<'_, Self>) {
         if self.peers.get(p.idx()).is_some_and(|peer| peer.up) {
             // Up again without going down: the index has a new peer all the same.
-            self.on_peer_down(p);
+            self.on_peer_down(p, cx);
         }
         let key = LinkKey::random(&mut *cx.rng);
         let Some(codec) = self.codec.as_mut() else {
@@ -187,27 +203,25 @@ impl Strokkur {
         self.sender_peer[slot] = p;
         let fresh = Peer::new(&self.cfg);
         let peer = self.peer_mut(p);
+        peer.cancel_send(cx);
         *peer = Peer {
             up: true,
             sender: Some(sender),
-            generation: peer.generation.wrapping_add(1),
             ..fresh
         };
         cx.send(p, StrokkurMsg::key(key));
     }
 
     /// A peer left, and its index may go to another: its sender leaves the decoder (its
-    /// pending codewords with it), and its state goes back to a new peer's. The generation
-    /// moves on, so its send timers find themselves stale.
-    fn on_peer_down(&mut self, p: PeerIdx) {
+    /// pending codewords with it), its send timer is cancelled, and its state goes back to a
+    /// new peer's.
+    fn on_peer_down(&mut self, p: PeerIdx, cx: &mut Ctx<'_, Self>) {
         let Some(peer) = self.peers.get_mut(p.idx()) else {
             return;
         };
+        peer.cancel_send(cx);
         let sender = peer.sender.take();
-        *peer = Peer {
-            generation: peer.generation.wrapping_add(1),
-            ..Peer::new(&self.cfg)
-        };
+        *peer = Peer::new(&self.cfg);
         if let Some(sender) = sender {
             if let Some(codec) = self.codec.as_mut() {
                 codec.decoder.remove_sender(sender);
@@ -242,14 +256,9 @@ impl Strokkur {
         let sends = self.sends();
         let peer = &mut self.peers[from.idx()];
         peer.link = Some(LinkEncoder::new(key));
-        peer.generation = peer.generation.wrapping_add(1);
+        peer.cancel_send(cx);
         if sends {
-            peer.next_at = cx.now + peer.rate.interval();
-            let timer = StrokkurTimer::Send {
-                peer: from,
-                generation: peer.generation,
-            };
-            cx.set_timer(peer.next_at, timer);
+            peer.send_at(from, cx.now + peer.rate.interval(), cx);
         }
     }
 
@@ -297,17 +306,11 @@ impl Strokkur {
         // A higher rate brings the next codeword forward.
         let due = peer.last_sent + peer.rate.interval();
         if peer.link.is_some() && due < peer.next_at && sends {
-            peer.generation = peer.generation.wrapping_add(1);
-            peer.next_at = due.max(cx.now);
-            let timer = StrokkurTimer::Send {
-                peer: from,
-                generation: peer.generation,
-            };
-            cx.set_timer(peer.next_at, timer);
+            peer.send_at(from, due.max(cx.now), cx);
         }
     }
 
-    fn on_send_timer(&mut self, to: PeerIdx, generation: u32, cx: &mut Ctx<'_, Self>) {
+    fn on_send_timer(&mut self, to: PeerIdx, cx: &mut Ctx<'_, Self>) {
         let corrupt = self.behaviour == Behaviour::Corrupt;
         let mut cw = self.spare.pop().unwrap_or_default();
         let Some(codec) = self.codec.as_mut() else {
@@ -316,7 +319,8 @@ impl Strokkur {
         let Some(peer) = self.peers.get_mut(to.idx()) else {
             return;
         };
-        if !peer.up || peer.generation != generation {
+        peer.send_timer = None;
+        if !peer.up {
             return;
         }
         let Some(link) = peer.link.as_mut() else {
@@ -349,14 +353,7 @@ impl Strokkur {
             self.paused = true;
             return;
         }
-        peer.next_at = cx.now + peer.rate.interval();
-        cx.set_timer(
-            peer.next_at,
-            StrokkurTimer::Send {
-                peer: to,
-                generation,
-            },
-        );
+        peer.send_at(to, cx.now + peer.rate.interval(), cx);
     }
 
     fn on_poll_timer(&mut self, cx: &mut Ctx<'_, Self>) {
@@ -435,13 +432,7 @@ impl Strokkur {
         self.paused = false;
         for (i, peer) in self.peers.iter_mut().enumerate() {
             if peer.up && peer.link.is_some() && peer.next_at == Time::NEVER {
-                peer.generation = peer.generation.wrapping_add(1);
-                peer.next_at = cx.now + peer.rate.interval();
-                let timer = StrokkurTimer::Send {
-                    peer: PeerIdx(i as u32),
-                    generation: peer.generation,
-                };
-                cx.set_timer(peer.next_at, timer);
+                peer.send_at(PeerIdx(i as u32), cx.now + peer.rate.interval(), cx);
             }
         }
     }
@@ -537,12 +528,10 @@ impl Protocol for Strokkur {
         }
         match input {
             Input::PeerUp(p) => self.on_peer_up(p, cx),
-            Input::PeerDown(p) => self.on_peer_down(p),
+            Input::PeerDown(p) => self.on_peer_down(p, cx),
             Input::Message(from, msg) => self.on_message(from, msg, cx),
             Input::Submit(tx) => self.on_submit(tx, cx),
-            Input::Timer(StrokkurTimer::Send { peer, generation }) => {
-                self.on_send_timer(peer, generation, cx)
-            }
+            Input::Timer(StrokkurTimer::Send(peer)) => self.on_send_timer(peer, cx),
             Input::Timer(StrokkurTimer::Poll) => self.on_poll_timer(cx),
         }
     }

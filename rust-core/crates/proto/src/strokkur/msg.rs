@@ -9,7 +9,7 @@
 //! ```
 
 use crate::wire::{framed_len, put_varint, varint_len, Reader, WireError};
-use crate::WireMsg;
+use crate::{MsgClass, WireMsg};
 use ltcode::wire::{Limits, Message};
 use ltcode::{Codeword, LinkKey};
 
@@ -105,6 +105,12 @@ impl WireMsg for StrokkurMsg {
         match &self.body {
             Some(Message::Codeword(cw)) => cw.payload.len(),
             _ => 0,
+        }
+    }
+    fn class(&self) -> MsgClass {
+        match self.body {
+            Some(Message::Codeword(_)) => MsgClass::Payload,
+            Some(Message::Key(_)) | None => MsgClass::Control,
         }
     }
     fn kind(&self) -> &'static str {

@@ -9,7 +9,10 @@ fn step(
 ) -> Vec<Action<StrokkurMsg, StrokkurTimer>> {
     let mut rng = Rng::from_seed(1);
     let mut out = Vec::new();
-    node.handle(input, &mut Ctx::new(now, &mut rng, &mut out));
+    node.handle(
+        input,
+        &mut Ctx::new(now, &mut rng, &mut crate::TimerTable::default(), &mut out),
+    );
     out
 }
 
@@ -78,7 +81,7 @@ fn a_link_coming_up_sends_a_fresh_key_and_a_key_starts_the_codeword_timer() {
     assert_eq!((key.kind(), key.wire_len()), ("key", 20));
     let out = step(&mut node, Time(0), Input::Message(PeerIdx(0), key));
     let timer = out.iter().any(|a| {
-        matches!(a, Action::SetTimer { at, timer: StrokkurTimer::Send { .. } }
+        matches!(a, Action::SetTimer { at, timer: StrokkurTimer::Send(_), .. }
             if *at == Time(10_000))
     });
     assert!(timer, "initial rate 100/s: next codeword in 10 ms");
@@ -231,14 +234,13 @@ fn a_reused_peer_index_starts_with_nothing() {
     let old = &node.peers[p.idx()];
     assert!(old.link.is_some() && old.sent > 0 && old.losses_to_report > 0);
     assert_ne!(old.rate.rate(), fresh);
-    let stale_timer = StrokkurTimer::Send {
-        peer: p,
-        generation: old.generation,
-    };
+    assert!(old.send_timer.is_some());
+    let stale_timer = StrokkurTimer::Send(p);
 
     step(node, now, Input::PeerDown(p));
     let gone = &node.peers[p.idx()];
     assert!(!gone.up && gone.sender.is_none() && gone.link.is_none());
+    assert!(gone.send_timer.is_none(), "its send timer is cancelled");
     assert_eq!((gone.sent, gone.losses_to_report), (0, 0));
     assert!(
         !node.sender_peer.contains(&p),
@@ -252,7 +254,7 @@ fn a_reused_peer_index_starts_with_nothing() {
     assert!(new.up && new.link.is_none() && new.sender.is_some());
     assert_eq!(node.sender_peer.iter().filter(|&&q| q == p).count(), 1);
     assert_eq!(node.rates()[p.idx()], 0.0, "no stream before its key");
-    // The old peer's send timer sends nothing to it.
+    // Even delivered, the old peer's send timer sends nothing to the new one.
     let out = step(node, now + ms(5), Input::Timer(stale_timer));
     assert!(!out.iter().any(|a| matches!(a, Action::Send { .. })));
     // It was sent nothing, so no loss it reports is believed.
@@ -265,7 +267,7 @@ fn a_reused_peer_index_starts_with_nothing() {
     let out = step(node, now, Input::Message(p, StrokkurMsg::key(key)));
     assert_eq!(node.rates()[p.idx()], fresh);
     let timer = out.into_iter().find_map(|a| match a {
-        Action::SetTimer { at, timer } => Some((at, timer)),
+        Action::SetTimer { at, timer, .. } => Some((at, timer)),
         _ => None,
     });
     let (at, timer) = timer.expect("a send timer");

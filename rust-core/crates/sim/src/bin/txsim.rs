@@ -60,8 +60,8 @@ fn dispatch(args: &[String]) -> Result<(), String> {
         "validate" => cmd_validate(rest),
         "schema" => cmd_schema(rest),
         "protocols" => {
-            for (name, about) in PROTOCOLS {
-                println!("{name:<12} {about}");
+            for p in PROTOCOLS {
+                println!("{:<12} {}", p.name, p.summary);
             }
             Ok(())
         }
@@ -253,13 +253,14 @@ fn trace_line(label: &str, ev: &TraceEvent) -> String {
             from,
             to,
             kind,
+            class,
             bytes,
             payload,
             arrive_us,
             lost,
         } => serde_json::json!({
             "run": label, "ev": "send", "t_us": t_us, "from": from, "to": to, "kind": kind,
-            "bytes": bytes, "payload": payload, "arrive_us": arrive_us, "lost": lost, "tx": tx
+            "class": class.name(), "bytes": bytes, "payload": payload, "arrive_us": arrive_us, "lost": lost, "tx": tx
         }),
         TraceEvent::Deliver { t_us, node, tx } => {
             serde_json::json!({"run": label, "ev": "deliver", "t_us": t_us, "node": node, "tx": tx})

@@ -1,5 +1,6 @@
-//! The event queue: a calendar queue ordered by (time, sequence), so ties break in insertion
-//! order. Events within the ring's horizon go to fixed-width buckets (O(1) push); a bucket is
+//! The one time-ordered queue every host uses (the simulator's engine, the light node's
+//! `Driver`, the test network): a calendar queue ordered by (time, sequence), so ties break
+//! in insertion order. Events within the ring's horizon go to fixed-width buckets (O(1) push); a bucket is
 //! sorted once when time reaches it. Events beyond the horizon wait in an overflow heap.
 //!
 //! A bucket receives its events in sequence order (overflow arrivals, which are older, come
@@ -138,7 +139,7 @@ impl<E> EventQueue<E> {
     }
 
     /// Schedule `event` at `time`. Times before the bucket being drained are clamped to its
-    /// start (the engine never schedules into the past).
+    /// start (a host never schedules into the past: it fires what is due first).
     #[inline(always)]
     pub fn push(&mut self, time: u64, event: E) {
         let time = time.max(self.cursor << SHIFT);

@@ -1,0 +1,239 @@
+//! The one list of protocols: each name a scenario, the light node or the relay can use, what
+//! it is, and which type and config rules it stands for. The simulator, the WASM bindings and
+//! the light node all resolve names here; the page reads the list through `protocols()`.
+
+use crate::cat::Cat;
+use crate::flood::Flood;
+use crate::gossipsub::{Gossipsub, Limits};
+use crate::inv::Inv;
+use crate::live::{Framed, GossipNode, Live};
+use crate::shrec::Shrec;
+use crate::strokkur::Strokkur;
+use crate::{Protocol, TxStore};
+use schemars::JsonSchema;
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+
+/// What a user is told about a protocol.
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct ProtocolInfo {
+    pub name: &'static str,
+    /// One line, for `txsim protocols`.
+    pub summary: &'static str,
+    /// A few sentences for the page's glossary.
+    pub about: &'static str,
+    /// The name of its config type in the scenario schema.
+    pub config_type: &'static str,
+    /// Whether it also runs on a real libp2p network (the light node, the relay).
+    pub live: bool,
+}
+
+/// Every protocol, in the order lists show them.
+pub const PROTOCOLS: &[ProtocolInfo] = &[
+    ProtocolInfo {
+        name: "flood",
+        summary: "Flooding: forward every new tx to every peer but the sender.",
+        about: "Flooding: every node forwards each new tx to every peer but the one it came from. Fast, and each node receives about one copy per peer.",
+        config_type: "FloodConfig",
+        live: false,
+    },
+    ProtocolInfo {
+        name: "push",
+        summary: "Random-subset push: forward every new tx to `fanout` random peers (default 4).",
+        about: "Random push: forward each new tx to a few random peers. Fewer copies; slower, and some nodes may never get it.",
+        config_type: "FloodConfig",
+        live: false,
+    },
+    ProtocolInfo {
+        name: "inv",
+        summary: "Bitcoin-style hash flooding: INV after a trickle delay, GETDATA, TX; neo-go options.",
+        about: "INV/GETDATA (Bitcoin): announce tx hashes after a random trickle delay; peers request what they lack. Few full copies, latency from the delays and round trips.",
+        config_type: "InvConfig",
+        live: false,
+    },
+    ProtocolInfo {
+        name: "shrec",
+        summary: "Shrec: short keyed IDs, one request per tx, next announcer after a timeout (30 s).",
+        about: "Shrec: short keyed ids in announcements, one request per tx at a time, the next announcer asked after a timeout.",
+        config_type: "ShrecConfig",
+        live: false,
+    },
+    ProtocolInfo {
+        name: "cat",
+        summary: "Celestia CAT (ADR 009): SeenTx / WantTx, one request at a time, 200 ms retry.",
+        about: "CAT (Celestia ADR 009): SeenTx announcements and WantTx requests, one outstanding request per tx, retried after 200 ms.",
+        config_type: "CatConfig",
+        live: true,
+    },
+    ProtocolInfo {
+        name: "cat2",
+        summary: "CAT2: CAT with the From field in SeenTx (ADR 009's variant).",
+        about: "CAT2: CAT whose SeenTx also names where the tx came from.",
+        config_type: "CatConfig",
+        live: false,
+    },
+    ProtocolInfo {
+        name: "gossipsub",
+        summary: "GossipSub v1.1 / v1.2 (IDONTWANT) / v2.0 (IANNOUNCE, INEED, D_announce) by `version`.",
+        about: "GossipSub: push full messages along a mesh of a few peers, gossip ids (IHAVE/IWANT) to the others; v1.2 adds IDONTWANT, v2.0 announce-and-request.",
+        config_type: "GossipsubConfig",
+        live: true,
+    },
+    ProtocolInfo {
+        name: "strokkur",
+        summary: "Strokkur: windowed LT codewords to every peer, MIMD rate per peer, joint decoding.",
+        about: "Strokkur: send rateless (LT) codewords of windows of txs to every peer at a rate each peer controls; decode jointly.",
+        config_type: "StrokkurConfig",
+        live: true,
+    },
+];
+
+/// Default fanout of `push`, when the config does not give one.
+pub const PUSH_DEFAULT_FANOUT: u32 = 4;
+
+/// What every protocol's config is: read from a scenario (or the light node's settings),
+/// written into reports, described in the schema.
+pub trait Config: Serialize + DeserializeOwned + JsonSchema {}
+impl<C: Serialize + DeserializeOwned + JsonSchema> Config for C {}
+
+/// A config rule the type cannot express, broken: (field, why).
+pub type ConfigCheck<C> = fn(&C) -> Result<(), (&'static str, String)>;
+
+/// A protocol that also runs on a real network, as a `Live` node over its wire codec.
+pub trait LiveProtocol: Protocol {
+    fn live(config: &Self::Config, seed: u64, store: TxStore) -> Box<dyn Live>;
+}
+
+impl LiveProtocol for Cat {
+    fn live(config: &Self::Config, seed: u64, store: TxStore) -> Box<dyn Live> {
+        Box::new(Framed::<Cat>::new(config.clone(), seed, store))
+    }
+}
+
+impl LiveProtocol for Strokkur {
+    fn live(config: &Self::Config, seed: u64, store: TxStore) -> Box<dyn Live> {
+        Box::new(Framed::<Strokkur>::new(config.clone(), seed, store))
+    }
+}
+
+impl LiveProtocol for Gossipsub {
+    fn live(config: &Self::Config, seed: u64, store: TxStore) -> Box<dyn Live> {
+        Box::new(GossipNode::new(config, seed, store, Limits::default()))
+    }
+}
+
+/// What to do with a protocol once its name is resolved: start a simulated run, check a
+/// config, build a live node.
+pub trait Visit {
+    type Out;
+    fn visit<P>(self, adjust: fn(&mut P::Config), check: ConfigCheck<P::Config>) -> Self::Out
+    where
+        P: Protocol + 'static,
+        P::Config: Serialize + DeserializeOwned + JsonSchema;
+
+    /// The same for a protocol that also runs live; by default, as any other.
+    fn visit_live<P>(self, adjust: fn(&mut P::Config), check: ConfigCheck<P::Config>) -> Self::Out
+    where
+        P: LiveProtocol + 'static,
+        P::Config: Config,
+        Self: Sized,
+    {
+        self.visit::<P>(adjust, check)
+    }
+}
+
+fn no_change<C>(_: &mut C) {}
+
+fn no_rules<C>(_: &C) -> Result<(), (&'static str, String)> {
+    Ok(())
+}
+
+fn gossipsub_rules(c: &crate::gossipsub::GossipsubConfig) -> Result<(), (&'static str, String)> {
+    c.validate().map_err(|e| (e.field, e.why.to_string()))
+}
+
+fn strokkur_rules(c: &crate::strokkur::StrokkurConfig) -> Result<(), (&'static str, String)> {
+    c.validate().map_err(|e| (e.field, e.why))
+}
+
+/// The one place that maps a protocol name to its type, variant adjustment and config rules;
+/// None for a name not in `PROTOCOLS`.
+pub fn resolve<V: Visit>(name: &str, v: V) -> Option<V::Out> {
+    Some(match name {
+        "flood" => v.visit::<Flood>(no_change, no_rules),
+        "push" => v.visit::<Flood>(
+            |c| {
+                c.fanout.get_or_insert(PUSH_DEFAULT_FANOUT);
+            },
+            no_rules,
+        ),
+        "inv" => v.visit::<Inv>(no_change, no_rules),
+        "shrec" => v.visit::<Shrec>(no_change, no_rules),
+        "cat" => v.visit_live::<Cat>(no_change, no_rules),
+        "cat2" => v.visit::<Cat>(|c| c.from_field = true, no_rules),
+        "gossipsub" => v.visit_live::<Gossipsub>(no_change, gossipsub_rules),
+        "strokkur" => v.visit_live::<Strokkur>(no_change, strokkur_rules),
+        _ => return None,
+    })
+}
+
+/// The names of every protocol, or of the live ones, for error messages.
+pub fn names(live_only: bool) -> String {
+    let names: Vec<&str> = PROTOCOLS
+        .iter()
+        .filter(|p| p.live || !live_only)
+        .map(|p| p.name)
+        .collect();
+    names.join(", ")
+}
+
+/// Each protocol's config type name and JSON schema, for the scenario schema.
+pub fn config_schemas() -> Vec<(&'static str, &'static str, schemars::Schema)> {
+    struct Schema;
+    impl Visit for Schema {
+        type Out = schemars::Schema;
+        fn visit<P>(self, _: fn(&mut P::Config), _: ConfigCheck<P::Config>) -> schemars::Schema
+        where
+            P: Protocol + 'static,
+            P::Config: Config,
+        {
+            schemars::schema_for!(P::Config)
+        }
+    }
+    PROTOCOLS
+        .iter()
+        .filter_map(|p| Some((p.name, p.config_type, resolve(p.name, Schema)?)))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_listed_protocol_resolves_and_only_those() {
+        struct Live;
+        impl Visit for Live {
+            type Out = bool;
+            fn visit<P>(self, _: fn(&mut P::Config), _: ConfigCheck<P::Config>) -> bool
+            where
+                P: Protocol + 'static,
+                P::Config: Config,
+            {
+                false
+            }
+            fn visit_live<P>(self, _: fn(&mut P::Config), _: ConfigCheck<P::Config>) -> bool
+            where
+                P: LiveProtocol + 'static,
+                P::Config: Config,
+            {
+                true
+            }
+        }
+        for p in PROTOCOLS {
+            assert_eq!(resolve(p.name, Live), Some(p.live), "{}", p.name);
+        }
+        assert_eq!(resolve("gossip", Live), None);
+        assert_eq!(config_schemas().len(), PROTOCOLS.len());
+    }
+}
