@@ -153,7 +153,7 @@ export function cargoQuiet(args) {
 
 /** The native txsim binary in release mode (cargo is quick when nothing changed). */
 export async function buildTxsim() {
-  await cargoQuiet(['build', '--manifest-path', MANIFEST, '--release', '-p', 'sim', '--bin', 'txsim']);
+  await cargoQuiet(['build', '--manifest-path', MANIFEST, '--release', '-p', 'txsim', '--bin', 'txsim']);
   return TXSIM;
 }
 

@@ -12,10 +12,10 @@
 //! [`ArrivalLog`] holds one node's table in memory with put-unless-exists (first arrival wins,
 //! later ones are counted duplicates), get, batched get, range scans in seq order, and the raw
 //! cells / a blob export for persistence. No clock, no threads, no `proto` dependency.
-//! [`bench`] measures the layout against plain VAR_LONG keys and JSON.
+//! `bench::arrival_log` (the `bench` crate) measures the layout against plain VAR_LONG keys and
+//! JSON.
 
 pub mod arrival;
-pub mod bench;
 pub mod error;
 pub mod export;
 pub mod layout;

@@ -1,4 +1,4 @@
-//! Criterion benches for the codec's pieces (the headline figures are in `ltcode::bench`).
+//! Criterion benches for the codec's pieces (the headline figures are in `bench::codec`).
 //! `cargo bench -p ltcode` (single core, 128-byte symbols, k = 50).
 
 use std::hint::black_box;

@@ -39,8 +39,9 @@
 //! hashes; [`fragment::Reassembler`] turns decoded fragments back into transactions.
 //!
 //! # Measurements
-//! [`bench::headline`] (the figures of `txsim bench codec`; the caller supplies the clock)
-//! and [`bench::block_overhead`] (codewords per decoded transaction, Figure 1).
+//! In the `bench` crate, not here: `bench::codec::headline` (the figures of `txsim bench codec`;
+//! the caller supplies the clock) and `bench::codec::block_overhead` (codewords per decoded
+//! transaction, Figure 1); Criterion benches of the pieces in `benches/codec.rs`.
 //!
 //! # Example: one link, one block
 //! ```
@@ -87,7 +88,6 @@
 //! - Times are microseconds (`proto::Time.0`); `poll` at `next_deadline()` (a timer that may
 //!   find nothing to do, as proto timers are never cancelled).
 
-pub mod bench;
 pub mod decoder;
 pub mod encoder;
 pub mod fragment;

@@ -1,9 +1,8 @@
 //! txcast's discrete-event simulator: networks, loads and adversaries from a scenario file,
 //! any protocol of `proto` driven through its sans-IO interface, and the metrics and report.
+//! The simulator only: benchmarks are in the `bench` crate, paper reproduction in `reproduce`,
+//! the `txsim` CLI in `txsim`.
 
-pub mod bench;
-pub mod bench_arrivals;
-pub mod bench_strokkur;
 pub mod cities;
 pub mod demo;
 mod digest;
@@ -15,7 +14,6 @@ pub mod load;
 pub mod metrics;
 pub mod network;
 pub mod registry;
-pub mod reproduce;
 pub mod run;
 pub mod scenario;
 pub mod schema;

@@ -93,7 +93,7 @@ pub fn demo_flood(seed: u64, nodes: u32, degree: u32) -> Result<DemoRun, JsError
 pub fn bench(name: &str) -> Result<String, JsError> {
     guarded("bench", || {
         let mut clock = || performance_now() / 1000.0;
-        let figures = sim::bench::run(name, &mut clock)?;
+        let figures = bench::run(name, &mut clock)?;
         let map: serde_json::Map<String, serde_json::Value> = figures
             .into_iter()
             .map(|(k, v)| (k.to_string(), serde_json::json!(v)))

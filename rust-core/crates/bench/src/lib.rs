@@ -1,10 +1,15 @@
 //! Headline benchmarks behind `txsim bench NAME` and the WASM module's `bench(NAME)`. The host
 //! passes its clock in (`now_s`, seconds), so the same code measures natively and in WASM.
+//! Kept out of the library crates they measure (sim, ltcode, arrivals), which hold no benches.
 
-use crate::engine::EngineOptions;
-use crate::registry::start_run;
-use crate::run::Prepared;
-use crate::scenario::*;
+pub mod arrival_log;
+pub mod codec;
+pub mod strokkur;
+
+use sim::engine::EngineOptions;
+use sim::registry::start_run;
+use sim::run::Prepared;
+use sim::scenario::*;
 
 pub type Clock<'a> = &'a mut dyn FnMut() -> f64;
 pub type Figures = Vec<(&'static str, f64)>;
@@ -15,10 +20,10 @@ pub const BENCHES: &[&str] = &["engine", "codec", "arrivals", "gossipsub", "stro
 pub fn run(name: &str, now_s: Clock) -> Result<Figures, String> {
     match name {
         "engine" => Ok(engine(now_s)),
-        "codec" => Ok(ltcode::bench::headline(now_s)),
-        "arrivals" => crate::bench_arrivals::headline(now_s),
+        "codec" => Ok(codec::headline(now_s)),
+        "arrivals" => arrival_log::simulated::headline(now_s),
         "gossipsub" => gossipsub(now_s),
-        "strokkur" => Ok(crate::bench_strokkur::headline(now_s)),
+        "strokkur" => Ok(strokkur::headline(now_s)),
         other => Err(format!(
             "unknown benchmark `{other}`; known: {}",
             BENCHES.join(", ")
@@ -93,7 +98,7 @@ const GOSSIPSUB_MULTI: &str = include_str!("../../../../scenarios/gossipsub-v2-m
 /// included, in seconds.
 fn gossipsub(now_s: Clock) -> Result<Figures, String> {
     let t0 = now_s();
-    let prep = crate::parse_scenario(GOSSIPSUB_MULTI)
+    let prep = sim::parse_scenario(GOSSIPSUB_MULTI)
         .and_then(Prepared::new)
         .map_err(|e| e.to_string())?;
     let runs: Vec<usize> = (0..prep.scenario.protocols.len())

@@ -373,13 +373,10 @@ fn peak_rss_mb() -> f64 {
 fn cmd_bench(args: &[String]) -> Result<(), String> {
     let f = parse_flags(args, &[], &[])?;
     let [name] = f.positional.as_slice() else {
-        return Err(format!(
-            "bench wants a name: {}",
-            sim::bench::BENCHES.join(", ")
-        ));
+        return Err(format!("bench wants a name: {}", bench::BENCHES.join(", ")));
     };
     let mut clock = wall_s;
-    let mut figures = sim::bench::run(name, &mut clock)?;
+    let mut figures = bench::run(name, &mut clock)?;
     if name == "engine" {
         figures.push(("peak_rss_mb", peak_rss_mb()));
     }
@@ -405,7 +402,7 @@ fn ms() -> f64 {
 }
 
 fn cmd_reproduce(args: &[String]) -> Result<(), String> {
-    use sim::reproduce::{Mode, Options, Progress};
+    use reproduce::{Mode, Options, Progress};
     let f = parse_flags(args, &["out", "scenarios", "jobs", "only"], &["quick"])?;
     if let Some(extra) = f.positional.first() {
         return Err(format!(
@@ -455,7 +452,7 @@ fn cmd_reproduce(args: &[String]) -> Result<(), String> {
             }
         }
     };
-    let results = sim::reproduce::reproduce(&opts, &progress)?;
+    let results = reproduce::reproduce(&opts, &progress)?;
     let took = wall_s() - t0;
     let how_long = format!(
         "{} mode, {:.0} s on {} threads",
@@ -467,7 +464,7 @@ fn cmd_reproduce(args: &[String]) -> Result<(), String> {
         took,
         opts.jobs
     );
-    sim::reproduce::write_outputs(&results, &opts.out_dir, opts.mode, &how_long)?;
+    reproduce::write_outputs(&results, &opts.out_dir, opts.mode, &how_long)?;
     let mut failed = 0;
     for r in &results {
         for c in &r.analysis.checks {

@@ -1,13 +1,13 @@
 //! The `arrivals` bench on a real simulator run: flooding 100,000 txs through 1,000 nodes, then
-//! the arrival logs the engine kept (in the tickets encoding) measured by `arrivals::bench`.
+//! the arrival logs the engine kept (in the tickets encoding) measured by [`super::headline`].
 
-use crate::bench::{Clock, Figures};
-use crate::engine::EngineOptions;
-use crate::registry::start_run;
-use crate::run::Prepared;
-use crate::scenario::*;
-use arrivals::bench::RunArrivals;
+use super::RunArrivals;
+use crate::{Clock, Figures};
 use arrivals::{Arrival, ArrivalLog};
+use sim::engine::EngineOptions;
+use sim::registry::start_run;
+use sim::run::Prepared;
+use sim::scenario::*;
 
 /// 1,000 nodes on a random regular graph of degree 3 with log-normal latency (median 70 ms),
 /// 100,000 txs of 128 B at 400 tps (about 250 s). Flooding delivers every tx everywhere, so
@@ -78,7 +78,7 @@ pub fn headline(now_s: Clock) -> Result<Figures, String> {
     let t0 = now_s();
     let (run, events) = run(scenario())?;
     let run_s = now_s() - t0;
-    let mut figures = arrivals::bench::headline(&run, now_s);
+    let mut figures = super::headline(&run, now_s);
     figures.extend([
         ("run_nodes", f64::from(run.nodes())),
         ("run_txs", run.created_us.len() as f64),
@@ -124,7 +124,7 @@ mod tests {
         }
         // Each tx is at its own origin at once (nobody else gets it with no delay).
         assert_eq!(at_origin, txs);
-        let sizes = arrivals::bench::size::measure(&run, arrivals::Layout::default());
+        let sizes = crate::arrival_log::size::measure(&run, arrivals::Layout::default());
         assert_eq!(sizes.records, 40 * 300);
     }
 }

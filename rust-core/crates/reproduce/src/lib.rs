@@ -4,6 +4,8 @@
 //! Runs are independent, so they spread over worker threads; each thread parses its own
 //! scenario (a run's state is not shared), and results are collected in a fixed order, so the
 //! output does not depend on the number of threads.
+//!
+//! A crate of its own, apart from the simulator (`sim`): it reads and writes files and draws SVG.
 
 mod outcome;
 mod page;
@@ -162,7 +164,7 @@ pub fn reproduce(
             }
             let scenario_text = scenario.to_string();
             // Catch a broken edit before any thread starts.
-            crate::parse_scenario(&scenario_text).map_err(|e| format!("{file}: {e}"))?;
+            sim::parse_scenario(&scenario_text).map_err(|e| format!("{file}: {e}"))?;
             for index in 0..runs {
                 let label = scenario["protocols"][index]["label"].as_str().map_or_else(
                     || scenario["protocols"][index]["protocol"].to_string(),

@@ -8,7 +8,7 @@
 //! so a node's arrivals can be regenerated alone and in any order.
 
 use super::RunArrivals;
-use crate::Arrival;
+use arrivals::Arrival;
 
 /// SplitMix64 (Steele, Lea, Flood 2014): tiny, fast, plenty for synthetic data.
 #[derive(Clone, Debug)]

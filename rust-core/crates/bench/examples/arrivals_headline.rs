@@ -1,8 +1,8 @@
 //! Prints the arrivals headline for the synthetic run as one JSON object, then the explanatory
 //! details on stderr (`txsim bench arrivals` measures a simulator run the same way).
-//! Run: `cargo run --release -p arrivals --example arrivals_headline`.
+//! Run: `cargo run --release -p bench --example arrivals_headline`.
 
-use arrivals::bench::synth::{SynthConfig, SynthRun};
+use bench::arrival_log::synth::{SynthConfig, SynthRun};
 use std::time::Instant;
 
 fn main() {
@@ -11,14 +11,14 @@ fn main() {
     let start = Instant::now();
     let mut now_s = move || start.elapsed().as_secs_f64();
     let run = SynthRun::generate(SynthConfig::default());
-    let figures = arrivals::bench::headline(&run, &mut now_s);
+    let figures = bench::arrival_log::headline(&run, &mut now_s);
     let fields: Vec<String> = figures
         .iter()
         .map(|(k, v)| format!("\"{k}\":{}", round(*v)))
         .collect();
     println!("{{{}}}", fields.join(","));
     eprintln!("headline time: {:.2} s", now_s());
-    for (k, v) in arrivals::bench::details(&run) {
+    for (k, v) in bench::arrival_log::details(&run) {
         eprintln!("{k}: {}", round(v));
     }
     eprintln!("total time: {:.2} s", now_s());

@@ -17,7 +17,7 @@
 use std::collections::BTreeSet;
 
 use super::RunArrivals;
-use crate::{varlong, Arrival, Layout};
+use arrivals::{varlong, Arrival, Layout};
 
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Sizes {
@@ -105,8 +105,8 @@ pub fn json_of(arrivals: &[Arrival], creation_us: &[u64]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bench::synth::{SynthConfig, SynthRun};
-    use crate::ArrivalLog;
+    use crate::arrival_log::synth::{SynthConfig, SynthRun};
+    use arrivals::ArrivalLog;
 
     #[test]
     fn counts_match_real_encodings() {

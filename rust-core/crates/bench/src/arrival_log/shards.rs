@@ -21,7 +21,7 @@
 //! so with S > NP the ratio cannot drop below S / NP. Consecutive VAR_LONG keys put the whole
 //! band in one shard: the ratio is about S.
 
-use crate::{row_key, Layout};
+use arrivals::{row_key, Layout};
 
 /// The byte order of stored keys, as comparable integers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

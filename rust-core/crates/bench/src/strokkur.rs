@@ -1,10 +1,10 @@
 //! The `strokkur` bench: how fast the simulator runs Strokkur in the paper's main setting.
 
-use crate::bench::{Clock, Figures};
-use crate::engine::EngineOptions;
-use crate::registry::start_run;
-use crate::run::Prepared;
-use crate::scenario::*;
+use crate::{Clock, Figures};
+use sim::engine::EngineOptions;
+use sim::registry::start_run;
+use sim::run::Prepared;
+use sim::scenario::*;
 
 /// The paper's main network (`004` §5.3: 250 nodes in world cities, degree 16, 10 tps per node
 /// of 128-byte txs), for 2 simulated seconds of load and half a second of drain, with Strokkur

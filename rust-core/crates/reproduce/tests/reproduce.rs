@@ -1,7 +1,7 @@
 //! `txsim reproduce`'s plan: every study's scenario files exist, and the edits each mode makes
 //! leave valid scenarios. (The runs themselves are `npm test`'s `reproduce --quick` step.)
 
-use sim::reproduce::{Mode, STUDIES};
+use reproduce::{Mode, STUDIES};
 
 #[test]
 fn every_study_adapts_to_valid_scenarios_in_both_modes() {

@@ -4,12 +4,9 @@
 
 use std::hint::black_box;
 
-use crate::decoder::{Decoder, Event};
-use crate::encoder::{Codeword, Encoder, LinkEncoder};
-use crate::params::Params;
-use crate::rng::SplitMix64;
-use crate::shortid::LinkKey;
-use crate::window::CodingWindow;
+use ltcode::{
+    Codeword, CodingWindow, Decoder, Encoder, Event, LinkEncoder, LinkKey, Params, SplitMix64,
+};
 
 /// Transaction size of every headline figure.
 pub const TX_LEN: usize = 128;

@@ -3,16 +3,17 @@
 //! throughput of range scans and put-unless-exists on one node's log.
 //!
 //! The arrivals come from any [`RunArrivals`]: `txsim bench arrivals` passes a 1,000-node,
-//! 100,000-tx simulator run (the `sim` crate, which this crate cannot depend on); the
-//! synthetic run of synth.rs serves this crate's own tests and example.
+//! 100,000-tx simulator run (simulated.rs); the synthetic run of synth.rs serves the tests and
+//! the `arrivals_headline` example.
 
 pub mod shards;
+pub mod simulated;
 pub mod size;
 pub mod synth;
 
 use std::hint::black_box;
 
-use crate::{Arrival, ArrivalLog, Layout};
+use arrivals::{Arrival, ArrivalLog, Layout};
 use shards::{KeyOrder, Sharding};
 
 /// A finished run's arrivals, as the bench reads them.

@@ -1,13 +1,13 @@
 //! One finished run as the studies see it: its report, plus the few figures the papers use
 //! that a report does not hold (deadlines, censored transactions, rates over time).
 
-use crate::engine::{EngineOptions, TraceEvent};
-use crate::metrics::Metrics;
-use crate::network::Network;
-use crate::registry::start_run;
-use crate::run::{Prepared, RunReport};
-use crate::workload::TxPlan;
 use proto::{Behaviour, TxId};
+use sim::engine::{EngineOptions, TraceEvent};
+use sim::metrics::Metrics;
+use sim::network::Network;
+use sim::registry::start_run;
+use sim::run::{Prepared, RunReport};
+use sim::workload::TxPlan;
 use std::cell::RefCell;
 use std::rc::Rc;
 
@@ -68,7 +68,7 @@ pub fn run_one(
     now_ms: fn() -> f64,
     on_progress: &mut dyn FnMut(f64),
 ) -> Result<Outcome, String> {
-    let scenario = crate::parse_scenario(scenario_json).map_err(|e| e.to_string())?;
+    let scenario = sim::parse_scenario(scenario_json).map_err(|e| e.to_string())?;
     let prep = Prepared::new(scenario).map_err(|e| e.to_string())?;
     let t0 = now_ms();
     let mut started =
