@@ -9,7 +9,7 @@ import { D, DEFAULT_SETTINGS, effectiveVersion, ROUTER_NAMES, settingsFromUrl, t
 import type { CompareResult, Kind } from './simcompare';
 import type { ArrivalStore } from './store';
 import { TxTable, txKey } from './txtable';
-import { DEFAULT_TX_BYTES, GENERATED_HEADER_BYTES, parseTx, wallMs } from './txwire.mjs';
+import { DEFAULT_TX_BYTES, GENERATED_HEADER_BYTES, parseTx, wallMs } from '../p2p/txwire.mjs';
 
 const PROTOCOLS: ProtocolName[] = ['gossipsub', 'cat', 'strokkur'];
 const NAMES: Record<ProtocolName, string> = { gossipsub: 'gossipsub', cat: 'CAT', strokkur: 'Strokkur' };
@@ -345,7 +345,7 @@ function scheduleRender(): void {
 async function loadCaps(): Promise<void> {
   if (caps) return;
   try {
-    caps = (await import('./framed.mjs')).MAX_TX_BYTES;
+    caps = (await import('../p2p/framed.mjs')).MAX_TX_BYTES;
   } catch (error) {
     $<HTMLSpanElement>('ln-caps').textContent = `caps unknown: ${(error as Error).message}`;
     return;

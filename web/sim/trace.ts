@@ -1,6 +1,6 @@
 // Views of a recorded run: what one tx did (kept up to date as a streaming run's trace grows),
 // and aggregates for the charts. Drawing a frame only reads them.
-import type { RunTrace } from '../workers/protocol';
+import type { RunTrace } from '../../workers/protocol';
 import { GrowingTx } from './growing-tx';
 
 /** The parts of a trace these views read (tests build them by hand). */

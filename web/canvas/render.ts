@@ -1,9 +1,9 @@
 // Draws one run's network on a 2D canvas at one instant of simulated time for one picked tx.
 // Display state is a pure function of (panel, tx, time, view transform): pausing, seeking or
 // resizing just draws again.
-import { EFFECTS, SEND_STRIDE, type RunTrace } from '../workers/protocol';
+import { EFFECTS, SEND_STRIDE, type RunTrace } from '../../workers/protocol';
 import { ARRIVAL_BUCKET_COLOURS, ARRIVAL_BUCKETS, arrivalBucket, BACKGROUND, edgeColour, LAND, MARKS, UNREACHED } from './palette';
-import type { TxView } from './trace';
+import type { TxView } from '../sim/trace';
 
 /** Pan and zoom, as d3-zoom gives them: screen = k * base + (x, y). */
 export interface ViewTransform {

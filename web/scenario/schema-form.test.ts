@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { childPath, initialValue, protocolConfigSchema, resolve, variantOf, type Schema } from './schema-form';
 
-const root = JSON.parse(readFileSync(new URL('../scenarios/schema.json', import.meta.url), 'utf8')) as Schema;
+const root = JSON.parse(readFileSync(new URL('../../scenarios/schema.json', import.meta.url), 'utf8')) as Schema;
 
 describe('the scenario schema, as the form reads it', () => {
   it('resolves references and finds oneOf variants by kind', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { RunChunk, RunStart } from '../workers/protocol';
+import type { RunChunk, RunStart } from '../../workers/protocol';
 import { LiveTrace } from './live';
 
 describe('LiveTrace', () => {

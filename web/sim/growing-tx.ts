@@ -1,7 +1,7 @@
 // One tx's view of a trace that grows while its run computes. Each update reads only the records
 // it has not read yet, so a frame drawn behind the engine costs what the last chunk added, not
 // what the tx did so far. The result equals a view built from the whole trace at once.
-import { SEND_STRIDE } from '../workers/protocol';
+import { SEND_STRIDE } from '../../workers/protocol';
 import { Growable } from './growable';
 import type { TxView } from './trace';
 

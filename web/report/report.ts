@@ -1,5 +1,5 @@
 // The run report (what `txsim run --out` writes per run) and the figures the page shows from it.
-import { count } from './format';
+import { count } from '../app/format';
 
 export interface Stat {
   p5?: number;

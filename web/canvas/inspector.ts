@@ -1,5 +1,5 @@
 // The node inspector: what the engine's `inspect(node)` says about a node at the paused time.
-import { count } from './format';
+import { count } from '../app/format';
 
 export interface Inspection {
   node: number;

@@ -1,9 +1,9 @@
 // One simulation worker per run slot: start a run, hear its network, its chunks as they are
 // computed and its end; ask it who has a tx at a time. A worker that crashes (or whose WASM
 // instance traps) is replaced by a fresh one on the next start.
-import { createPermits, forget } from '../workers/permits';
-import type { ArrivalsReply, InspectReply, RunChunk, RunDone, RunRequest, RunStart, WorkerReply, WorkerRequest } from '../workers/protocol';
-import engineUrl from './wasm/txcast_wasm_bg.wasm?url';
+import { createPermits, forget } from '../../workers/permits';
+import type { ArrivalsReply, InspectReply, RunChunk, RunDone, RunRequest, RunStart, WorkerReply, WorkerRequest } from '../../workers/protocol';
+import engineUrl from '../wasm/txcast_wasm_bg.wasm?url';
 
 export interface RunHandlers {
   start(s: RunStart): void;
@@ -50,7 +50,7 @@ export class RunSlot {
   private spawn(): Worker {
     // Whatever this slot's last worker held is freed (again): it may have taken a permit as it was terminated.
     if (permits) forget(permits, this.slot);
-    const worker = new Worker(new URL('../workers/sim.worker.ts', import.meta.url), { type: 'module' });
+    const worker = new Worker(new URL('../../workers/sim.worker.ts', import.meta.url), { type: 'module' });
     worker.onmessage = (event: MessageEvent<WorkerReply>) => this.receive(event.data);
     worker.onerror = (event) => {
       event.preventDefault();

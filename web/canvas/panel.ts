@@ -1,12 +1,12 @@
 // One run's panel: its canvas (pan and zoom with d3-zoom), progress bar and status line.
 import { select, zoom, zoomIdentity, type ZoomTransform } from 'd3';
-import { EFFECTS, type RunChunk, type RunDone, type RunStart, type StreamedTrace } from '../workers/protocol';
+import { EFFECTS, type RunChunk, type RunDone, type RunStart, type StreamedTrace } from '../../workers/protocol';
 import { runColour } from './palette';
 import { circularPositions, type LayoutKind } from './layouts';
-import { LiveTrace } from './live';
+import { LiveTrace } from '../sim/live';
 import { drawFrame, measured, nodeAt, nodeBuckets, type LayerTurn, type ViewTransform } from './render';
-import { arrivalsFromScan, TraceView, type TxView } from './trace';
-import { count } from './format';
+import { arrivalsFromScan, TraceView, type TxView } from '../sim/trace';
+import { count } from '../app/format';
 
 /** A tx's state at a seeked time, read from the run's arrival logs (range scan). */
 export interface SeekState {

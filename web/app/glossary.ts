@@ -1,5 +1,5 @@
 // Short explanations shown in the page: one line per protocol, and the report's metrics.
-import { COLUMNS } from './report';
+import { COLUMNS } from '../report/report';
 
 export const PROTOCOL_NOTES: [string, string][] = [
   ['flood', 'Flooding: every node forwards each new tx to every peer but the one it came from. Fast, and each node receives about one copy per peer.'],

@@ -1,6 +1,6 @@
 import { deflateSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
-import { LIBRARY } from './scenarios';
+import { LIBRARY } from '../scenario/scenarios';
 import { MAX_SCENARIO_BYTES, MAX_SHARE_CHARS, readFragment, shareFragment } from './share';
 
 describe('share links', () => {

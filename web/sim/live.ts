@@ -1,8 +1,8 @@
 // A run's trace assembled while it is computed: the worker's start message gives the network,
 // each chunk appends what happened next, the end adds the aggregates and the report. Appending a
 // chunk costs what the chunk holds, not what came before.
-import { SEND_STRIDE, type RunChunk, type RunDone, type RunStart, type StreamedTrace } from '../workers/protocol';
-import { SEND_CAP } from '../workers/record';
+import { SEND_STRIDE, type RunChunk, type RunDone, type RunStart, type StreamedTrace } from '../../workers/protocol';
+import { SEND_CAP } from '../../workers/record';
 import { Growable } from './growable';
 
 /** Numbers an array grows to in place at most when it knows no bound of its own (128 MB). */

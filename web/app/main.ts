@@ -1,23 +1,23 @@
 // The page: pick or edit a scenario, run 1 to 4 of its protocols in parallel workers, replay what
 // happened on one shared clock, and show the report and the charts.
-import { SEND_STRIDE, type RunChunk, type RunDone, type RunStart } from '../workers/protocol';
-import { barChart, lineChart } from './charts';
+import { SEND_STRIDE, type RunChunk, type RunDone, type RunStart } from '../../workers/protocol';
+import { barChart, lineChart } from '../charts/charts';
 import { fillGlossary } from './glossary';
-import { drawLegend } from './legend';
-import { runColour } from './palette';
-import type { LayoutKind } from './layouts';
-import { Panel } from './panel';
-import { baseMapping, type LayerTurn } from './render';
-import { extend, newClock, seek, setSpeed, SPEEDS, step, tick, togglePlay, waiting, type Clock } from './playback';
-import { ScenarioEditor } from './editor';
-import { download, svgDocument, svgToPng, traceCsv } from './export';
-import { showInspection, showInspectionMessage } from './inspector';
+import { drawLegend } from '../canvas/legend';
+import { runColour } from '../canvas/palette';
+import type { LayoutKind } from '../canvas/layouts';
+import { Panel } from '../canvas/panel';
+import { baseMapping, type LayerTurn } from '../canvas/render';
+import { extend, newClock, seek, setSpeed, SPEEDS, step, tick, togglePlay, waiting, type Clock } from '../playback/playback';
+import { ScenarioEditor } from '../scenario/editor';
+import { download, svgDocument, svgToPng, traceCsv } from '../report/export';
+import { showInspection, showInspectionMessage } from '../canvas/inspector';
 import { count } from './format';
-import { COLUMNS, parseReport, reportCsv, type RunReport } from './report';
-import { RunSlot } from './runner';
-import { DEFAULT_SCENARIO, findScenario, LIBRARY, type LibraryEntry } from './scenarios';
+import { COLUMNS, parseReport, reportCsv, type RunReport } from '../report/report';
+import { RunSlot } from '../sim/runner';
+import { DEFAULT_SCENARIO, findScenario, LIBRARY, type LibraryEntry } from '../scenario/scenarios';
 import { readFragment, shareFragment } from './share';
-import { deliveryOverTime, latenciesMs } from './trace';
+import { deliveryOverTime, latenciesMs } from '../sim/trace';
 
 /** At most this many runs side by side, each in its own worker. */
 const MAX_RUNS = 4;

@@ -1,5 +1,5 @@
 // Node positions for the three views: the seeded force layout (computed in the worker), a circle,
-// and a world map for geographic scenarios (web/map.ts, loaded when first shown). All in the
+// and a world map for geographic scenarios (web/canvas/map.ts, loaded when first shown). All in the
 // renderer's unit box ([-1, 1] wide).
 
 export type LayoutKind = 'force' | 'circular' | 'map';

@@ -1,6 +1,6 @@
 // The scenario editor: the schema-generated form and the raw JSON side by side, kept in step,
 // checked by the engine (WASM in a worker of its own, started on first use) as you type.
-import type { CheckReply, CheckRequest } from '../workers/check';
+import type { CheckReply, CheckRequest } from '../../workers/check';
 import type { Json, Schema } from './schema-form';
 
 const CHECK_DELAY_MS = 250;
@@ -11,7 +11,7 @@ const CHECK_DELAY_MS = 250;
  */
 let formCode: Promise<typeof import('./schema-form') & { schema: Schema }> | null = null;
 function loadForm() {
-  formCode ??= Promise.all([import('./schema-form'), import('../scenarios/schema.json')]).then(([form, schema]) => ({
+  formCode ??= Promise.all([import('./schema-form'), import('../../scenarios/schema.json')]).then(([form, schema]) => ({
     ...form,
     schema: schema.default as unknown as Schema,
   }));
@@ -35,7 +35,7 @@ class Checker {
 
   private start(): Worker {
     if (this.worker) return this.worker;
-    const worker = new Worker(new URL('../workers/check.worker.ts', import.meta.url), { type: 'module' });
+    const worker = new Worker(new URL('../../workers/check.worker.ts', import.meta.url), { type: 'module' });
     worker.onmessage = (event: MessageEvent<CheckReply>) => {
       const reply = event.data;
       const waiter = this.pending.get(reply.id);

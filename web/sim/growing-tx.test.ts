@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SEND_STRIDE } from '../workers/protocol';
+import { SEND_STRIDE } from '../../workers/protocol';
 import { firstCopySenders, TraceView, type TraceData } from './trace';
 
 /** A seeded generator (mulberry32), so a failing case can be replayed. */

@@ -14,9 +14,9 @@ export interface LibraryEntry {
 /** The scenario shown on the first screen: a small comparison of the protocols. */
 export const DEFAULT_SCENARIO = 'compare-300';
 
-const names = import.meta.glob<string | undefined>(['../scenarios/*.json', '!../scenarios/schema.json'], { import: 'name', eager: true });
-const descriptions = import.meta.glob<string | undefined>(['../scenarios/*.json', '!../scenarios/schema.json'], { import: 'description', eager: true });
-const texts = import.meta.glob<string>(['../scenarios/*.json', '!../scenarios/schema.json'], { query: '?raw', import: 'default' });
+const names = import.meta.glob<string | undefined>(['../../scenarios/*.json', '!../../scenarios/schema.json'], { import: 'name', eager: true });
+const descriptions = import.meta.glob<string | undefined>(['../../scenarios/*.json', '!../../scenarios/schema.json'], { import: 'description', eager: true });
+const texts = import.meta.glob<string>(['../../scenarios/*.json', '!../../scenarios/schema.json'], { query: '?raw', import: 'default' });
 
 const idOf = (path: string) => path.replace(/^.*\//, '').replace(/\.json$/, '');
 /** By code unit, not `localeCompare`: its first use builds a collator in a long main-thread task. */
