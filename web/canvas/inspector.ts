@@ -1,5 +1,6 @@
 // The node inspector: what the engine's `inspect(node)` says about a node at the paused time.
 import { count } from '../app/format';
+import type { Subscribable } from '../app/store';
 
 export interface Inspection {
   node: number;
@@ -47,4 +48,21 @@ export function showInspectionMessage(container: HTMLElement, message: string): 
   const p = document.createElement('p');
   p.textContent = message;
   container.replaceChildren(p);
+}
+
+/** What the inspector shows: a line of text, or the engine's answer about a node (`Inspection` JSON). */
+export type InspectorContent = { kind: 'message'; text: string } | { kind: 'node'; label: string; tUs: number; json: string };
+
+/** The inspector shows what the store's `inspection` holds: a message, or a node's state. */
+export function mountInspector(store: Subscribable<{ inspection: InspectorContent | null }>, container: HTMLElement): void {
+  store.subscribe(
+    (s) => s.inspection,
+    (inspection) => {
+      if (!inspection) return;
+      if (inspection.kind === 'message') {
+        showInspectionMessage(container, inspection.text);
+        delete container.dataset.node;
+      } else showInspection(container, inspection.label, inspection.tUs, inspection.json);
+    },
+  );
 }

@@ -1,5 +1,6 @@
 // The colour legend: a gradient bar with an axis in milliseconds of simulated time (SVG, D3).
 import { axisBottom, scaleLinear, select } from 'd3';
+import type { Subscribable } from '../app/store';
 import { arrivalColour } from './palette';
 
 const WIDTH = 280;
@@ -18,4 +19,12 @@ export function drawLegend(svg: SVGSVGElement, maxMs: number): void {
     .append('g')
     .attr('transform', `translate(0, ${4 + BAR})`)
     .call(axisBottom(scale).ticks(5).tickSizeOuter(0).tickFormat((v) => `${v}`));
+}
+
+/** The page's legend, scaled to the picked tx's spread in the frame last drawn. */
+export function mountLegend(store: Subscribable<{ frame: { spanUs: number } }>, svg: SVGSVGElement): void {
+  store.subscribe(
+    (s) => s.frame.spanUs,
+    (spanUs) => drawLegend(svg, spanUs / 1000),
+  );
 }
