@@ -27,7 +27,7 @@ export function shownRuns(page: Page) {
 }
 
 /**
- * Waits until the page has set itself up: web/boot.ts loads it in stages, which may end after the
+ * Waits until the page has set itself up: web/app/boot.ts loads it in stages, which may end after the
  * load event `page.goto` waits for. Its set-up (one task) lists the scenarios.
  */
 export async function pageReady(page: Page): Promise<void> {

@@ -116,7 +116,7 @@ test('perf: gzipped sizes of the WASM module and the JS bundle', () => {
   // The visualizer's JS: the entry dist/index.html loads, its worker and the WASM glue (the map
   // outline loads later, only for geographic scenarios, and is listed on its own).
   // Every script dist/index.html loads up front (the entry and the chunks it preloads), and the
-  // chunks the entry imports as the page starts (web/boot.ts sets the page up in stages).
+  // chunks the entry imports as the page starts (web/app/boot.ts sets the page up in stages).
   const scripts = (text: string) => [...text.matchAll(/assets\/([^"]+\.js)/g)].map((m) => m[1]);
   const html = readFileSync(path.join('dist', 'index.html'), 'utf8');
   const entry = /<script type="module"[^>]* src="\/assets\/([^"]+\.js)"/.exec(html)![1];

@@ -4,9 +4,9 @@ import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { WASM_BINARY } from '../scripts/lib/bootstrap.mjs';
 import { initSync, Simulation } from '../web/wasm/txcast_wasm.js';
-import { LiveTrace } from '../web/live';
-import { nodeBuckets } from '../web/render';
-import { arrivalsFromScan, TraceView } from '../web/trace';
+import { LiveTrace } from '../web/sim/live';
+import { nodeBuckets } from '../web/canvas/render';
+import { arrivalsFromScan, TraceView } from '../web/sim/trace';
 
 beforeAll(() => {
   initSync({ module: readFileSync(WASM_BINARY) });

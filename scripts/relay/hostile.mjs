@@ -19,7 +19,7 @@ import { multiaddr } from '@multiformats/multiaddr';
 import { createLibp2p } from 'libp2p';
 import readline from 'node:readline';
 import { parseArgs } from 'node:util';
-import { PROTOCOL_IDS } from '../../web/lightnode/framed.mjs';
+import { PROTOCOL_IDS } from '../../web/p2p/index.mjs';
 
 const { values } = parseArgs({ options: { host: { type: 'string', default: '127.0.0.1' }, 'ws-port': { type: 'string', default: '9190' } } });
 const CAT = PROTOCOL_IDS.cat;

@@ -1,7 +1,6 @@
 // Types for localnet.mjs, for the TypeScript tests.
 import type { Libp2p } from 'libp2p';
-import type { Delivery } from '../../web/lightnode/engine.mjs';
-import type { Gossip, GossipVersion, Router } from '../../web/lightnode/gossip.mjs';
+import type { Delivery, Gossip, GossipVersion, Router } from '../../web/p2p/index.mjs';
 
 export type Wasm = { LightNode: unknown; gossipsub_protocol_ids: (version: string) => string[] };
 export type LocalDelivery = Delivery & { protocol: 'gossipsub'; from: string };

@@ -1,11 +1,11 @@
-// Small libp2p networks on 127.0.0.1 TCP for the interop test (web/lightnode/interop.test.ts) and
+// Small libp2p networks on 127.0.0.1 TCP for the interop test (web/p2p/interop.test.ts) and
 // the mixed-network measurement (mixed.mjs): peers with either GossipSub router (txcast's own or
 // @libp2p/gossipsub), made by startPeer (node.mjs) without CAT and Strokkur, a seeded connected
 // random graph, and polling for a condition instead of sleeping.
 import { noise } from '@libp2p/noise';
 import { tcp } from '@libp2p/tcp';
 import { yamux } from '@libp2p/yamux';
-import { TX_TOPIC } from '../../web/lightnode/txwire.mjs';
+import { TX_TOPIC } from '../../web/p2p/index.mjs';
 import { startPeer } from './node.mjs';
 
 export { loadWasm } from './node.mjs';

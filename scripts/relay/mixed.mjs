@@ -13,7 +13,7 @@ import { ensureProjectNode } from '../lib/bootstrap.mjs';
 // libp2p 3 needs the project's Node 22: re-run on it before anything imports libp2p.
 await ensureProjectNode();
 const { loadWasm, meshesFormed, meshReport, mixedNetwork, stopAll, waitFor } = await import('./localnet.mjs');
-const { TX_TOPIC } = await import('../../web/lightnode/txwire.mjs');
+const { TX_TOPIC } = await import('../../web/p2p/index.mjs');
 
 function integer(value, name, min, max) {
   const n = Number(value);

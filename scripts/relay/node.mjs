@@ -12,11 +12,7 @@ import { createLibp2p } from 'libp2p';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import { buildWasm, WASM_BINARY, WASM_GLUE } from '../lib/bootstrap.mjs';
-import { BanList } from '../../web/lightnode/ban.mjs';
-import { Engine } from '../../web/lightnode/engine.mjs';
-import { FramedProtocol, LIVE_CONFIGS } from '../../web/lightnode/framed.mjs';
-import { gossipServices, makeGossip } from '../../web/lightnode/gossip.mjs';
-import { generatedTx, TX_TOPIC, wallMs } from '../../web/lightnode/txwire.mjs';
+import { BanList, Engine, FramedProtocol, generatedTx, gossipServices, LIVE_CONFIGS, makeGossip, TX_TOPIC, wallMs } from '../../web/p2p/index.mjs';
 
 /** The same Rust state machines as the page, from the WASM build (built first if missing). */
 export async function loadWasm() {

@@ -5,7 +5,7 @@
 // gossipsub on the tx topic (txcast's own router, or @libp2p/gossipsub with --gossipsub js), CAT
 // and Strokkur, and can publish a transaction load of its own (--load TPS).
 // A peer that keeps sending garbage on CAT or Strokkur is cut off and banned by peer id for ten
-// minutes (web/lightnode/ban.mjs): its reconnects are refused; the stats line counts both.
+// minutes (web/p2p/ban.mjs): its reconnects are refused; the stats line counts both.
 import { parseArgs } from 'node:util';
 import { startRelay } from './node.mjs';
 

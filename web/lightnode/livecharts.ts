@@ -1,8 +1,8 @@
-// The simulator's charts (web/charts.ts, one colour per protocol as it has one per run), fed
+// The simulator's charts (web/charts/charts.ts, one colour per protocol as it has one per run), fed
 // from what the light node measured: the latency CDF of the txs that carry their submit time
 // (generated ones, on every protocol), duplicates per tx and download overhead, and bytes over time.
-import { barChart, lineChart } from '../charts';
-import { runColour } from '../palette';
+import { barChart, lineChart } from '../charts/charts';
+import { runColour } from '../canvas/palette';
 import type { ArrivalRow, ProtocolName } from './arrivals';
 
 export const PROTOCOLS: ProtocolName[] = ['gossipsub', 'cat', 'strokkur'];

@@ -1,8 +1,8 @@
-// Draws the live network with the simulator's renderer (web/render.ts), then names the nodes:
+// Draws the live network with the simulator's renderer (web/canvas/render.ts), then names the nodes:
 // the simulator's nodes are anonymous, here each is a real peer worth naming.
-import { MARKS } from '../palette';
-import { baseMapping, drawFrame, type FrameInput } from '../render';
-import type { TxView } from '../trace';
+import { MARKS } from '../canvas/palette';
+import { baseMapping, drawFrame, type FrameInput } from '../canvas/render';
+import type { TxView } from '../sim/trace';
 import type { LiveNet } from './netview';
 
 const IDENTITY = { k: 1, x: 0, y: 0 };

@@ -1,11 +1,11 @@
 // The real network around this light node, shaped as the simulator's RunTrace so that the
-// simulator's own renderer (web/render.ts), layout helpers and palette draw it: node 0 is this
+// simulator's own renderer (web/canvas/render.ts), layout helpers and palette draw it: node 0 is this
 // page, the others are the peers it has met (relay, browsers, anything else), in order of
 // arrival. Frames and gossipsub messages become "sends" (a flash along the link), each tx's
 // arrivals and duplicates become the picked tx's view. Time is microseconds since `startMs`.
 import { SEND_STRIDE, type RunTrace } from '../../workers/protocol';
-import { circularPositions } from '../layouts';
-import type { TxView } from '../trace';
+import { circularPositions } from '../canvas/layouts';
+import type { TxView } from '../sim/trace';
 import type { ProtocolName } from './arrivals';
 
 /** How long a frame is drawn crossing its link: real ones take a few ms, too fast to see. */

@@ -15,12 +15,12 @@ import { multiaddr } from '@multiformats/multiaddr';
 import { createLibp2p } from 'libp2p';
 import init, { gossipsub_protocol_ids, LightNode as WasmLightNode } from '../wasm/txcast_wasm.js';
 import type { Copy } from './arrivals';
-import { BanList } from './ban.mjs';
-import { Engine, type FrameInfo } from './engine.mjs';
-import { FramedProtocol, LIVE_CONFIGS, MAX_TX_BYTES, type ProtocolName } from './framed.mjs';
-import { gossipServices, makeGossip, MAX_ANNOUNCE_BYTES, type Gossip, type GossipVersion, type Router } from './gossip.mjs';
+import { BanList } from '../p2p/ban.mjs';
+import { Engine, type FrameInfo } from '../p2p/engine.mjs';
+import { FramedProtocol, LIVE_CONFIGS, MAX_TX_BYTES, type ProtocolName } from '../p2p/framed.mjs';
+import { gossipServices, makeGossip, MAX_ANNOUNCE_BYTES, type Gossip, type GossipVersion, type Router } from '../p2p/gossip.mjs';
 import { shouldDial, transportOf, type TransportName } from './transport';
-import { ANNOUNCE_TOPIC, generatedTx, sentAtOf, TX_TOPIC, wallMs } from './txwire.mjs';
+import { ANNOUNCE_TOPIC, generatedTx, sentAtOf, TX_TOPIC, wallMs } from '../p2p/txwire.mjs';
 
 /** How often a node repeats its address announcement (new peers learn it from the next one). */
 const ANNOUNCE_MS = 1500;

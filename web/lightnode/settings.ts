@@ -2,7 +2,7 @@
 // or @libp2p/gossipsub), the version txcast's router offers and its D_announce. They come from
 // the form or from the URL (?gossipsub=txcast|js&version=v1.2|v2.0&d_announce=N); a value the
 // URL gets wrong is reported, never replaced by a default in silence.
-import type { GossipVersion, Router } from './gossip.mjs';
+import type { GossipVersion, Router } from '../p2p/gossip.mjs';
 
 export interface GossipSettings {
   router: Router;

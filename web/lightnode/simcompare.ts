@@ -6,8 +6,8 @@
 // received, as the live router counts its own, and gives per-node averages.
 // The run uses the WASM Simulation of the visualizer (web/wasm), stepped in slices so that the
 // page keeps its main thread; it is small (at most MAX_NODES nodes and MAX_TXS txs).
-import type { GossipVersion } from './gossip.mjs';
-import { TX_TOPIC } from './txwire.mjs';
+import type { GossipVersion } from '../p2p/gossip.mjs';
+import { TX_TOPIC } from '../p2p/txwire.mjs';
 
 export const KINDS = ['idontwant', 'iannounce', 'ineed', 'publish'] as const;
 export type Kind = (typeof KINDS)[number];

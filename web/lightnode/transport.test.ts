@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { shouldDial, transportOf } from './transport';
-import { GENERATED_HEADER_BYTES, generatedTx, parseTx, sentAtOf } from './txwire.mjs';
+import { GENERATED_HEADER_BYTES, generatedTx, parseTx, sentAtOf } from '../p2p/txwire.mjs';
 
 describe('transportOf', () => {
   it('tells a direct WebRTC connection from a relayed one and from WebSockets', () => {

@@ -8,7 +8,7 @@ import { keyedAfter, pageView, type ScenarioFacts } from './view';
 const resultsGlob = import.meta.glob<unknown>('../../docs/results.json', { import: 'default', eager: true });
 const figures = import.meta.glob<string>('../../docs/figures/*.svg', { query: '?url', import: 'default', eager: true });
 const reports = import.meta.glob<string>('../../docs/reports/*.json', { query: '?url', import: 'default', eager: true });
-// The same files as the visualizer's library (web/scenarios.ts); only these fields are bundled here.
+// The same files as the visualizer's library (web/scenario/scenarios.ts); only these fields are bundled here.
 // (Vite reads glob patterns as literals, so each call spells them out.)
 const names = import.meta.glob<unknown>(['../../scenarios/*.json', '!../../scenarios/schema.json'], { import: 'name', eager: true });
 const nodes = import.meta.glob<unknown>(['../../scenarios/*.json', '!../../scenarios/schema.json'], { import: 'nodes', eager: true });

@@ -2,7 +2,7 @@
 // URL, which scenario links, and what to say next to a link that cannot do all the user expects.
 import type { Results, Study } from './results';
 
-/** The visualizer computes at most this many runs side by side (MAX_RUNS in web/main.ts). */
+/** The visualizer computes at most this many runs side by side (MAX_RUNS in web/app/state.ts). */
 export const LIVE_RUNS = 4;
 /** From this many nodes on, say that the browser needs a while to compute the scenario. */
 export const LARGE_NODES = 1000;

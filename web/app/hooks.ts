@@ -1,0 +1,58 @@
+// Test and measurement hooks on `window.txcast`: the e2e suite reads frame times and long tasks,
+// node colours and where nodes are drawn, and crashes a worker on purpose.
+import type { FrameMeasures } from '../canvas/frames';
+import { baseMapping } from '../canvas/render';
+import type { Session } from '../sim/session';
+import { currentTx, spanUs, type AppStore } from './state';
+
+/** The frame measures, and the main-thread tasks over 50 ms (start, duration) as the browser reports them. */
+export function pageMeasures(): FrameMeasures & { longTasks: [number, number][] } {
+  const measures = { frameTimes: [] as number[], frameIntervals: [] as number[], longTasks: [] as [number, number][] };
+  try {
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) measures.longTasks.push([e.startTime, e.duration]);
+    }).observe({ type: 'longtask', buffered: true });
+  } catch {
+    // not supported: nothing to report
+  }
+  return measures;
+}
+
+export function installHooks(store: AppStore, session: Session, measures: ReturnType<typeof pageMeasures>): void {
+  const { frameTimes, frameIntervals, longTasks } = measures;
+  Object.assign(window, {
+    txcast: {
+      frameTimes: () => frameTimes.slice(),
+      clearFrameTimes: () => {
+        frameTimes.splice(0);
+        frameIntervals.splice(0);
+      },
+      frameIntervals: () => frameIntervals.slice(),
+      /** The longest main-thread task since the latest runs started, in ms (0 if none over 50 ms). */
+      longTasks: () => longTasks.slice(),
+      runStartedAt: () => store.get().runStartedAt,
+      longestTaskSinceRun: () => {
+        const since = store.get().runStartedAt;
+        return Math.max(0, ...longTasks.filter(([start]) => start >= since).map(([, d]) => d));
+      },
+      firstFrameMs: () => store.get().firstFrameMs,
+      /** Node colour buckets of panel `k` now: from the delivery trace and from the last seek's range scan. */
+      nodeColours: (k: number) => {
+        const s = store.get();
+        const tx = currentTx(s);
+        return s.panels[k]?.colours(tx, s.clock.tUs, spanUs(s, tx)) ?? null;
+      },
+      crashWorker: (k: number) => session.crashWorker(k),
+      /** Where node `node` of panel `k` is drawn, in page coordinates. */
+      nodePoint: (k: number, node: number) => {
+        const panel = store.get().panels[k];
+        if (!panel?.trace) return null;
+        const rect = panel.canvas.getBoundingClientRect();
+        const { cx, cy, scale } = baseMapping(rect.width, rect.height);
+        const t = panel.transform;
+        const p = panel.nodePositions;
+        return { x: rect.left + t.k * (cx + p[2 * node] * scale) + t.x, y: rect.top + t.k * (cy + p[2 * node + 1] * scale) + t.y };
+      },
+    },
+  });
+}

@@ -1,0 +1,82 @@
+// The animation frames: each advances a playing clock, draws every run's panel at the shown tx
+// and time, and publishes what it drew (`frame` in the store) for the transport bar and the legend.
+// Redraws are coalesced into one frame; changes to what is drawn ask for one by themselves.
+import { currentTx, followedTx, spanUs, type AppState, type AppStore } from '../app/state';
+import { shallowEqual } from '../app/store';
+import { tick } from '../playback/playback';
+import type { LayerTurn } from './render';
+
+/** What the page measures of its frames (web/app/hooks.ts reads them). */
+export interface FrameMeasures {
+  /** Time to draw a frame (ms). */
+  frameTimes: number[];
+  /** Wall time between animation frames while playing (ms). */
+  frameIntervals: number[];
+}
+
+/** Kept of each measure: the latest this many. */
+const KEEP = 600;
+
+export class FrameLoop {
+  private animation = 0;
+  private lastFrame = 0;
+  /** Some panel's links are still being drawn, a batch per frame. */
+  private layersPending = false;
+
+  constructor(
+    private readonly store: AppStore,
+    private readonly measures: FrameMeasures,
+    /** Called after run `k`'s panel is drawn at `tx` (the session asks for its censors). */
+    private readonly panelDrawn: (k: number, tx: number) => void,
+  ) {
+    // What a frame draws: a change asks for a frame.
+    const drawn = (s: AppState) => [s.clock, s.pickedTx, s.follow, s.txOnly, s.panels, s.selectedNode];
+    store.subscribe(drawn, () => this.request(), { equals: shallowEqual });
+  }
+
+  /** Coalesces redraws into one animation frame. */
+  request(): void {
+    if (!this.animation) this.animation = requestAnimationFrame((now) => this.frame(now));
+  }
+
+  private frame(now: number): void {
+    // Requests made while this frame runs are drawn by it.
+    const dt = this.lastFrame ? Math.min(100, now - this.lastFrame) : 0;
+    const { clock } = this.store.get();
+    if (this.lastFrame && clock.playing) {
+      const intervals = this.measures.frameIntervals;
+      intervals.push(now - this.lastFrame);
+      if (intervals.length > KEEP) intervals.splice(0, intervals.length - KEEP);
+    }
+    this.lastFrame = now;
+    this.store.update((s) => ({ clock: tick(s.clock, dt) }));
+    this.draw();
+    this.animation = 0;
+    const playing = this.store.get().clock.playing;
+    if (playing || this.layersPending) this.request();
+    if (!playing) this.lastFrame = 0;
+  }
+
+  private draw(): void {
+    const started = performance.now();
+    const store = this.store;
+    // While following, the latest tx created by now is the one picked.
+    const followed = followedTx(store.get());
+    if (followed !== store.get().pickedTx) store.update({ pickedTx: followed });
+    const s = store.get();
+    const tx = currentTx(s);
+    const span = spanUs(s, tx);
+    this.layersPending = false;
+    const layerTurn: LayerTurn = {};
+    for (const [k, panel] of s.panels.entries()) {
+      this.layersPending = panel.draw(tx, s.clock.tUs, span, s.txOnly, layerTurn) || this.layersPending;
+      this.panelDrawn(k, tx);
+    }
+    store.update({ frame: { clock: s.clock, tx, spanUs: span } });
+    const finished = performance.now();
+    const times = this.measures.frameTimes;
+    times.push(finished - started);
+    if (s.firstFrameMs === null && s.panels.some((p) => p.trace && p.computedUs > 0)) store.update({ firstFrameMs: finished });
+    if (times.length > KEEP) times.splice(0, times.length - KEEP);
+  }
+}

@@ -1,0 +1,271 @@
+// One run's panel: its canvas (pan and zoom with d3-zoom), progress bar and status line.
+import { select, zoom, zoomIdentity, type ZoomTransform } from 'd3';
+import { EFFECTS, type RunChunk, type RunDone, type RunStart, type StreamedTrace } from '../../workers/protocol';
+import { runColour } from './palette';
+import { circularPositions, type LayoutKind } from './layouts';
+import { LiveTrace } from '../sim/live';
+import { drawFrame, measured, nodeAt, nodeBuckets, type LayerTurn, type ViewTransform } from './render';
+import { arrivalsFromScan, TraceView, type TxView } from '../sim/trace';
+import { count } from '../app/format';
+
+/** A tx's state at a seeked time, read from the run's arrival logs (range scan). */
+export interface SeekState {
+  tx: number;
+  tUs: number;
+  arrivalUs: Float64Array;
+  censoring: Uint32Array;
+}
+
+export type PanelState = 'running' | 'done' | 'error';
+
+export class Panel {
+  readonly element: HTMLElement;
+  readonly canvas: HTMLCanvasElement;
+  private readonly progress: HTMLProgressElement;
+  private readonly status: HTMLElement;
+  trace: StreamedTrace | null = null;
+  view: TraceView | null = null;
+  live: LiveTrace | null = null;
+  /** Set by a seek: drawn instead of the delivery trace while the clock stays at its time. */
+  seekState: SeekState | null = null;
+  /** Nodes censoring a tx, as the last scan for it said. */
+  private censors: { tx: number; nodes: Uint32Array } | null = null;
+  private readonly effects: HTMLElement;
+  private readonly txInfo: HTMLElement;
+  transform: ViewTransform = { k: 1, x: 0, y: 0 };
+  selected = -1;
+  /** Adversary effects summed so far (`read`: numbers of `trace.effects` counted) and who the adversaries are. */
+  private effectTally: { sums: number[]; read: number; who: string } | null = null;
+  private layout: LayoutKind = 'force';
+  private positions: Float32Array = new Float32Array(0);
+  private land: Path2D | null = null;
+
+  constructor(
+    readonly index: number,
+    readonly label: string,
+    onChange: () => void,
+    onPick: (panel: Panel, node: number) => void,
+  ) {
+    this.element = document.createElement('figure');
+    this.element.className = 'panel';
+    this.element.dataset.run = String(index);
+    this.element.dataset.label = label;
+    const caption = document.createElement('figcaption');
+    const swatch = document.createElement('span');
+    swatch.className = 'run-swatch';
+    swatch.style.background = runColour(index);
+    caption.append(swatch, label);
+    this.canvas = document.createElement('canvas');
+    this.canvas.setAttribute('aria-label', `network of run ${label}`);
+    this.progress = document.createElement('progress');
+    this.progress.max = 1;
+    this.progress.value = 0;
+    this.status = document.createElement('p');
+    this.status.className = 'status';
+    this.effects = document.createElement('p');
+    this.effects.className = 'effects';
+    this.effects.hidden = true;
+    this.txInfo = document.createElement('p');
+    this.txInfo.className = 'txinfo';
+    // What adversaries did, the picked tx's spread and the status, stacked so each may wrap.
+    const footer = document.createElement('div');
+    footer.className = 'panel-footer';
+    footer.append(this.effects, this.txInfo, this.status);
+    this.element.append(caption, this.canvas, this.progress, footer);
+
+    const behaviour = zoom<HTMLCanvasElement, unknown>()
+      .scaleExtent([0.5, 40])
+      .on('zoom', (event: { transform: ZoomTransform }) => {
+        this.transform = { k: event.transform.k, x: event.transform.x, y: event.transform.y };
+        onChange();
+      });
+    select(this.canvas).call(behaviour).call(behaviour.transform, zoomIdentity).on('dblclick.zoom', null);
+    this.canvas.addEventListener('click', (event) => {
+      if (!this.trace) return;
+      const rect = this.canvas.getBoundingClientRect();
+      const node = nodeAt(this.positions, rect.width, rect.height, this.transform, event.clientX - rect.left, event.clientY - rect.top);
+      if (node >= 0) onPick(this, node);
+    });
+    this.setState('running', 'starting…');
+  }
+
+  setState(state: PanelState, text: string): void {
+    this.element.dataset.state = state;
+    this.status.textContent = text;
+    this.progress.hidden = state !== 'running';
+  }
+
+  setProgress(fraction: number, text: string): void {
+    this.progress.value = Math.min(1, Math.max(0, fraction));
+    this.status.textContent = text;
+  }
+
+  /** The run's network arrived: it can be drawn, and played as chunks come. */
+  start(start: RunStart): void {
+    this.live = new LiveTrace(start);
+    this.trace = this.live.trace;
+    this.view = new TraceView(this.trace);
+    this.effectTally = null;
+    this.setLayout(this.layout);
+  }
+
+  /**
+   * Takes the layout another run of the scenario computed (`start` brought none): the same network
+   * as this run's, or, should it not be, a circle.
+   */
+  takeLayout(from: StreamedTrace): void {
+    const trace = this.trace;
+    if (!trace) return;
+    const same = from.edges.length === trace.edges.length && from.edges.every((v, i) => v === trace.edges[i]);
+    trace.positions = same ? from.positions : circularPositions(trace.nodes);
+    if (this.layout === 'force') this.positions = trace.positions;
+  }
+
+  addChunk(chunk: RunChunk): void {
+    if (!this.live) return;
+    this.live.add(chunk);
+    this.view!.extend();
+    this.showEffects();
+  }
+
+  finish(done: RunDone): void {
+    this.live?.finish(done);
+  }
+
+  /** Simulated time this run has computed so far. */
+  get computedUs(): number {
+    return this.trace?.computedUs ?? 0;
+  }
+
+  get done(): boolean {
+    return this.live?.done ?? false;
+  }
+
+  /** Tallies of adversary effects so far, under the canvas (only for runs with adversaries). */
+  private showEffects(): void {
+    const t = this.trace;
+    if (!t || !t.adversaries.some((a) => a)) return;
+    // Each chunk adds its effects to the tallies: a chunk costs what it holds.
+    const tally = (this.effectTally ??= { sums: EFFECTS.map(() => 0), read: 0, who: adversaryKinds(t.behaviours, t.adversaries) });
+    const { sums, who } = tally;
+    for (; tally.read + 3 < t.effects.length; tally.read += 4) sums[t.effects[tally.read + 2]] += t.effects[tally.read + 3];
+    this.effects.hidden = false;
+    this.effects.textContent = `adversaries: ${who} · requests withheld or timed out: ${count(sums[0])} · corrupt data rejected: ${count(sums[1])}`;
+    this.element.dataset.withheld = String(sums[0]);
+    this.element.dataset.corrupt = String(sums[1]);
+  }
+
+  /** The picked tx's spread at tUs, in words: how far it got, in how many hops, with how many duplicates. */
+  private showTx(view: TxView, tUs: number): void {
+    let reached = 0;
+    let deepest = 0;
+    for (let i = 0; i < view.arrivalUs.length; i += 1) {
+      const t = view.arrivalUs[i];
+      if (t < 0 || t > tUs) continue;
+      reached += 1;
+      deepest = Math.max(deepest, view.hops?.[i] ?? 0);
+    }
+    let copies = 0;
+    for (let d = 0; d < view.duplicates.length; d += 2) if (view.duplicates[d] <= tUs) copies += 1;
+    const text = tUs < view.createdUs
+      ? `tx ${view.tx} is created at ${(view.createdUs / 1000).toFixed(0)} ms`
+      : `tx ${view.tx}: at ${count(reached)} of ${count(view.arrivalUs.length)} nodes${view.hops && view.sends?.length ? `, ${deepest} ${deepest === 1 ? 'hop' : 'hops'} out` : ''}, ${count(copies)} duplicate copies`;
+    if (this.txInfo.textContent !== text) this.txInfo.textContent = text;
+  }
+
+  /** Takes a range scan's answer as the state to draw at (tx, tUs). */
+  setSeek(tx: number, tUs: number, scan: Float64Array, censoring: Uint32Array): void {
+    if (!this.trace) return;
+    this.seekState = { tx, tUs, arrivalUs: arrivalsFromScan(scan, tx, this.trace.nodes), censoring };
+    this.censors = { tx, nodes: censoring };
+    this.element.dataset.seekTx = String(tx);
+    this.element.dataset.seekUs = String(tUs);
+  }
+
+  /** The nodes whose behaviour censors `tx` (asked of the worker, which knows behaviours). */
+  setCensoring(tx: number, nodes: Uint32Array): void {
+    this.censors = { tx, nodes };
+  }
+
+  /** Node colour buckets at (tx, tUs): from the delivery trace (`played`) and from the seek's scan if it matches. */
+  colours(tx: number, tUs: number, spanUs: number): { played: number[]; seeked: number[] | null } {
+    const view = this.tx(tx);
+    if (!view) return { played: [], seeked: null };
+    const seek = this.seekState;
+    const seeked = seek && seek.tx === tx && seek.tUs === tUs ? Array.from(nodeBuckets(seek.arrivalUs, view.createdUs, tUs, spanUs)) : null;
+    return { played: Array.from(nodeBuckets(view.arrivalUs, view.createdUs, tUs, spanUs)), seeked };
+  }
+
+  /** Whether this run has coordinates to put on a map (a geographic scenario). */
+  get hasMap(): boolean {
+    return (this.trace?.coordinates.length ?? 0) > 0;
+  }
+
+  /** Switches the view; `onReady` is called when an asynchronously loaded map arrives. */
+  setLayout(kind: LayoutKind, onReady?: () => void): void {
+    const trace = this.trace;
+    this.layout = kind === 'map' && !this.hasMap ? 'force' : kind;
+    this.land = null;
+    if (!trace) return;
+    if (this.layout === 'circular') this.positions = circularPositions(trace.nodes);
+    else if (this.layout === 'map') {
+      // Nothing is drawn until the map's code has loaded.
+      this.positions = new Float32Array(0);
+      const shown = () => this.layout === 'map' && this.trace === trace;
+      void import('./map').then(async ({ landPath, mapPositions }) => {
+        if (!shown()) return;
+        this.positions = mapPositions(trace.coordinates);
+        onReady?.();
+        const land = await landPath();
+        if (!shown()) return;
+        this.land = land;
+        onReady?.();
+      });
+    } else this.positions = trace.positions;
+    this.element.dataset.layout = this.layout;
+  }
+
+  /** Where nodes are drawn in the current view (unit box). */
+  get nodePositions(): Float32Array {
+    return this.positions;
+  }
+
+  tx(tx: number): TxView | null {
+    if (!this.view || tx < 0 || tx >= this.view.txs) return null;
+    return this.view.tx(tx);
+  }
+
+  /** Draws the panel at (tx, tUs); true when it needs another frame (its size is not known yet, or links are left to draw). */
+  draw(tx: number, tUs: number, spanUs: number, txOnly = false, layerTurn?: LayerTurn): boolean {
+    if (!measured(this.canvas)) {
+      this.element.dataset.layer = 'drawing';
+      return true;
+    }
+    let view = this.trace ? this.tx(tx) : null;
+    // Without positions (waiting for the layout another run computes) there is nothing to draw yet.
+    if (!this.trace || !view || !this.positions.length) {
+      drawFrame(this.canvas, null);
+      return false;
+    }
+    // After a seek, who has the tx comes from the arrival logs' range scan.
+    const seek = this.seekState;
+    if (seek && seek.tx === tx && seek.tUs === tUs) view = { ...view, arrivalUs: seek.arrivalUs };
+    const censoring = this.censors?.tx === tx ? this.censors.nodes : null;
+    const stats = drawFrame(this.canvas, { trace: this.trace, positions: this.positions, tx: view, tUs, spanUs, transform: this.transform, background: this.land, txOnly, censoring, layerTurn }, this.selected);
+    this.showTx(view, tUs);
+    this.element.dataset.flashes = String(stats.flashes);
+    this.element.dataset.duplicateFlashes = String(stats.duplicates);
+    this.element.dataset.withheldFlashes = String(stats.withheld);
+    this.element.dataset.layer = stats.layerPending ? 'drawing' : 'done';
+    return stats.layerPending;
+  }
+}
+
+/** The adversaries by behaviour, in words ("3 withhold on request, 2 silent"). */
+function adversaryKinds(behaviours: string[], adversaries: Uint8Array): string {
+  const kinds = new Map<string, number>();
+  behaviours.forEach((b, i) => {
+    if (adversaries[i]) kinds.set(b, (kinds.get(b) ?? 0) + 1);
+  });
+  return [...kinds].map(([b, n]) => `${n} ${b.replace(/_/g, ' ')}`).join(', ');
+}

@@ -1,0 +1,482 @@
+// Draws one run's network on a 2D canvas at one instant of simulated time for one picked tx.
+// Display state is a pure function of (panel, tx, time, view transform): pausing, seeking or
+// resizing just draws again.
+import { EFFECTS, SEND_STRIDE, type RunTrace } from '../../workers/protocol';
+import { ARRIVAL_BUCKET_COLOURS, ARRIVAL_BUCKETS, arrivalBucket, BACKGROUND, edgeColour, LAND, MARKS, UNREACHED } from './palette';
+import type { TxView } from '../sim/trace';
+
+/** Pan and zoom, as d3-zoom gives them: screen = k * base + (x, y). */
+export interface ViewTransform {
+  k: number;
+  x: number;
+  y: number;
+}
+
+export interface FrameInput {
+  trace: FrameTrace;
+  /** Node positions in [-1, 1] (the layout, or a map projection). */
+  positions: Float32Array;
+  tx: TxView;
+  tUs: number;
+  /** Arrival colours span this many microseconds after the tx was created (shared across panels). */
+  spanUs: number;
+  transform: ViewTransform;
+  /** Drawn under the network in the same unit box (the world's land in the map view). */
+  background?: Path2D | null;
+  /** Only the picked tx's messages flash, and the path it took is drawn (otherwise all traffic). */
+  txOnly?: boolean;
+  /** Nodes whose behaviour censors the picked tx (marked once they hold it). */
+  censoring?: Uint32Array | null;
+  /** Shared by the canvases drawn in one frame: only one of them works on its layer in it. */
+  layerTurn?: LayerTurn;
+}
+
+/** The canvas that works on its layer in this frame, once one has. */
+export interface LayerTurn {
+  holder?: HTMLCanvasElement;
+}
+
+/** Whether `canvas` may work on its layer in this frame (always, for a canvas drawn on its own). */
+function takeTurn(turn: LayerTurn | undefined, canvas: HTMLCanvasElement): boolean {
+  if (!turn) return true;
+  turn.holder ??= canvas;
+  return turn.holder === canvas;
+}
+
+/** The parts of a trace a frame reads (the light node's view builds them by hand). */
+type FrameTrace = Pick<RunTrace, 'nodes' | 'edges' | 'adversaries' | 'sends'> & Partial<Pick<RunTrace, 'effects' | 'kinds' | 'behaviours'>>;
+
+/** Messages drawn in flight at most per frame, and how far back to look for them (us). */
+const MAX_FLASHES = 4000;
+const FLASH_LOOKBACK_US = 2_000_000;
+/** A duplicate stays marked this long after it lands (us). */
+const DUPLICATE_MARK_US = 250_000;
+/** An adversary's effect (withheld request, rejected corrupt data) stays marked this long (us). */
+export const EFFECT_MARK_US = 300_000;
+/** Messages that ask a peer for a tx (or its codewords): sent to a withholding node, they go unanswered. */
+const REQUEST_KINDS = /^(GetData|WantTx|Request|iwant|ineed)$/;
+/** Behaviours that never answer a request. */
+const WITHHOLDING = new Set(['withhold_on_request', 'silent']);
+
+/**
+ * Each node's colour bucket at `tUs` for one tx: its arrival bucket once the tx has reached it,
+ * -1 before. The one rule for colouring nodes, whatever the arrivals came from (the delivery
+ * trace while playing, the arrival logs' range scan after a seek).
+ */
+export function nodeBuckets(arrivalUs: Float64Array, createdUs: number, tUs: number, spanUs: number): Int8Array {
+  const out = new Int8Array(arrivalUs.length);
+  const span = Math.max(1, spanUs);
+  for (let i = 0; i < arrivalUs.length; i += 1) {
+    const t = arrivalUs[i];
+    out[i] = t >= 0 && t <= tUs ? arrivalBucket((t - createdUs) / span) : -1;
+  }
+  return out;
+}
+
+/** Per trace, which kinds are requests and which nodes withhold (recomputed when kinds grow). */
+const requestCache = new WeakMap<object, { kinds: number; request: Uint8Array; withholds: Uint8Array }>();
+function requestLookup(trace: FrameTrace): { request: Uint8Array; withholds: Uint8Array } | null {
+  const { kinds, behaviours } = trace;
+  if (!kinds || !behaviours || !behaviours.some((b) => WITHHOLDING.has(b))) return null;
+  let found = requestCache.get(trace);
+  if (!found || found.kinds !== kinds.length) {
+    found = {
+      kinds: kinds.length,
+      request: Uint8Array.from(kinds, (k) => (REQUEST_KINDS.test(k) ? 1 : 0)),
+      withholds: Uint8Array.from(behaviours, (b) => (WITHHOLDING.has(b) ? 1 : 0)),
+    };
+    requestCache.set(trace, found);
+  }
+  return found;
+}
+
+/** First index of a record (of `stride` numbers, time first) at or after `tUs`: records are in time order. */
+function firstAtOrAfter(data: Float64Array, stride: number, tUs: number): number {
+  let lo = 0;
+  let hi = Math.floor(data.length / stride);
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (data[mid * stride] < tUs) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** Matches the canvas backing store to its CSS size; returns the CSS size. */
+/**
+ * Canvas sizes in CSS pixels, kept by a ResizeObserver: reading clientWidth in every frame
+ * would force a layout after each panel's text update (one per panel per frame).
+ */
+const canvasSizes = new WeakMap<HTMLCanvasElement, { width: number; height: number }>();
+const resizes = typeof ResizeObserver === 'undefined'
+  ? null
+  : new ResizeObserver((entries) => {
+      for (const e of entries) {
+        const box = e.contentBoxSize?.[0];
+        const size = box ? { width: box.inlineSize, height: box.blockSize } : { width: e.contentRect.width, height: e.contentRect.height };
+        canvasSizes.set(e.target as HTMLCanvasElement, size);
+      }
+    });
+
+/**
+ * Whether the observer has measured `canvas` yet; starts measuring it if not. A caller that can
+ * wait draws once it is measured: measuring a new canvas on the spot forces a layout of the
+ * whole page inside the frame, on top of the layout the browser does after it anyway.
+ */
+export function measured(canvas: HTMLCanvasElement): boolean {
+  if (canvasSizes.has(canvas) || !resizes) return true;
+  resizes.observe(canvas);
+  return false;
+}
+
+function cssSize(canvas: HTMLCanvasElement): { width: number; height: number } {
+  let size = canvasSizes.get(canvas);
+  if (!size) {
+    // The first frame of a canvas measures it once; the observer keeps it current after that.
+    size = { width: canvas.clientWidth, height: canvas.clientHeight };
+    canvasSizes.set(canvas, size);
+    resizes?.observe(canvas);
+  }
+  return size;
+}
+
+function fitCanvas(canvas: HTMLCanvasElement, context: CanvasRenderingContext2D): { width: number; height: number } {
+  const size = cssSize(canvas);
+  const width = Math.max(1, size.width);
+  const height = Math.max(1, size.height);
+  const ratio = window.devicePixelRatio || 1;
+  if (canvas.width !== Math.round(width * ratio) || canvas.height !== Math.round(height * ratio)) {
+    canvas.width = Math.round(width * ratio);
+    canvas.height = Math.round(height * ratio);
+  }
+  context.setTransform(ratio, 0, 0, ratio, 0, 0);
+  return { width, height };
+}
+
+/** Where node positions land on a canvas of this size before pan and zoom. */
+export function baseMapping(width: number, height: number): { cx: number; cy: number; scale: number } {
+  const margin = 14;
+  return { cx: width / 2, cy: height / 2, scale: Math.max(10, Math.min(width, height) / 2 - margin) };
+}
+
+/** The node nearest to a point in CSS pixels, within `reach` pixels, or -1. */
+export function nodeAt(positions: Float32Array, width: number, height: number, t: ViewTransform, px: number, py: number, reach = 8): number {
+  const { cx, cy, scale } = baseMapping(width, height);
+  let best = -1;
+  let bestD = reach * reach;
+  for (let i = 0; i < positions.length / 2; i += 1) {
+    const dx = t.k * (cx + positions[2 * i] * scale) + t.x - px;
+    const dy = t.k * (cy + positions[2 * i + 1] * scale) + t.y - py;
+    const d = dx * dx + dy * dy;
+    if (d < bestD) {
+      bestD = d;
+      best = i;
+    }
+  }
+  return best;
+}
+
+/** Each canvas's layer of land and links, and what it was drawn for. */
+/** A canvas's static background: land and links for one view, `drawn` links of it so far. */
+interface Layer {
+  key: string;
+  surface: HTMLCanvasElement;
+  drawn: number;
+}
+const layers = new WeakMap<HTMLCanvasElement, Layer>();
+/**
+ * Links a frame draws into one canvas's layer (one stroke; the rest follow in the next frames):
+ * small networks get one batch, so their pixels never change, and a batch of long links takes a
+ * few ms to rasterize in software, so networks of many thousand links never hold the page long.
+ */
+const LAYER_BATCH = 1500;
+/** A number per object, to tell when a layer's inputs were replaced. */
+const ids = new WeakMap<object, number>();
+let nextId = 1;
+function identity(o: object): number {
+  let id = ids.get(o);
+  if (id === undefined) {
+    id = nextId++;
+    ids.set(o, id);
+  }
+  return id;
+}
+
+/** First index (in sends) of a send at or after tUs: sends are recorded in time order. */
+function firstSendAfter(sends: Float64Array, tUs: number): number {
+  let lo = 0;
+  let hi = sends.length / SEND_STRIDE;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (sends[mid * SEND_STRIDE] <= tUs) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** What a frame drew, for tests and the status line. */
+export interface FrameStats {
+  /** Messages drawn in flight. */
+  flashes: number;
+  /** Of them, copies heading to a node that already has the picked tx. */
+  duplicates: number;
+  /** Requests in flight to a node that will withhold the answer. */
+  withheld: number;
+  /** The links are not all drawn yet: draw another frame to finish them. */
+  layerPending: boolean;
+}
+
+export function drawFrame(canvas: HTMLCanvasElement, frame: FrameInput | null, selected = -1): FrameStats {
+  const stats: FrameStats = { flashes: 0, duplicates: 0, withheld: 0, layerPending: false };
+  const context = canvas.getContext('2d');
+  if (!context) return stats;
+  const { width, height } = fitCanvas(canvas, context);
+  context.fillStyle = BACKGROUND;
+  context.fillRect(0, 0, width, height);
+  if (!frame) return stats;
+
+  const { trace, positions, tx, tUs, spanUs, transform } = frame;
+  const { cx, cy, scale } = baseMapping(width, height);
+  const k = transform.k;
+  const x = (i: number) => k * (cx + positions[2 * i] * scale) + transform.x;
+  const y = (i: number) => k * (cy + positions[2 * i + 1] * scale) + transform.y;
+  const radius = Math.min(6, Math.max(1.2, (0.16 * 2 * scale) / Math.sqrt(trace.nodes))) * Math.sqrt(k);
+
+  // The land and the faint links change only with the view: drawn once into a layer, then
+  // copied each frame (stroking thousands of links every frame is most of a frame's cost).
+  const ratio = canvas.width / width;
+  const layerKey = `${canvas.width}x${canvas.height}|${k},${transform.x},${transform.y}|${identity(positions)}|${identity(trace.edges)}|${frame.background ? identity(frame.background) : 0}`;
+  // Starting a layer (a canvas of its own) and drawing a batch of links into it take the frame's
+  // one turn: when several panels start at once, their first frames would otherwise share one task.
+  let layer = layers.get(canvas);
+  if ((!layer || layer.key !== layerKey) && takeTurn(frame.layerTurn, canvas)) {
+    const surface = layer?.surface ?? document.createElement('canvas');
+    surface.width = canvas.width;
+    surface.height = canvas.height;
+    const g = surface.getContext('2d')!;
+    g.setTransform(ratio, 0, 0, ratio, 0, 0);
+    g.fillStyle = BACKGROUND;
+    g.fillRect(0, 0, width, height);
+    if (frame.background) {
+      g.save();
+      g.setTransform(ratio * k * scale, 0, 0, ratio * k * scale, ratio * (k * cx + transform.x), ratio * (k * cy + transform.y));
+      g.fillStyle = LAND;
+      g.fill(frame.background);
+      g.restore();
+    }
+    layer = { key: layerKey, surface, drawn: 0 };
+    layers.set(canvas, layer);
+  }
+  const { edges } = trace;
+  const links = edges.length >> 1;
+  // None when another canvas had the turn to (re)start its layer: this frame shows the nodes on a plain background.
+  const ready = layer?.key === layerKey ? layer : null;
+  if (ready && ready.drawn < links && takeTurn(frame.layerTurn, canvas)) {
+    const g = ready.surface.getContext('2d')!;
+    g.setTransform(ratio, 0, 0, ratio, 0, 0);
+    g.strokeStyle = edgeColour(links);
+    g.lineWidth = 1;
+    const end = Math.min(links, ready.drawn + LAYER_BATCH);
+    g.beginPath();
+    for (let e = ready.drawn; e < end; e += 1) {
+      g.moveTo(x(edges[2 * e]), y(edges[2 * e]));
+      g.lineTo(x(edges[2 * e + 1]), y(edges[2 * e + 1]));
+    }
+    g.stroke();
+    ready.drawn = end;
+  }
+  if (ready) {
+    // The batch is rasterized here, as the layer is copied (a canvas draws what it recorded when it is read).
+    context.save();
+    context.setTransform(1, 0, 0, 1, 0, 0);
+    context.drawImage(ready.surface, 0, 0);
+    context.restore();
+  }
+  stats.layerPending = !ready || ready.drawn < links;
+
+  const span = Math.max(1, spanUs);
+  const bucketOf = (t: number) => arrivalBucket((t - tx.createdUs) / span);
+
+  // The picked tx's path: each reached node joined to the peer whose copy reached it first,
+  // coloured by when it arrived, so the spread reads hop by hop.
+  if (frame.txOnly && tx.parent) {
+    const tree: Path2D[] = Array.from({ length: ARRIVAL_BUCKETS }, () => new Path2D());
+    for (let i = 0; i < trace.nodes; i += 1) {
+      const p = tx.parent![i];
+      const t = tx.arrivalUs[i];
+      if (p < 0 || t < 0 || t > tUs) continue;
+      const path = tree[bucketOf(t)];
+      path.moveTo(x(p), y(p));
+      path.lineTo(x(i), y(i));
+    }
+    context.lineWidth = 1.6;
+    context.globalAlpha = 0.8;
+    tree.forEach((path, b) => {
+      context.strokeStyle = ARRIVAL_BUCKET_COLOURS[b];
+      context.stroke(path);
+    });
+    context.globalAlpha = 1;
+  }
+
+  // Messages in flight: a stroke from the sender along the link, as far as it has got. All
+  // traffic, or only the picked tx's copies (a copy heading to a node that already has the tx
+  // is a duplicate). Requests sent to a withholding node are drawn in the adversary colour.
+  const payload = new Path2D();
+  const control = new Path2D();
+  const duplicateFlash = new Path2D();
+  const withheldFlash = new Path2D();
+  const withheldAt = new Set<number>();
+  const flash = (path: Path2D, o: number, data: Float64Array) => {
+    const sent = data[o];
+    const arrive = data[o + 6];
+    const from = data[o + 1];
+    const to = data[o + 2];
+    const progress = arrive > sent ? (tUs - sent) / (arrive - sent) : 1;
+    path.moveTo(x(from), y(from));
+    path.lineTo(x(from) + (x(to) - x(from)) * progress, y(from) + (y(to) - y(from)) * progress);
+  };
+  const lookup = requestLookup(trace);
+  const { sends } = trace;
+  const end = firstSendAfter(sends, tUs);
+  let drawn = 0;
+  for (let s = end - 1; s >= 0 && drawn < MAX_FLASHES; s -= 1) {
+    const o = s * SEND_STRIDE;
+    if (sends[o] < tUs - FLASH_LOOKBACK_US) break;
+    const arrive = sends[o + 6];
+    const withheld = lookup !== null && lookup.request[sends[o + 3]] === 1 && lookup.withholds[sends[o + 2]] === 1 && sends[o + 7] === 0;
+    if (withheld && arrive <= tUs && arrive > tUs - EFFECT_MARK_US) withheldAt.add(sends[o + 2]);
+    if (arrive <= tUs || sends[o + 7] !== 0) continue;
+    if (withheld) {
+      flash(withheldFlash, o, sends);
+      stats.withheld += 1;
+    } else if (!frame.txOnly) flash(sends[o + 5] > 0 ? payload : control, o, sends);
+    else continue;
+    drawn += 1;
+  }
+  if (frame.txOnly) {
+    const own = tx.sends ?? new Float64Array(0);
+    for (let o = 0; o + SEND_STRIDE <= own.length; o += SEND_STRIDE) {
+      const arrive = own[o + 6];
+      if (own[o] > tUs || arrive <= tUs || own[o + 7] !== 0) continue;
+      const has = tx.arrivalUs[own[o + 2]];
+      const duplicate = has >= 0 && has < arrive;
+      flash(duplicate ? duplicateFlash : payload, o, own);
+      drawn += 1;
+      if (duplicate) stats.duplicates += 1;
+    }
+  }
+  stats.flashes = drawn;
+  context.lineWidth = frame.txOnly ? 2 : 1.2;
+  context.globalAlpha = frame.txOnly ? 0.95 : 0.55;
+  context.strokeStyle = MARKS.control;
+  context.stroke(control);
+  context.strokeStyle = MARKS.payload;
+  context.stroke(payload);
+  context.strokeStyle = MARKS.duplicate;
+  context.stroke(duplicateFlash);
+  context.globalAlpha = 0.9;
+  context.lineWidth = 1.4;
+  context.setLineDash([4, 3]);
+  context.strokeStyle = MARKS.adversary;
+  context.stroke(withheldFlash);
+  context.setLineDash([]);
+  context.globalAlpha = 1;
+
+  // Nodes: one path per colour bucket; a node is coloured once the picked tx has reached it.
+  const buckets: Path2D[] = Array.from({ length: ARRIVAL_BUCKETS }, () => new Path2D());
+  const unreached = new Path2D();
+  for (let i = 0; i < trace.nodes; i += 1) {
+    const t = tx.arrivalUs[i];
+    const path = t >= 0 && t <= tUs ? buckets[bucketOf(t)] : unreached;
+    path.moveTo(x(i) + radius, y(i));
+    path.arc(x(i), y(i), radius, 0, 2 * Math.PI);
+  }
+  context.fillStyle = UNREACHED;
+  context.fill(unreached);
+  buckets.forEach((path, b) => {
+    context.fillStyle = ARRIVAL_BUCKET_COLOURS[b];
+    context.fill(path);
+  });
+
+  // Adversaries: a diamond outline, so they read by shape as well as colour.
+  const adversaries = new Path2D();
+  const a = radius + 2.5;
+  for (let i = 0; i < trace.nodes; i += 1) {
+    if (!trace.adversaries[i]) continue;
+    adversaries.moveTo(x(i), y(i) - a);
+    adversaries.lineTo(x(i) + a, y(i));
+    adversaries.lineTo(x(i), y(i) + a);
+    adversaries.lineTo(x(i) - a, y(i));
+    adversaries.closePath();
+  }
+  context.strokeStyle = MARKS.adversary;
+  context.lineWidth = 1.4;
+  context.stroke(adversaries);
+
+  // Duplicates of the picked tx that landed recently: a ring where they land.
+  const duplicates = new Path2D();
+  for (let d = 0; d + 1 < tx.duplicates.length; d += 2) {
+    const t = tx.duplicates[d];
+    if (t > tUs || t < tUs - DUPLICATE_MARK_US) continue;
+    const n = tx.duplicates[d + 1];
+    duplicates.moveTo(x(n) + radius + 3, y(n));
+    duplicates.arc(x(n), y(n), radius + 3, 0, 2 * Math.PI);
+  }
+  context.strokeStyle = MARKS.duplicate;
+  context.lineWidth = 1.2;
+  context.stroke(duplicates);
+
+  // Adversaries' effects, in one colour and told apart by shape: a square where a request was
+  // withheld (at the withholder, or where a node gave up waiting and asked again), a cross where
+  // corrupt data was rejected, a barred circle on a node that holds the picked tx and censors it.
+  const withheldMarks = new Path2D();
+  const corruptMarks = new Path2D();
+  const m = radius + 3.5;
+  const square = (n: number) => withheldMarks.rect(x(n) - m, y(n) - m, 2 * m, 2 * m);
+  withheldAt.forEach(square);
+  const effects = trace.effects;
+  if (effects && effects.length) {
+    const WITHHELD = EFFECTS.indexOf('withheld');
+    for (let e = firstAtOrAfter(effects, 4, tUs - EFFECT_MARK_US) * 4; e + 3 < effects.length && effects[e] <= tUs; e += 4) {
+      const n = effects[e + 1];
+      if (effects[e + 2] === WITHHELD) square(n);
+      else {
+        corruptMarks.moveTo(x(n) - m, y(n) - m);
+        corruptMarks.lineTo(x(n) + m, y(n) + m);
+        corruptMarks.moveTo(x(n) + m, y(n) - m);
+        corruptMarks.lineTo(x(n) - m, y(n) + m);
+      }
+    }
+  }
+  const censorMarks = new Path2D();
+  for (const n of frame.censoring ?? []) {
+    const t = tx.arrivalUs[n];
+    if (t < 0 || t > tUs) continue;
+    censorMarks.moveTo(x(n) + m, y(n));
+    censorMarks.arc(x(n), y(n), m, 0, 2 * Math.PI);
+    censorMarks.moveTo(x(n) - 0.7 * m, y(n) - 0.7 * m);
+    censorMarks.lineTo(x(n) + 0.7 * m, y(n) + 0.7 * m);
+  }
+  context.strokeStyle = MARKS.effect;
+  context.lineWidth = 1.6;
+  context.stroke(withheldMarks);
+  context.stroke(corruptMarks);
+  context.stroke(censorMarks);
+
+  // The tx's origin, once created, and the inspected node.
+  context.strokeStyle = MARKS.origin;
+  context.lineWidth = 1.5;
+  if (tUs >= tx.createdUs) {
+    context.beginPath();
+    context.arc(x(tx.origin), y(tx.origin), radius + 4.5, 0, 2 * Math.PI);
+    context.stroke();
+  }
+  if (selected >= 0 && selected < trace.nodes) {
+    context.setLineDash([3, 3]);
+    context.beginPath();
+    context.arc(x(selected), y(selected), radius + 7, 0, 2 * Math.PI);
+    context.stroke();
+    context.setLineDash([]);
+  }
+  return stats;
+}

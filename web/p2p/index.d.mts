@@ -1,0 +1,33 @@
+// Types of index.mjs: the public API of the peer-to-peer code shared by the light node page and
+// the relay (no DOM).
+export { BAN_MS, BanList, MAX_BANS, type Ban } from './ban.mjs';
+export { Engine, type Delivery, type FrameInfo, type OutFrame, type Validation, type Verdict } from './engine.mjs';
+export {
+  DEFAULT_LIMITS,
+  FramedProtocol,
+  LIVE_CONFIGS,
+  MAX_TX_BYTES,
+  PROTOCOL_IDS,
+  type Arrival,
+  type Engineish,
+  type FramedStats,
+  type Limits,
+  type ProtocolName,
+} from './framed.mjs';
+export {
+  gossipServices,
+  JsGossip,
+  judge,
+  liveConfig,
+  makeGossip,
+  MAX_ANNOUNCE_BYTES,
+  ROUTERS,
+  TxcastGossip,
+  VERSIONS,
+  type Gossip,
+  type GossipCounters,
+  type GossipOptions,
+  type GossipVersion,
+  type Router,
+} from './gossip.mjs';
+export { ANNOUNCE_TOPIC, DEFAULT_TX_BYTES, GENERATED_HEADER_BYTES, generatedTx, parseTx, sentAtOf, toHex, TX_TOPIC, wallMs } from './txwire.mjs';

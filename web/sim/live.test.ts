@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import type { RunChunk, RunStart } from '../../workers/protocol';
+import { LiveTrace } from './live';
+
+describe('LiveTrace', () => {
+  const start: RunStart = {
+    kind: 'start', id: 3, label: 'flood', protocol: 'flood', nodes: 2, endUs: 1000, edges: Uint32Array.of(0, 1), adversaries: Uint8Array.of(0, 1),
+    behaviours: ['honest', 'silent'], positions: new Float32Array(4), coordinates: new Float64Array(0), txPlan: Float64Array.of(0, 0), layoutMs: 1,
+  };
+  const chunk = (nowUs: number, deliveries: number[]): RunChunk => ({
+    kind: 'chunk', id: 3, nowUs, events: 1, deliveries: Float64Array.from(deliveries), duplicates: new Float64Array(0),
+    sends: new Float64Array(0), sendCount: 0, kinds: ['tx'], effects: new Float64Array(0),
+  });
+
+  it('grows the trace chunk by chunk and tracks the computed time', () => {
+    const live = new LiveTrace(start);
+    expect(live.trace.computedUs).toBe(0);
+    live.add(chunk(400, [0, 0, 0]));
+    live.add(chunk(900, [500, 1, 0]));
+    expect(Array.from(live.trace.deliveries)).toEqual([0, 0, 0, 500, 1, 0]);
+    expect(live.trace.computedUs).toBe(900);
+    expect(live.done).toBe(false);
+    live.finish({ kind: 'done', id: 3, nowUs: 950, events: 2, sendCount: 0, kinds: ['tx'], bandwidth: new Float64Array(2), binUs: 1000, counterBins: new Float64Array(0), counterNames: [], report: '{}', engineMs: 5 });
+    expect(live.trace.computedUs).toBe(1000);
+    expect(live.done).toBe(true);
+  });
+});

@@ -1,0 +1,87 @@
+// A run's trace assembled while it is computed: the worker's start message gives the network,
+// each chunk appends what happened next, the end adds the aggregates and the report. Appending a
+// chunk costs what the chunk holds, not what came before.
+import { SEND_STRIDE, type RunChunk, type RunDone, type RunStart, type StreamedTrace } from '../../workers/protocol';
+import { SEND_CAP } from '../../workers/record';
+import { Growable } from './growable';
+
+/** Numbers an array grows to in place at most when it knows no bound of its own (128 MB). */
+const IN_PLACE = 1 << 24;
+
+export class LiveTrace {
+  readonly trace: StreamedTrace;
+  private readonly deliveries: Growable;
+  private readonly duplicates = new Growable(1024, IN_PLACE);
+  /** The worker keeps at most `SEND_CAP` sends: they all fit in place. */
+  private readonly sends = new Growable(1024 * SEND_STRIDE, SEND_CAP * SEND_STRIDE);
+  private readonly effects = new Growable(256);
+  done = false;
+  events = 0;
+
+  constructor(start: RunStart) {
+    // A node's first arrival of a tx happens once: nodes x txs records at most.
+    this.deliveries = new Growable(1024, Math.min(IN_PLACE, 3 * start.nodes * (start.txPlan.length / 2)));
+    this.trace = {
+      kind: 'trace',
+      id: start.id,
+      label: start.label,
+      protocol: start.protocol,
+      nodes: start.nodes,
+      endUs: start.endUs,
+      computedUs: 0,
+      edges: start.edges,
+      adversaries: start.adversaries,
+      behaviours: start.behaviours,
+      positions: start.positions,
+      coordinates: start.coordinates,
+      txPlan: start.txPlan,
+      deliveries: new Float64Array(0),
+      duplicates: new Float64Array(0),
+      sends: new Float64Array(0),
+      sendCount: 0,
+      kinds: [],
+      effects: new Float64Array(0),
+      bandwidth: new Float64Array(0),
+      binUs: 1,
+      counterBins: new Float64Array(0),
+      counterNames: [],
+      report: '',
+      engineMs: 0,
+      layoutMs: start.layoutMs,
+    };
+  }
+
+  /** Appends a chunk; the trace's arrays are replaced by views that include it. */
+  add(chunk: RunChunk): void {
+    const t = this.trace;
+    this.deliveries.append(chunk.deliveries);
+    this.duplicates.append(chunk.duplicates);
+    this.sends.append(chunk.sends);
+    this.effects.append(chunk.effects);
+    t.deliveries = this.deliveries.view();
+    t.duplicates = this.duplicates.view();
+    t.sends = this.sends.view();
+    t.effects = this.effects.view();
+    t.sendCount = chunk.sendCount;
+    t.kinds = chunk.kinds;
+    t.computedUs = chunk.nowUs;
+    this.events = chunk.events;
+  }
+
+  finish(done: RunDone): void {
+    const t = this.trace;
+    Object.assign(t, {
+      computedUs: t.endUs,
+      sendCount: done.sendCount,
+      kinds: done.kinds,
+      bandwidth: done.bandwidth,
+      binUs: done.binUs,
+      counterBins: done.counterBins,
+      counterNames: done.counterNames,
+      report: done.report,
+      engineMs: done.engineMs,
+    });
+    this.events = done.events;
+    this.done = true;
+  }
+}

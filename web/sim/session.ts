@@ -1,0 +1,239 @@
+// The runs of the scenario: starts 1 to MAX_RUNS of its protocols, each in its own worker
+// (runner.ts), hears their networks, chunks and ends, and puts what they computed in the store;
+// asks the workers about a seeked time, a node or the censors of a tx. The views draw from the store.
+import { SEND_STRIDE, type RunChunk, type RunDone, type RunStart } from '../../workers/protocol';
+import { count } from '../app/format';
+import { currentTx, selectedRuns, type AppStore } from '../app/state';
+import { Panel } from '../canvas/panel';
+import { extend, newClock, seek, togglePlay } from '../playback/playback';
+import { parseReport } from '../report/report';
+import { seedOverride } from '../scenario/info';
+import { RunSlot } from './runner';
+
+export interface SessionOptions {
+  /** Asks for a frame to be drawn (the runs' traces grew, a layout or a scan arrived). */
+  redraw: () => void;
+  /** Playback does not start by itself (prefers-reduced-motion). */
+  reduceMotion: boolean;
+}
+
+export class Session {
+  private readonly slots: RunSlot[] = [];
+  /** The seek whose range scans are wanted; a newer seek supersedes it. */
+  private seekAsked: { tUs: number; tx: number } | null = null;
+  private scansInFlight = 0;
+  /** Per run, the tx whose censoring nodes were asked for (the worker knows behaviours). */
+  private readonly censoringAsked: number[] = [];
+
+  constructor(
+    private readonly store: AppStore,
+    private readonly options: SessionOptions,
+  ) {}
+
+  private get redraw(): () => void {
+    return this.options.redraw;
+  }
+
+  /** Runs the ticked protocols of the scenario (stopping what still runs). */
+  run(): void {
+    const store = this.store;
+    const s = store.get();
+    const runs = selectedRuns(s);
+    const seed = seedOverride(s.seedText, s.info);
+    if (typeof seed === 'string') return store.update({ error: seed });
+    if (runs.length === 0) return store.update({ error: 'pick at least one protocol to run' });
+    const generation = s.generation + 1;
+    const layoutSeed = BigInt(s.info.seed);
+    for (const slot of this.slots) if (slot.busy) slot.stop();
+    const panels = runs.map((r) => new Panel(r, s.info.labels[r] ?? `run ${r}`, this.redraw, (panel, node) => this.inspect(panel, node)));
+    this.seekAsked = null;
+    this.censoringAsked.length = 0;
+    store.update({
+      error: '',
+      generation,
+      runSeed: typeof seed === 'bigint' ? seed : undefined,
+      runStartedAt: performance.now(),
+      panels,
+      reports: runs.map(() => null),
+      started: 0,
+      selectedNode: -1,
+      // The speed picked stays for the new runs.
+      clock: { ...newClock(0), speedIndex: s.clock.speedIndex },
+      playbackBegun: false,
+      chartsDone: false,
+      seek: '',
+      phase: 'running',
+      computing: true,
+      computedShare: 0,
+    });
+    panels.forEach((panel, k) => {
+      this.slots[k] ??= new RunSlot(k, (message) => this.workerCrashed(k, message));
+      const mine = generation;
+      const current = () => mine === store.get().generation;
+      this.slots[k].start(
+        { scenario: s.scenarioText, run: panel.index, seed: typeof seed === 'bigint' ? seed : undefined, layoutSeed, layout: k === 0 },
+        {
+          start: (st) => current() && this.runStarted(k, st),
+          chunk: (c) => current() && this.runChunk(k, c),
+          done: (d) => current() && this.runDone(k, d),
+          failed: (message) => current() && this.runFailed(k, message),
+        },
+      );
+    });
+  }
+
+  private runStarted(k: number, start: RunStart): void {
+    const s = this.store.get();
+    const panels = s.panels;
+    const panel = panels[k];
+    panel.start(start);
+    // The first run computes the layout of the network every run shares.
+    const source = panels[0].trace;
+    if (source?.positions.length) for (const p of panels) if (p.trace && !p.trace.positions.length) p.takeLayout(source);
+    // Geographic scenarios open on the map; the choice is offered only when there is one.
+    let layout = s.layout;
+    if (panel.hasMap && k === 0 && !s.layoutChosen) layout = 'map';
+    if (!panel.hasMap && layout === 'map') layout = 'force';
+    // Runs start in any order: every run started so far shares the view just chosen (the canvas applies it).
+    this.store.update({ mapOffered: panel.hasMap, layout, started: s.started + 1 });
+    panel.setProgress(0, `simulating ${start.nodes} nodes…`);
+    this.computedExtent();
+    this.redraw(); // show this run's network at once
+  }
+
+  /**
+   * What every run has computed: the shared clock may play up to the least of them. Playback
+   * begins as soon as every run has something computed.
+   */
+  private computedExtent(): void {
+    const store = this.store;
+    const s = store.get();
+    const panels = s.panels;
+    const endUs = Math.max(0, ...panels.map((p) => p.trace?.endUs ?? 0));
+    const reach = Math.min(...panels.map((p) => (!p.trace ? 0 : p.done ? endUs : p.computedUs)));
+    let clock = extend(s.clock, reach, endUs);
+    store.update({ clock, computedShare: endUs > 0 ? clock.computedUs / endUs : 0 });
+    const pauseAtMs = s.pauseAtMs;
+    if (pauseAtMs !== null && clock.computedUs >= Math.min(endUs, pauseAtMs * 1000) && panels.every((p) => p.trace)) {
+      store.update({ playbackBegun: true });
+      this.seekTo(pauseAtMs * 1000);
+      store.update({ pauseAtMs: null });
+    } else if (!s.playbackBegun && reach > 0 && pauseAtMs === null) {
+      if (!this.options.reduceMotion) clock = togglePlay(clock);
+      store.update({ playbackBegun: true, clock, txMax: Math.max(0, (panels[0].view?.txs ?? 1) - 1) });
+    }
+    this.redraw();
+  }
+
+  private runChunk(k: number, chunk: RunChunk): void {
+    const panel = this.store.get().panels[k];
+    panel.addChunk(chunk);
+    panel.setProgress(chunk.nowUs / Math.max(1, panel.trace?.endUs ?? 1), `simulating: ${(chunk.nowUs / 1000).toFixed(0)} of ${((panel.trace?.endUs ?? 0) / 1000).toFixed(0)} ms, ${count(chunk.events)} events`);
+    this.computedExtent();
+  }
+
+  private runDone(k: number, done: RunDone): void {
+    const panel = this.store.get().panels[k];
+    panel.finish(done);
+    const trace = panel.trace!;
+    this.computedExtent();
+    const report = parseReport(trace.report);
+    panel.element.dataset.digest = report.digest;
+    const kept = trace.sendCount > trace.sends.length / SEND_STRIDE ? ` (first ${count(trace.sends.length / SEND_STRIDE)} sends drawn)` : '';
+    panel.setState('done', `${trace.nodes} nodes · ${count(report.events)} events · ${trace.engineMs.toFixed(0)} ms engine${kept}`);
+    const reports = this.store.get().reports.map((r, i) => (i === k ? report : r));
+    if (!reports.every((r) => r !== null)) return this.store.update({ reports });
+    // All done: the report table and the charts draw from the reports.
+    this.computedExtent();
+    const panels = this.store.get().panels;
+    this.store.update({ reports, txMax: Math.max(0, (panels[0].view?.txs ?? 1) - 1), computing: false, crashed: false, phase: 'done' });
+    this.redraw();
+  }
+
+  private runFailed(k: number, message: string): void {
+    this.store.get().panels[k].setState('error', message);
+    for (const slot of this.slots) if (slot.busy) slot.stop();
+    this.store.update({ error: `the engine rejected this scenario: ${message}`, engineFailure: { message }, phase: 'error' });
+  }
+
+  private workerCrashed(k: number, message: string): void {
+    const panel = this.store.get().panels[k];
+    if (panel) panel.setState('error', `${message}: press Run to restart it`);
+    this.store.update({ error: `${message}. Press Run to start a fresh worker.`, crashed: true, phase: 'error' });
+  }
+
+  // ---- seeking: who has the tx at the new time comes from the runs' arrival logs -----------
+
+  /** Moves the paused clock to `tUs` and asks each run's worker for the picked tx's state there. */
+  seekTo(tUs: number): void {
+    const store = this.store;
+    store.update((s) => ({ clock: seek({ ...s.clock, playing: false }, tUs) }));
+    this.redraw();
+    const s = store.get();
+    this.seekAsked = { tUs: s.clock.tUs, tx: currentTx(s) };
+    store.update({ seek: 'scanning' });
+    if (this.scansInFlight === 0) this.scanForSeek();
+  }
+
+  /** One range scan per run at a time: while dragging the timeline only the latest position is scanned. */
+  private scanForSeek(): void {
+    const asked = this.seekAsked;
+    if (!asked) return;
+    const store = this.store;
+    const { generation: mine, panels } = store.get();
+    const jobs = panels.map((panel, k) =>
+      this.slots[k]
+        ?.arrivals(asked.tx, asked.tx + 1, asked.tUs)
+        .then((reply) => {
+          if (mine === store.get().generation) panel.setSeek(asked.tx, asked.tUs, reply.arrivals, reply.censoring);
+        })
+        .catch(() => undefined),
+    );
+    this.scansInFlight = jobs.length;
+    void Promise.all(jobs).then(() => {
+      this.scansInFlight = 0;
+      // A newer seek (or a new run's) came while these were out: scan for it now.
+      if (this.seekAsked && this.seekAsked !== asked) return this.scanForSeek();
+      if (mine !== store.get().generation) return;
+      store.update({ seek: 'scanned' });
+      this.redraw();
+    });
+  }
+
+  /** Asks run `k`'s worker which nodes censor `tx`, once per tx (drawn as they are known). */
+  askCensoring(k: number, tx: number): void {
+    const store = this.store;
+    const panel = store.get().panels[k];
+    if (this.censoringAsked[k] === tx || !panel.trace?.adversaries.some((a) => a) || !this.slots[k]) return;
+    this.censoringAsked[k] = tx;
+    const mine = store.get().generation;
+    this.slots[k]
+      .arrivals(tx, tx, 0)
+      .then((reply) => {
+        if (mine !== store.get().generation || this.censoringAsked[k] !== tx) return;
+        panel.setCensoring(tx, reply.censoring);
+        this.redraw();
+      })
+      .catch(() => undefined);
+  }
+
+  /** A node was clicked: pause, select it in every run, and ask its run's worker for its state now. */
+  inspect(panel: Panel, node: number): void {
+    const store = this.store;
+    store.update((s) => ({ selectedNode: node, clock: { ...s.clock, playing: false } }));
+    this.redraw();
+    const s = store.get();
+    const k = s.panels.indexOf(panel);
+    const tUs = s.clock.tUs;
+    store.update({ inspection: { kind: 'message', text: `replaying ${panel.label} to ${(tUs / 1000).toFixed(1)} ms…` } });
+    this.slots[k]
+      ?.inspect({ scenario: s.scenarioText, run: panel.index, seed: s.runSeed, layoutSeed: 0n, layout: false }, tUs, node)
+      .then((reply) => store.update({ inspection: { kind: 'node', label: panel.label, tUs, json: reply.json } }))
+      .catch((error: unknown) => store.update({ inspection: { kind: 'message', text: `could not inspect node ${node}: ${error instanceof Error ? error.message : String(error)}` } }));
+  }
+
+  /** Test hook: crash run `k`'s worker. */
+  crashWorker(k: number): void {
+    this.slots[k]?.crashForTest();
+  }
+}

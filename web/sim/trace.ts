@@ -1,0 +1,188 @@
+// Views of a recorded run: what one tx did (kept up to date as a streaming run's trace grows),
+// and aggregates for the charts. Drawing a frame only reads them.
+import type { RunTrace } from '../../workers/protocol';
+import { GrowingTx } from './growing-tx';
+
+/** The parts of a trace these views read (tests build them by hand). */
+export type TraceData = Pick<RunTrace, 'nodes' | 'endUs' | 'txPlan' | 'deliveries' | 'duplicates'>;
+
+/** Offsets (in triples) of the events of each tx, in time order: a CSR index over a t,node,tx array. */
+export interface TxIndex {
+  start: Uint32Array;
+  events: Uint32Array;
+}
+
+export function indexByTx(triples: Float64Array, txs: number): TxIndex {
+  const count = new Uint32Array(txs + 1);
+  const n = Math.floor(triples.length / 3);
+  for (let i = 0; i < n; i += 1) {
+    const tx = triples[3 * i + 2];
+    if (tx < txs) count[tx + 1] += 1;
+  }
+  for (let tx = 0; tx < txs; tx += 1) count[tx + 1] += count[tx];
+  const events = new Uint32Array(count[txs]);
+  const fill = count.slice(0, txs);
+  for (let i = 0; i < n; i += 1) {
+    const tx = triples[3 * i + 2];
+    if (tx < txs) events[fill[tx]++] = i;
+  }
+  return { start: count, events };
+}
+
+export interface TxView {
+  tx: number;
+  createdUs: number;
+  origin: number;
+  /** First arrival per node (us), -1 if never. */
+  arrivalUs: Float64Array;
+  /** Arrivals in time order (us), for stepping hop by hop. */
+  times: Float64Array;
+  /** Duplicate copies: t_us, node pairs. */
+  duplicates: Float64Array;
+  /** Latest first arrival, or the creation time when only the origin has it. */
+  lastUs: number;
+  /** This tx's sends (full copies), `SEND_STRIDE` numbers each, in send order; empty without sends. */
+  sends?: Float64Array;
+  /** Per node, who sent it the copy that arrived first (-1: none seen, or the origin). */
+  parent?: Int32Array;
+  /** Per node, hops from the origin along `parent` (0 at the origin, -1 where unknown). */
+  hops?: Int16Array;
+}
+
+/** Event indices of each tx, appended as chunks of a streaming run arrive. */
+class PerTx {
+  private lists: number[][];
+  /** Triples (or strides) indexed so far. */
+  seen = 0;
+
+  constructor(txs: number) {
+    this.lists = Array.from({ length: txs }, () => []);
+  }
+
+  /** Indexes the records of `data` (of `stride` numbers, tx at `txAt`) not seen yet. */
+  extend(data: Float64Array, stride: number, txAt: number): void {
+    const n = Math.floor(data.length / stride);
+    for (let i = this.seen; i < n; i += 1) {
+      const tx = data[i * stride + txAt];
+      if (tx >= 0 && tx < this.lists.length) this.lists[tx].push(i);
+    }
+    this.seen = n;
+  }
+
+  of(tx: number): readonly number[] {
+    return this.lists[tx] ?? [];
+  }
+}
+
+/** Where sends keep their tx (the WASM `take_sends` layout). */
+const SEND_STRIDE = 9;
+const SEND_TX = 8;
+
+export class TraceView {
+  readonly txs: number;
+  private readonly byTxDeliveries: PerTx;
+  private readonly byTxDuplicates: PerTx;
+  private readonly byTxSends: PerTx;
+  private followed: GrowingTx | null = null;
+
+  constructor(readonly trace: TraceData & { sends?: Float64Array }) {
+    this.txs = trace.txPlan.length / 2;
+    this.byTxDeliveries = new PerTx(this.txs);
+    this.byTxDuplicates = new PerTx(this.txs);
+    this.byTxSends = new PerTx(this.txs);
+    this.extend();
+  }
+
+  /**
+   * Indexes what the trace gained since the last call (a streaming run's new chunk), and brings
+   * the tx last asked for up to date now rather than in the next frame, which has enough to do.
+   */
+  extend(): void {
+    this.byTxDeliveries.extend(this.trace.deliveries, 3, 2);
+    this.byTxDuplicates.extend(this.trace.duplicates, 3, 2);
+    if (this.trace.sends) this.byTxSends.extend(this.trace.sends, SEND_STRIDE, SEND_TX);
+    if (this.followed) this.tx(this.followed.tx);
+  }
+
+  createdUs(tx: number): number {
+    return this.trace.txPlan[2 * tx];
+  }
+
+  /** The last tx created at or before `tUs` (the plan is in creation order), or 0. */
+  latestTx(tUs: number): number {
+    let lo = 0;
+    let hi = this.txs - 1;
+    let best = 0;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.createdUs(mid) <= tUs) {
+        best = mid;
+        lo = mid + 1;
+      } else hi = mid - 1;
+    }
+    return best;
+  }
+
+  /** Tx `tx` as recorded so far; the last tx asked for is kept and brought up to date. */
+  tx(tx: number): TxView {
+    if (this.followed?.tx !== tx) this.followed = new GrowingTx(tx, this.trace.nodes, this.createdUs(tx), this.trace.txPlan[2 * tx + 1]);
+    return this.followed.view(this.trace, { deliveries: this.byTxDeliveries.of(tx), duplicates: this.byTxDuplicates.of(tx), sends: this.byTxSends.of(tx) });
+  }
+}
+
+/**
+ * Per node, the sender of the earliest-arriving copy that landed by the node's first arrival:
+ * the hop the tx took to reach it. Lost copies do not count. (The whole-trace definition of the
+ * parents `GrowingTx` keeps up to date chunk by chunk.)
+ */
+export function firstCopySenders(sends: Float64Array, arrivalUs: Float64Array): Int32Array {
+  const parent = new Int32Array(arrivalUs.length).fill(-1);
+  const best = new Float64Array(arrivalUs.length).fill(Infinity);
+  for (let o = 0; o + SEND_STRIDE <= sends.length; o += SEND_STRIDE) {
+    const to = sends[o + 2];
+    const arrive = sends[o + 6];
+    if (sends[o + 7] !== 0 || arrivalUs[to] < 0 || arrive > arrivalUs[to] || arrive >= best[to]) continue;
+    best[to] = arrive;
+    parent[to] = sends[o + 1];
+  }
+  return parent;
+}
+
+/**
+ * A tx's state at a time from the arrival logs' range scan (node, seq, arrival_us triples, as
+ * the engine's `arrivals_range` gives them): first arrival per node, -1 where it has not arrived.
+ */
+export function arrivalsFromScan(scan: Float64Array, tx: number, nodes: number): Float64Array {
+  const arrivalUs = new Float64Array(nodes).fill(-1);
+  for (let i = 0; i + 2 < scan.length; i += 3) {
+    if (scan[i + 1] === tx && scan[i] < nodes) arrivalUs[scan[i]] = scan[i + 2];
+  }
+  return arrivalUs;
+}
+
+/** Every first arrival's latency (ms after its tx was created), sorted: the latency CDF's x values. */
+export function latenciesMs(trace: TraceData): Float64Array {
+  const { deliveries, txPlan } = trace;
+  const n = Math.floor(deliveries.length / 3);
+  const out = new Float64Array(n);
+  for (let i = 0; i < n; i += 1) out[i] = (deliveries[3 * i] - txPlan[2 * deliveries[3 * i + 2]]) / 1000;
+  return out.sort();
+}
+
+/** Share of all (node, tx) pairs delivered by the end of each of `bins` equal time bins. */
+export function deliveryOverTime(trace: TraceData, bins: number): { tMs: Float64Array; share: Float64Array } {
+  const { deliveries, nodes, txPlan, endUs } = trace;
+  const total = Math.max(1, nodes * (txPlan.length / 2));
+  const binUs = Math.max(1, endUs / bins);
+  const counts = new Float64Array(bins);
+  for (let i = 0; i + 2 < deliveries.length; i += 3) counts[Math.min(bins - 1, Math.floor(deliveries[i] / binUs))] += 1;
+  const tMs = new Float64Array(bins);
+  const share = new Float64Array(bins);
+  let sum = 0;
+  for (let b = 0; b < bins; b += 1) {
+    sum += counts[b];
+    tMs[b] = ((b + 1) * binUs) / 1000;
+    share[b] = sum / total;
+  }
+  return { tMs, share };
+}
