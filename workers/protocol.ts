@@ -1,8 +1,10 @@
 // Messages between the page and workers/sim.worker.ts. One request in flight per worker; typed
 // arrays in a result are transferred, not copied.
 
-/** Numbers per send in `RunTrace.sends` (the WASM `take_sends` layout). */
-export const SEND_STRIDE = 9;
+import { SendField, type MessageClass } from '../web/wasm/txcast_wasm.js';
+
+/** Numbers per send in `RunTrace.sends`: the WASM `take_sends` layout, `SendField`. */
+export const SEND_STRIDE: number = SendField.Stride;
 
 export interface RunRequest {
   kind: 'run';
@@ -73,6 +75,8 @@ export interface RunChunk {
   sends: Float64Array;
   sendCount: number;
   kinds: string[];
+  /** What each kind does (`MessageClass`), index for index with `kinds`. */
+  kindClasses: MessageClass[];
   /** Adversary effects: t_us, node, effect (index into `EFFECTS`), n. */
   effects: Float64Array;
 }
@@ -83,7 +87,7 @@ export type RunDone = {
   id: number;
   nowUs: number;
   events: number;
-} & Pick<RunTrace, 'sendCount' | 'kinds' | 'bandwidth' | 'binUs' | 'counterBins' | 'counterNames' | 'report' | 'engineMs'>;
+} & Pick<RunTrace, 'sendCount' | 'kinds' | 'kindClasses' | 'bandwidth' | 'binUs' | 'counterBins' | 'counterNames' | 'report' | 'engineMs'>;
 
 /**
  * Everything the page needs to replay one run, assembled from the start, chunks and end of it
@@ -109,11 +113,13 @@ export interface RunTrace {
   deliveries: Float64Array;
   /** Duplicate full copies: t_us, node, tx. */
   duplicates: Float64Array;
-  /** Sends kept for drawing (the first `SEND_CAP`), `SEND_STRIDE` numbers each: t_us, from, to, kind, bytes, payload, arrive_us, lost, tx (-1 when the message carries no single full tx). */
+  /** Sends kept for drawing (the first `SEND_CAP`), laid out by `SendField` (`SEND_STRIDE` numbers each). */
   sends: Float64Array;
   /** Sends seen in all (may exceed what `sends` holds). */
   sendCount: number;
   kinds: string[];
+  /** What each kind does (`MessageClass`), index for index with `kinds`. */
+  kindClasses: MessageClass[];
   /** Adversary effects: t_us, node, effect (index into `EFFECTS`), n. */
   effects?: Float64Array;
   /** Bytes on the wire per time bin of `binUs`: payload and control, interleaved (empty until done). */

@@ -1,5 +1,6 @@
 // Collects what a run emits, slice by slice, into flat arrays the page can replay.
 
+import { CountField, SendField } from '../web/wasm/txcast_wasm.js';
 import { EFFECTS, SEND_STRIDE, type Effect } from './protocol';
 
 /** The most sends kept for drawing edge flashes (`SEND_STRIDE` numbers each); bandwidth bins count them all. */
@@ -45,9 +46,9 @@ export class SendLog {
   push(sends: Float64Array): Float64Array {
     const bins = this.bandwidth.length / 2;
     for (let i = 0; i + SEND_STRIDE <= sends.length; i += SEND_STRIDE) {
-      const bin = Math.min(bins - 1, Math.floor(sends[i] / this.binUs));
-      const bytes = sends[i + 4];
-      const payload = sends[i + 5];
+      const bin = Math.min(bins - 1, Math.floor(sends[i + SendField.Time] / this.binUs));
+      const bytes = sends[i + SendField.Bytes];
+      const payload = sends[i + SendField.Payload];
       this.bandwidth[2 * bin] += payload;
       this.bandwidth[2 * bin + 1] += bytes - payload;
     }
@@ -70,10 +71,11 @@ export class CounterBins {
   }
 
   push(counts: Float64Array): void {
-    for (let i = 0; i + 3 < counts.length; i += 4) {
-      const counter = counts[i + 2];
+    for (let i = 0; i + CountField.Stride <= counts.length; i += CountField.Stride) {
+      const counter = counts[i + CountField.Counter];
       while (this.rows.length <= counter) this.rows.push(new Float64Array(this.bins));
-      this.rows[counter][Math.min(this.bins - 1, Math.floor(counts[i] / this.binUs))] += counts[i + 3];
+      const bin = Math.min(this.bins - 1, Math.floor(counts[i + CountField.Time] / this.binUs));
+      this.rows[counter][bin] += counts[i + CountField.N];
     }
   }
 

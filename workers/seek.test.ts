@@ -55,7 +55,7 @@ describe('seek by range scan vs play', () => {
         more = sim.advance(Math.min(endUs, until), 1e9);
         live.add({
           kind: 'chunk', id: 1, nowUs: sim.now_us, events: sim.events, deliveries: sim.take_deliveries(), duplicates: sim.take_duplicates(),
-          sends: new Float64Array(0), sendCount: 0, kinds: [], effects: new Float64Array(0),
+          sends: new Float64Array(0), sendCount: 0, kinds: [], kindClasses: [], effects: new Float64Array(0),
         });
         view.extend();
         compareAt(sim.now_us);

@@ -3,7 +3,7 @@
 // Between slices it yields, so the page's seeks (arrival-log range scans) are answered mid-run,
 // and it computes a slice only while it holds a permit (workers/permits.ts), so the page's
 // workers leave the page a core.
-import init, { Simulation } from '../web/wasm/txcast_wasm.js';
+import init, { CountField, Simulation } from '../web/wasm/txcast_wasm.js';
 import { layoutPositions } from './layout';
 import { SEND_STRIDE, type ArrivalsRequest, type InspectRequest, type RunChunk, type RunRequest, type RunStart, type WorkerReply, type WorkerRequest } from './protocol';
 import { NO_PERMIT, SharedPermit, type Permit } from './permits';
@@ -50,9 +50,9 @@ function dropCurrent(): void {
 /** Picks the adversary effects out of counter moves (t, node, counter, n), by counter name. */
 function effects(counts: Float64Array, names: string[]): Float64Array {
   const out: number[] = [];
-  for (let i = 0; i + 3 < counts.length; i += 4) {
-    const effect = effectOf(names[counts[i + 2]] ?? '');
-    if (effect >= 0) out.push(counts[i], counts[i + 1], effect, counts[i + 3]);
+  for (let i = 0; i + CountField.Stride <= counts.length; i += CountField.Stride) {
+    const effect = effectOf(names[counts[i + CountField.Counter]] ?? '');
+    if (effect >= 0) out.push(counts[i + CountField.Time], counts[i + CountField.Node], effect, counts[i + CountField.N]);
   }
   return Float64Array.from(out);
 }
@@ -120,6 +120,7 @@ async function simulate(request: RunRequest): Promise<void> {
       sends: join(pending.sends),
       sendCount: sends.count,
       kinds: sim.kinds(),
+      kindClasses: sim.kind_classes(),
       effects: join(pending.effects),
     };
     pending.deliveries = [];
@@ -142,7 +143,7 @@ async function simulate(request: RunRequest): Promise<void> {
     const counts = sim.take_counts();
     counters.push(counts);
     // Counter names only grow: ask the engine again only when a new one shows up.
-    for (let i = 2; i < counts.length; i += 4) if (counts[i] >= names.length) names = sim.counter_names();
+    for (let i = CountField.Counter; i < counts.length; i += CountField.Stride) if (counts[i] >= names.length) names = sim.counter_names();
     // Timeouts happen in honest networks too: they are marked as effects only where there are adversaries.
     if (hasAdversaries) pending.effects.push(effects(counts, names));
     return more;
@@ -170,6 +171,7 @@ async function simulate(request: RunRequest): Promise<void> {
       events: end.events,
       sendCount: sends.count,
       kinds: sim.kinds(),
+      kindClasses: sim.kind_classes(),
       bandwidth: sends.bandwidth,
       binUs: sends.binUs,
       counterBins: end.counterBins,

@@ -2,7 +2,7 @@
 import type { Libp2p } from 'libp2p';
 import type { Delivery, Gossip, GossipVersion, Router } from '../../web/p2p/index.mjs';
 
-export type Wasm = { LightNode: unknown; gossipsub_protocol_ids: (version: string) => string[] };
+export type Wasm = { LiveNode: unknown; gossipsub_protocol_ids: (version: string) => string[] };
 export type LocalDelivery = Delivery & { protocol: 'gossipsub'; from: string };
 
 export interface LocalPeer {

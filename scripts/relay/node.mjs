@@ -12,7 +12,7 @@ import { createLibp2p } from 'libp2p';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import { buildWasm, WASM_BINARY, WASM_GLUE } from '../lib/bootstrap.mjs';
-import { BanList, Engine, FramedProtocol, generatedTx, gossipServices, LIVE_CONFIGS, makeGossip, TX_TOPIC, wallMs } from '../../web/p2p/index.mjs';
+import { BanList, LiveNode, FramedProtocol, generatedTx, gossipServices, LIVE_CONFIGS, makeGossip, TX_TOPIC, wallMs } from '../../web/p2p/index.mjs';
 
 /** The same Rust state machines as the page, from the WASM build (built first if missing). */
 export async function loadWasm() {
@@ -41,7 +41,7 @@ export async function startPeer({ wasm, libp2pOptions, services = {}, router = '
   });
   gossip = makeGossip(router, {
     libp2p: node,
-    LightNode: wasm.LightNode,
+    LiveNode: wasm.LiveNode,
     protocolIds: wasm.gossipsub_protocol_ids,
     privateKey,
     version,
@@ -54,8 +54,8 @@ export async function startPeer({ wasm, libp2pOptions, services = {}, router = '
   await gossip.start();
   const framed = [];
   for (const name of framedNames) {
-    const engine = new Engine(wasm.LightNode, name, LIVE_CONFIGS[name], seed(), performance.now());
-    const protocol = new FramedProtocol({ libp2p: node, name, engine, bans, log, onDeliver: (d) => onDeliver({ protocol: name, ...d }) });
+    const live = new LiveNode(wasm.LiveNode, name, LIVE_CONFIGS[name], seed(), performance.now());
+    const protocol = new FramedProtocol({ libp2p: node, name, live, bans, log, onDeliver: (d) => onDeliver({ protocol: name, ...d }) });
     await protocol.start();
     framed.push(protocol);
   }

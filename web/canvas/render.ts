@@ -2,6 +2,7 @@
 // Display state is a pure function of (panel, tx, time, view transform): pausing, seeking or
 // resizing just draws again.
 import { EFFECTS, SEND_STRIDE, type RunTrace } from '../../workers/protocol';
+import { MessageClass, SendField } from '../wasm/txcast_wasm.js';
 import { ARRIVAL_BUCKET_COLOURS, ARRIVAL_BUCKETS, arrivalBucket, BACKGROUND, edgeColour, LAND, MARKS, UNREACHED } from './palette';
 import type { TxView } from '../sim/trace';
 
@@ -44,7 +45,7 @@ function takeTurn(turn: LayerTurn | undefined, canvas: HTMLCanvasElement): boole
 }
 
 /** The parts of a trace a frame reads (the light node's view builds them by hand). */
-type FrameTrace = Pick<RunTrace, 'nodes' | 'edges' | 'adversaries' | 'sends'> & Partial<Pick<RunTrace, 'effects' | 'kinds' | 'behaviours'>>;
+type FrameTrace = Pick<RunTrace, 'nodes' | 'edges' | 'adversaries' | 'sends'> & Partial<Pick<RunTrace, 'effects' | 'kindClasses' | 'behaviours'>>;
 
 /** Messages drawn in flight at most per frame, and how far back to look for them (us). */
 const MAX_FLASHES = 4000;
@@ -53,8 +54,6 @@ const FLASH_LOOKBACK_US = 2_000_000;
 const DUPLICATE_MARK_US = 250_000;
 /** An adversary's effect (withheld request, rejected corrupt data) stays marked this long (us). */
 export const EFFECT_MARK_US = 300_000;
-/** Messages that ask a peer for a tx (or its codewords): sent to a withholding node, they go unanswered. */
-const REQUEST_KINDS = /^(GetData|WantTx|Request|iwant|ineed)$/;
 /** Behaviours that never answer a request. */
 const WITHHOLDING = new Set(['withhold_on_request', 'silent']);
 
@@ -73,16 +72,19 @@ export function nodeBuckets(arrivalUs: Float64Array, createdUs: number, tUs: num
   return out;
 }
 
-/** Per trace, which kinds are requests and which nodes withhold (recomputed when kinds grow). */
+/**
+ * Per trace, which kinds are requests (sent to a withholding node, they go unanswered) and which
+ * nodes withhold; recomputed when kinds grow.
+ */
 const requestCache = new WeakMap<object, { kinds: number; request: Uint8Array; withholds: Uint8Array }>();
 function requestLookup(trace: FrameTrace): { request: Uint8Array; withholds: Uint8Array } | null {
-  const { kinds, behaviours } = trace;
-  if (!kinds || !behaviours || !behaviours.some((b) => WITHHOLDING.has(b))) return null;
+  const { kindClasses, behaviours } = trace;
+  if (!kindClasses || !behaviours || !behaviours.some((b) => WITHHOLDING.has(b))) return null;
   let found = requestCache.get(trace);
-  if (!found || found.kinds !== kinds.length) {
+  if (!found || found.kinds !== kindClasses.length) {
     found = {
-      kinds: kinds.length,
-      request: Uint8Array.from(kinds, (k) => (REQUEST_KINDS.test(k) ? 1 : 0)),
+      kinds: kindClasses.length,
+      request: Uint8Array.from(kindClasses, (c) => (c === MessageClass.Request ? 1 : 0)),
       withholds: Uint8Array.from(behaviours, (b) => (WITHHOLDING.has(b) ? 1 : 0)),
     };
     requestCache.set(trace, found);
@@ -327,10 +329,10 @@ export function drawFrame(canvas: HTMLCanvasElement, frame: FrameInput | null, s
   const withheldFlash = new Path2D();
   const withheldAt = new Set<number>();
   const flash = (path: Path2D, o: number, data: Float64Array) => {
-    const sent = data[o];
-    const arrive = data[o + 6];
-    const from = data[o + 1];
-    const to = data[o + 2];
+    const sent = data[o + SendField.Time];
+    const arrive = data[o + SendField.Arrive];
+    const from = data[o + SendField.From];
+    const to = data[o + SendField.To];
     const progress = arrive > sent ? (tUs - sent) / (arrive - sent) : 1;
     path.moveTo(x(from), y(from));
     path.lineTo(x(from) + (x(to) - x(from)) * progress, y(from) + (y(to) - y(from)) * progress);
@@ -341,15 +343,15 @@ export function drawFrame(canvas: HTMLCanvasElement, frame: FrameInput | null, s
   let drawn = 0;
   for (let s = end - 1; s >= 0 && drawn < MAX_FLASHES; s -= 1) {
     const o = s * SEND_STRIDE;
-    if (sends[o] < tUs - FLASH_LOOKBACK_US) break;
-    const arrive = sends[o + 6];
-    const withheld = lookup !== null && lookup.request[sends[o + 3]] === 1 && lookup.withholds[sends[o + 2]] === 1 && sends[o + 7] === 0;
-    if (withheld && arrive <= tUs && arrive > tUs - EFFECT_MARK_US) withheldAt.add(sends[o + 2]);
-    if (arrive <= tUs || sends[o + 7] !== 0) continue;
+    if (sends[o + SendField.Time] < tUs - FLASH_LOOKBACK_US) break;
+    const arrive = sends[o + SendField.Arrive];
+    const withheld = lookup !== null && lookup.request[sends[o + SendField.Kind]] === 1 && lookup.withholds[sends[o + SendField.To]] === 1 && sends[o + SendField.Lost] === 0;
+    if (withheld && arrive <= tUs && arrive > tUs - EFFECT_MARK_US) withheldAt.add(sends[o + SendField.To]);
+    if (arrive <= tUs || sends[o + SendField.Lost] !== 0) continue;
     if (withheld) {
       flash(withheldFlash, o, sends);
       stats.withheld += 1;
-    } else if (!frame.txOnly) flash(sends[o + 5] > 0 ? payload : control, o, sends);
+    } else if (!frame.txOnly) flash(sends[o + SendField.Payload] > 0 ? payload : control, o, sends);
     else continue;
     drawn += 1;
   }

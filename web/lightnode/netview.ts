@@ -4,6 +4,7 @@
 // arrival. Frames and gossipsub messages become "sends" (a flash along the link), each tx's
 // arrivals and duplicates become the picked tx's view. Time is microseconds since `startMs`.
 import { SEND_STRIDE, type RunTrace } from '../../workers/protocol';
+import { SendField } from '../wasm/txcast_wasm.js';
 import { circularPositions } from '../canvas/layouts';
 import type { TxView } from '../sim/trace';
 import type { ProtocolName } from './arrivals';
@@ -198,8 +199,8 @@ export class LiveNet {
   /** Whether anything is still crossing a link at `tUs` (keeps the animation running). */
   busy(tUs: number): boolean {
     for (let o = this.sends.length - SEND_STRIDE; o >= 0; o -= SEND_STRIDE) {
-      if (this.sends[o + 6] > tUs) return true;
-      if (this.sends[o] < tUs - 2 * FLASH_US) break;
+      if (this.sends[o + SendField.Arrive] > tUs) return true;
+      if (this.sends[o + SendField.Time] < tUs - 2 * FLASH_US) break;
     }
     return false;
   }

@@ -13,10 +13,10 @@ import { webSockets } from '@libp2p/websockets';
 import { yamux } from '@libp2p/yamux';
 import { multiaddr } from '@multiformats/multiaddr';
 import { createLibp2p } from 'libp2p';
-import init, { gossipsub_protocol_ids, LightNode as WasmLightNode } from '../wasm/txcast_wasm.js';
+import init, { gossipsub_protocol_ids, LiveNode as WasmLiveNode } from '../wasm/txcast_wasm.js';
 import type { Copy } from './arrivals';
 import { BanList } from '../p2p/ban.mjs';
-import { Engine, type FrameInfo } from '../p2p/engine.mjs';
+import { LiveNode, type FrameInfo } from '../p2p/live-node.mjs';
 import { FramedProtocol, LIVE_CONFIGS, MAX_TX_BYTES, type ProtocolName } from '../p2p/framed.mjs';
 import { gossipServices, makeGossip, MAX_ANNOUNCE_BYTES, type Gossip, type GossipVersion, type Router } from '../p2p/gossip.mjs';
 import { shouldDial, transportOf, type TransportName } from './transport';
@@ -141,7 +141,7 @@ export class LightNode {
       this.options.onWire ? (direction: 'in' | 'out', peer: string, bytes: number, info: FrameInfo) => this.options.onWire!(name, direction, peer, bytes, info) : null;
     this.gossip = makeGossip(this.router, {
       libp2p: node,
-      LightNode: WasmLightNode,
+      LiveNode: WasmLiveNode,
       protocolIds: gossipsub_protocol_ids,
       privateKey,
       version: this.options.version,
@@ -159,11 +159,11 @@ export class LightNode {
     });
     await this.gossip.start();
     for (const name of ['cat', 'strokkur'] as const) {
-      const engine = new Engine(WasmLightNode, name, LIVE_CONFIGS[name], randomSeed(), performance.now());
+      const live = new LiveNode(WasmLiveNode, name, LIVE_CONFIGS[name], randomSeed(), performance.now());
       const framed = new FramedProtocol({
         libp2p: node,
         name,
-        engine,
+        live,
         onChange: this.options.onChange,
         onArrival: (a) => this.arrival(a),
         onDeliver: (d) => this.keep(name, d.hash, d.data),
@@ -368,7 +368,7 @@ export class LightNode {
   }
 }
 
-/** A 64-bit seed from the browser's real randomness, for the protocol engines. */
+/** A 64-bit seed from the browser's real randomness, for the protocol nodes. */
 function randomSeed(): bigint {
   const words = new Uint32Array(2);
   crypto.getRandomValues(words);

@@ -8,6 +8,7 @@
 // page keeps its main thread; it is small (at most MAX_NODES nodes and MAX_TXS txs).
 import type { GossipVersion } from '../p2p/gossip.mjs';
 import { TX_TOPIC } from '../p2p/txwire.mjs';
+import { SendField } from '../wasm/txcast_wasm.js';
 
 export const KINDS = ['idontwant', 'iannounce', 'ineed', 'publish'] as const;
 export type Kind = (typeof KINDS)[number];
@@ -126,12 +127,11 @@ export async function simulateCounts(Simulation: SimulationClass, input: Compare
       const sends = sim.take_sends();
       if (sends.length === 0) return;
       kinds = sim.kinds();
-      // t_us, from, to, kind, bytes, payload, arrive_us, lost, tx
-      for (let o = 0; o + 8 < sends.length; o += 9) {
-        const kind = kinds[sends[o + 3]] as Kind;
+      for (let o = 0; o + SendField.Stride <= sends.length; o += SendField.Stride) {
+        const kind = kinds[sends[o + SendField.Kind]] as Kind;
         if (!(kind in sent)) continue;
         sent[kind] += 1;
-        if (!sends[o + 7]) received[kind] += 1;
+        if (!sends[o + SendField.Lost]) received[kind] += 1;
       }
     };
     for (;;) {

@@ -45,11 +45,11 @@ export function mountTables(store: LightStore, root: HTMLElement): void {
       );
 
       // Gossipsub first (the stats @libp2p/gossipsub does not show are blank), then CAT and Strokkur;
-      // each row's title holds its engine's own counters.
+      // each row's title holds its live node's own counters.
       const gossipRow = document.createElement('tr');
       const g = gossip.stats;
       const blank = (n: number | undefined) => (n === undefined ? '' : String(n));
-      gossipRow.title = JSON.stringify(gossip.counters().engine);
+      gossipRow.title = JSON.stringify(gossip.counters().live);
       gossipRow.dataset.protocol = 'gossipsub';
       gossipRow.append(
         cell(`gossipsub (${gossip.router === 'js' ? '@libp2p' : 'txcast'} ${gossip.version})`),

@@ -1,5 +1,5 @@
 import type { BanList } from './ban.mjs';
-import type { Delivery, Engine, FrameInfo, Validation } from './engine.mjs';
+import type { Delivery, LiveNode, FrameInfo, Validation } from './live-node.mjs';
 export type ProtocolName = 'cat' | 'strokkur' | 'gossipsub';
 export const PROTOCOL_IDS: Record<'cat' | 'strokkur', string>;
 export interface Limits {
@@ -42,12 +42,12 @@ export interface Arrival {
   /** A later full copy of a tx we had (firstMs is then when this copy came). */
   duplicate?: boolean;
 }
-export type Engineish = Pick<Engine, 'peerUp' | 'peerDown' | 'onFrame' | 'submit' | 'poll' | 'nextDeadlineMs' | 'takeFrames' | 'takeDelivered' | 'takeValidations' | 'takeDisconnects' | 'counters'>;
+export type LiveNodeApi = Pick<LiveNode, 'peerUp' | 'peerDown' | 'onFrame' | 'submit' | 'poll' | 'nextDeadlineMs' | 'takeFrames' | 'takeDelivered' | 'takeValidations' | 'takeDisconnects' | 'counters'>;
 export class FramedProtocol {
   constructor(options: {
     libp2p: unknown;
     name: ProtocolName;
-    engine: Engineish;
+    live: LiveNodeApi;
     protocols?: string[];
     limits?: Partial<Limits>;
     now?: () => number;

@@ -1,5 +1,5 @@
 // A txcast protocol on real libp2p streams: one length-prefixed frame per message (per RPC for
-// GossipSub), driven by the Rust state machines (the WASM engine, engine.mjs) with the real
+// GossipSub), driven by the Rust state machines (the WASM engine, live-node.mjs) with the real
 // clock. CAT, Strokkur and txcast's GossipSub all run through here. Shared by the page and the
 // Node relay, so plain JS.
 //
@@ -7,16 +7,17 @@
 // id (GossipSub takes its version from it); its inbound streams are read only from then, and
 // only while that peer still owns the index. Hostile peers are contained here: frames above a
 // size cap end that stream (not the connection), frames beyond a per-peer rate are dropped,
-// frames the engine cannot decode are dropped; every one of these is counted and is a strike,
+// frames the live node cannot decode are dropped; every one of these is counted and is a strike,
 // and a peer with too many strikes in a short time is disconnected and banned for a while
 // (ban.mjs): its reconnects are refused.
 import { lpStream } from '@libp2p/utils';
 import { wallMs } from './txwire.mjs';
+import { MessageClass } from '../wasm/txcast_wasm.js';
 
 export const PROTOCOL_IDS = { cat: '/txcast/cat/1.0.0', strokkur: '/txcast/lt/1.0.0' };
 
 export const DEFAULT_LIMITS = {
-  /** Largest frame read from a peer (the engine's own cap is higher). */
+  /** Largest frame read from a peer (the WASM node's own cap is higher). */
   maxFrameBytes: 1 << 20,
   /** Per peer: sustained frames per second, and the burst allowed above it. */
   framesPerSecond: 500,
@@ -81,7 +82,7 @@ function tally(kinds, byTopic, info) {
 
 export class FramedProtocol {
   /**
-   * @param {{libp2p: any, name: 'cat' | 'strokkur' | 'gossipsub', engine: any, protocols?: string[],
+   * @param {{libp2p: any, name: 'cat' | 'strokkur' | 'gossipsub', live: any, protocols?: string[],
    *          limits?: object, now?: () => number, onChange?: () => void, onArrival?: Function,
    *          onDeliver?: Function, onValidate?: Function, isTx?: Function, onWire?: Function | null,
    *          bans?: any, log?: (line: string) => void}} options
@@ -89,7 +90,7 @@ export class FramedProtocol {
   constructor({
     libp2p,
     name,
-    engine,
+    live,
     protocols = [PROTOCOL_IDS[name]],
     limits = {},
     now = () => performance.now(),
@@ -104,7 +105,7 @@ export class FramedProtocol {
   }) {
     this.libp2p = libp2p;
     this.name = name;
-    this.engine = engine;
+    this.live = live;
     /** Protocol ids, best first: offered on our streams, accepted on theirs. */
     this.protocols = protocols;
     this.limits = { ...DEFAULT_LIMITS, ...limits };
@@ -114,7 +115,7 @@ export class FramedProtocol {
     this.onArrival = onArrival;
     /** Every tx accepted for the first time, with its bytes ({hash, topic, data, from}). */
     this.onDeliver = onDeliver;
-    /** GossipSub: messages for the host to judge (it answers through the engine). */
+    /** GossipSub: messages for the host to judge (it answers through the live node). */
     this.onValidate = onValidate;
     /** Which deliveries are transactions (GossipSub also carries address announcements). */
     this.isTx = isTx;
@@ -170,7 +171,7 @@ export class FramedProtocol {
 
   /** Creates a tx of these bytes here and hands it to the protocol; returns its hash. */
   submit(bytes) {
-    const hash = this.engine.submit(bytes, this.now());
+    const hash = this.live.submit(bytes, this.now());
     this.recordOwn(hash);
     this.pump('');
     return hash;
@@ -186,7 +187,7 @@ export class FramedProtocol {
   }
 
   counters() {
-    return this.engine.counters();
+    return this.live.counters();
   }
 
   up(peerId, connection) {
@@ -204,7 +205,7 @@ export class FramedProtocol {
       idx,
       key,
       peerId,
-      /** The protocol id our stream negotiated, once the engine knows the peer. */
+      /** The protocol id our stream negotiated, once the live node knows the peer. */
       protocol: '',
       ready: null,
       out: null,
@@ -239,7 +240,7 @@ export class FramedProtocol {
     peer.out?.unwrap().abort(new Error('peer down'));
     // Its inbound streams end too: nothing it sent may reach the next owner of its index.
     for (const stream of peer.inbound) stream.abort(new Error('peer down'));
-    if (peer.protocol) this.engine.peerDown(peer.idx, this.now());
+    if (peer.protocol) this.live.peerDown(peer.idx, this.now());
     this.pump('');
     this.onChange();
   }
@@ -253,7 +254,7 @@ export class FramedProtocol {
     }, 1000);
   }
 
-  /** Opens our stream to the peer; the engine learns of the peer once it is open. */
+  /** Opens our stream to the peer; the live node learns of the peer once it is open. */
   async openOutbound(peer, connection) {
     try {
       const stream = await connection.newStream(this.protocols, { signal: AbortSignal.timeout(10_000) });
@@ -270,11 +271,11 @@ export class FramedProtocol {
     }
   }
 
-  /** Our stream to the peer is open with `protocol`: the engine learns of the peer now. */
+  /** Our stream to the peer is open with `protocol`: the live node learns of the peer now. */
   attach(peer, out, protocol) {
     peer.out = out;
     peer.protocol = protocol;
-    this.engine.peerUp(peer.idx, this.now(), protocol);
+    this.live.peerUp(peer.idx, this.now(), protocol);
     this.pump(peer.key);
     void this.flush(peer);
   }
@@ -371,10 +372,10 @@ export class FramedProtocol {
       this.strike(peer, 1);
       return;
     }
-    const info = this.engine.onFrame(peer.idx, frame, now);
+    const info = this.live.onFrame(peer.idx, frame, now);
     if (!info) {
       this.stats.malformed += 1;
-      this.onWire?.('in', peer.key, frame.length, { kinds: ['malformed'], payload: 0, txs: [] });
+      this.onWire?.('in', peer.key, frame.length, { kinds: ['malformed'], classes: [MessageClass.Control], topics: [], payload: 0, txs: [] });
       this.strike(peer, 1);
       this.pump(peer.key);
       this.onChange();
@@ -383,7 +384,7 @@ export class FramedProtocol {
     this.stats.payloadIn += info.payload;
     tally(this.kindsIn, this.topicKindsIn, info);
     this.onWire?.('in', peer.key, frame.length, info);
-    // Full copies of txs we already had: the protocol's duplicates (before the engine's
+    // Full copies of txs we already had: the protocol's duplicates (before the live node's
     // deliveries of this frame are recorded, so first copies are not counted).
     const repeats = info.txs.filter((hash) => this.arrivals.has(hash));
     this.pump(peer.key);
@@ -412,13 +413,13 @@ export class FramedProtocol {
     }
   }
 
-  /** Carries out what the engine asked for; `from` is the peer whose frame caused it. */
+  /** Carries out what the live node asked for; `from` is the peer whose frame caused it. */
   pump(from) {
-    for (const frame of this.engine.takeFrames()) {
+    for (const frame of this.live.takeFrames()) {
       const peer = this.byIdx.get(frame.peer);
       if (peer) this.send(peer, frame);
     }
-    for (const delivery of this.engine.takeDelivered()) {
+    for (const delivery of this.live.takeDelivered()) {
       this.onDeliver({ ...delivery, from });
       if (!this.isTx(delivery) || this.arrivals.has(delivery.hash)) continue;
       const arrival = { firstMs: wallMs(), own: false, from };
@@ -428,10 +429,10 @@ export class FramedProtocol {
       if (this.arrivals.size > 100_000) this.arrivals.delete(this.arrivals.keys().next().value);
     }
     if (this.onValidate) {
-      const asked = this.engine.takeValidations();
+      const asked = this.live.takeValidations();
       if (asked.length) this.onValidate(asked);
     }
-    for (const idx of this.engine.takeDisconnects()) {
+    for (const idx of this.live.takeDisconnects()) {
       const peer = this.byIdx.get(idx);
       if (!peer) continue;
       this.log(`${this.name}: the protocol cut off ${peer.key.slice(-8)}`);
@@ -440,16 +441,16 @@ export class FramedProtocol {
     this.schedule();
   }
 
-  /** One timer, at the engine's next deadline. */
+  /** One timer, at the live node's next deadline. */
   schedule() {
-    const at = this.engine.nextDeadlineMs();
+    const at = this.live.nextDeadlineMs();
     if (at === undefined || at >= this.timerAt) return;
     if (this.timer) clearTimeout(this.timer);
     this.timerAt = at;
     this.timer = setTimeout(() => {
       this.timer = null;
       this.timerAt = Infinity;
-      this.engine.poll(this.now());
+      this.live.poll(this.now());
       this.pump('');
     }, Math.max(0, at - this.now()));
   }

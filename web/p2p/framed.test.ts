@@ -1,10 +1,11 @@
 import { describe, expect, it, vi } from 'vitest';
 import { BanList } from './ban.mjs';
-import type { FrameInfo, OutFrame } from './engine.mjs';
-import { FramedProtocol, type Engineish } from './framed.mjs';
+import type { FrameInfo, OutFrame } from './live-node.mjs';
+import { FramedProtocol, type LiveNodeApi } from './framed.mjs';
+import { MessageClass } from '../wasm/txcast_wasm.js';
 
-/** An engine that takes frames starting with 1 (a tx whose hash is byte 2) and rejects the rest. */
-function fakeEngine(): Engineish & { ups: [number, string][]; downs: number[]; out: OutFrame[]; delivered: string[] } {
+/** A live node that takes frames starting with 1 (a tx whose hash is byte 2) and rejects the rest. */
+function fakeLiveNode(): LiveNodeApi & { ups: [number, string][]; downs: number[]; out: OutFrame[]; delivered: string[] } {
   const ups: [number, string][] = [];
   const downs: number[] = [];
   const out: OutFrame[] = [];
@@ -20,7 +21,7 @@ function fakeEngine(): Engineish & { ups: [number, string][]; downs: number[]; o
     onFrame: (_p, bytes): FrameInfo | null => {
       if (bytes[0] !== 1) return null;
       delivered.push(hash(bytes[1] ?? 0));
-      return { kinds: ['Txs'], payload: bytes.length - 1, txs: [hash(bytes[1] ?? 0)] };
+      return { kinds: ['Txs'], classes: [MessageClass.Payload], topics: [], payload: bytes.length - 1, txs: [hash(bytes[1] ?? 0)] };
     },
     submit: () => hash(1),
     poll: () => undefined,
@@ -54,21 +55,21 @@ type Internals = {
 const internals = (f: FramedProtocol) => f as unknown as Internals;
 
 describe('FramedProtocol peers', () => {
-  it('tells the engine of a peer only once its stream negotiated a protocol, and with it', () => {
-    const engine = fakeEngine();
-    const framed = new FramedProtocol({ libp2p: fakeLibp2p(), name: 'gossipsub', engine, protocols: ['/meshsub/2.0.0', '/meshsub/1.2.0'] });
+  it('tells the live node of a peer only once its stream negotiated a protocol, and with it', () => {
+    const live = fakeLiveNode();
+    const framed = new FramedProtocol({ libp2p: fakeLibp2p(), name: 'gossipsub', live, protocols: ['/meshsub/2.0.0', '/meshsub/1.2.0'] });
     const peer = internals(framed).up('peerA', pending);
-    expect(engine.ups).toEqual([]);
+    expect(live.ups).toEqual([]);
     internals(framed).attach(peer, writer(), '/meshsub/1.2.0');
-    expect(engine.ups).toEqual([[0, '/meshsub/1.2.0']]);
+    expect(live.ups).toEqual([[0, '/meshsub/1.2.0']]);
   });
   it('sends urgent frames ahead of what is queued, after the frame being written', async () => {
-    const engine = fakeEngine();
-    const framed = new FramedProtocol({ libp2p: fakeLibp2p(), name: 'gossipsub', engine });
+    const live = fakeLiveNode();
+    const framed = new FramedProtocol({ libp2p: fakeLibp2p(), name: 'gossipsub', live });
     const peer = internals(framed).up('peerB', pending);
     const out = writer();
-    const info = (kind: string) => ({ kinds: [kind], payload: 0, txs: [] });
-    engine.out.push(
+    const info = (kind: string) => ({ kinds: [kind], classes: [MessageClass.Control], topics: [], payload: 0, txs: [] });
+    live.out.push(
       { peer: 0, bytes: Uint8Array.of(1), urgent: false, info: info('a') },
       { peer: 0, bytes: Uint8Array.of(2), urgent: false, info: info('b') },
       { peer: 0, bytes: Uint8Array.of(3), urgent: true, info: info('c') },
@@ -82,14 +83,14 @@ describe('FramedProtocol peers', () => {
   it('writes a frame queued while the writer is letting go of the peer', async () => {
     // The writer has found its queue empty but not yet said it is done when the next frame
     // comes (in the live node: the next publish, right after its signature): it is written too.
-    const engine = fakeEngine();
-    const info = (kind: string) => ({ kinds: [kind], payload: 0, txs: [] });
+    const live = fakeLiveNode();
+    const info = (kind: string) => ({ kinds: [kind], classes: [MessageClass.Control], topics: [], payload: 0, txs: [] });
     let peer: unknown = null;
     let later = true;
     const framed = new FramedProtocol({
       libp2p: fakeLibp2p(),
       name: 'gossipsub',
-      engine,
+      live,
       onWire: (direction) => {
         if (direction !== 'out' || !later) return;
         later = false;
@@ -98,7 +99,7 @@ describe('FramedProtocol peers', () => {
     });
     peer = internals(framed).up('peerF', pending);
     const out = writer();
-    engine.out.push({ peer: 0, bytes: Uint8Array.of(1), urgent: false, info: info('a') });
+    live.out.push({ peer: 0, bytes: Uint8Array.of(1), urgent: false, info: info('a') });
     internals(framed).attach(peer, out, '');
     await new Promise((resolve) => setTimeout(resolve, 10));
     expect(out.written.map((b) => b[0])).toEqual([1, 2]);
@@ -109,10 +110,10 @@ describe('FramedProtocol reconnects', () => {
   it('brings a peer back on its other open connection when its stream ended, not one it cut off', () => {
     vi.useFakeTimers();
     try {
-      const engine = fakeEngine();
+      const live = fakeLiveNode();
       const other = { status: 'open', limits: null, newStream: () => new Promise(() => undefined) };
       const libp2p = { ...fakeLibp2p(), getConnections: () => [other] };
-      const framed = new FramedProtocol({ libp2p, name: 'cat', engine, limits: { maxStrikes: 1 } });
+      const framed = new FramedProtocol({ libp2p, name: 'cat', live, limits: { maxStrikes: 1 } });
       const peer = internals(framed).up('peerF', pending);
       internals(framed).attach(peer, writer(), '/txcast/cat/1.0.0');
       (framed as unknown as { down(key: string): void }).down('peerF'); // its stream broke
@@ -133,10 +134,10 @@ describe('FramedProtocol reconnects', () => {
 
 describe('FramedProtocol limits', () => {
   it('counts malformed frames, keeps the peer for a while, then disconnects it', () => {
-    const engine = fakeEngine();
+    const live = fakeLiveNode();
     const libp2p = fakeLibp2p();
     let now = 1_000;
-    const framed = new FramedProtocol({ libp2p, name: 'cat', engine, now: () => now, limits: { maxStrikes: 5 } });
+    const framed = new FramedProtocol({ libp2p, name: 'cat', live, now: () => now, limits: { maxStrikes: 5 } });
     const peer = internals(framed).up('peerA', pending);
     internals(framed).attach(peer, writer(), '/txcast/cat/1.0.0');
     const onFrame = (bytes: number[]) => internals(framed).onFrame(peer, new Uint8Array(bytes));
@@ -152,25 +153,25 @@ describe('FramedProtocol limits', () => {
     onFrame([9]);
     expect(framed.stats.disconnected).toBe(1);
     expect(libp2p.hungUp).toEqual(['peerA']);
-    expect(engine.ups).toEqual([[0, '/txcast/cat/1.0.0']]);
-    expect(engine.downs).toEqual([0]);
+    expect(live.ups).toEqual([[0, '/txcast/cat/1.0.0']]);
+    expect(live.downs).toEqual([0]);
     expect(framed.peers.size).toBe(0);
   });
   it('drops frames beyond the per-peer rate', () => {
-    const engine = fakeEngine();
+    const live = fakeLiveNode();
     const now = 1_000;
-    const framed = new FramedProtocol({ libp2p: fakeLibp2p(), name: 'cat', engine, now: () => now, limits: { framesPerSecond: 10, frameBurst: 3, maxStrikes: 100 } });
+    const framed = new FramedProtocol({ libp2p: fakeLibp2p(), name: 'cat', live, now: () => now, limits: { framesPerSecond: 10, frameBurst: 3, maxStrikes: 100 } });
     const peer = internals(framed).up('peerB', pending);
     for (let i = 0; i < 5; i++) internals(framed).onFrame(peer, Uint8Array.of(1));
     expect(framed.stats.rateLimited).toBe(2);
     expect(framed.stats.malformed).toBe(0);
   });
   it('bans a peer it cut off: its reconnect is refused until the ban ends', () => {
-    const engine = fakeEngine();
+    const live = fakeLiveNode();
     const libp2p = fakeLibp2p();
     let now = 1_000;
     const bans = new BanList({ banMs: 60_000, now: () => now });
-    const framed = new FramedProtocol({ libp2p, name: 'cat', engine, now: () => now, bans, limits: { maxStrikes: 2 } });
+    const framed = new FramedProtocol({ libp2p, name: 'cat', live, now: () => now, bans, limits: { maxStrikes: 2 } });
     const up = (id: string) => internals(framed).up(id, pending);
     const peer = up('peerC');
     for (let i = 0; i < 3; i++) internals(framed).onFrame(peer, Uint8Array.of(9));
@@ -201,14 +202,14 @@ describe('BanList', () => {
 
 describe('FramedProtocol duplicates', () => {
   it('reports full copies of known txs and what each frame carries', () => {
-    const engine = fakeEngine();
+    const live = fakeLiveNode();
     const wires: string[] = [];
     const arrivals: { id: string; duplicate?: boolean }[] = [];
     const delivered: string[] = [];
     const framed = new FramedProtocol({
       libp2p: fakeLibp2p(),
       name: 'cat',
-      engine,
+      live,
       now: () => 5_000,
       onWire: (direction, peer, bytes, info) => wires.push(`${direction} ${peer} ${bytes} ${info.kinds.join('+')} ${info.payload} ${info.txs.length}`),
       onArrival: (a) => arrivals.push({ id: a.id, duplicate: a.duplicate }),
@@ -218,7 +219,7 @@ describe('FramedProtocol duplicates', () => {
     const onFrame = (bytes: number[]) => internals(framed).onFrame(peer, Uint8Array.from(bytes));
     onFrame([1, 7, 0, 0]);
     // The engine delivers a tx once; a second full copy is a duplicate.
-    engine.takeDelivered = () => [];
+    live.takeDelivered = () => [];
     onFrame([1, 7, 0, 0]);
     onFrame([9]);
     const id = (7).toString(16).padStart(64, '0');

@@ -1,5 +1,5 @@
 import type { BanList } from './ban.mjs';
-import type { Delivery, FrameInfo } from './engine.mjs';
+import type { Delivery, FrameInfo } from './live-node.mjs';
 import type { Arrival, FramedStats } from './framed.mjs';
 
 export type Router = 'txcast' | 'js';
@@ -19,14 +19,14 @@ export interface GossipCounters {
   /** The same for the tx topic alone (entries whose topic is known to be it). */
   txTopic: { sent: Record<string, number>; received: Record<string, number> };
   /** The router's own counters (gs_*). */
-  engine: Record<string, number>;
+  live: Record<string, number>;
   badSignatures: number;
   rejected: number;
 }
 
 export interface GossipOptions {
   libp2p: unknown;
-  LightNode?: unknown;
+  LiveNode?: unknown;
   protocolIds?: (version: string) => string[];
   privateKey?: unknown;
   version?: GossipVersion;

@@ -7,9 +7,10 @@
 import { gossipsub, TopicValidatorResult } from '@libp2p/gossipsub';
 import { publicKeyFromProtobuf } from '@libp2p/crypto/keys';
 import { sha256 } from '@noble/hashes/sha2.js';
-import { Engine } from './engine.mjs';
+import { LiveNode } from './live-node.mjs';
 import { FramedProtocol, MAX_TX_BYTES } from './framed.mjs';
 import { ANNOUNCE_TOPIC, TX_TOPIC, wallMs } from './txwire.mjs';
+import { MessageClass } from '../wasm/txcast_wasm.js';
 
 export const ROUTERS = ['txcast', 'js'];
 export const VERSIONS = ['v1.2', 'v2.0'];
@@ -90,12 +91,12 @@ export function gossipServices(router, { onCopy = () => {}, maxInboundDataLength
 /** txcast's router on the node's streams. */
 export class TxcastGossip {
   /**
-   * @param {{libp2p: any, LightNode: any, protocolIds: (version: string) => string[], privateKey: any,
+   * @param {{libp2p: any, LiveNode: any, protocolIds: (version: string) => string[], privateKey: any,
    *          version?: string, dAnnounce?: number, seed: bigint, now?: () => number,
    *          onDeliver?: Function, onArrival?: Function, onWire?: Function | null, onChange?: Function,
    *          bans?: any, log?: Function}} options
    */
-  constructor({ libp2p, LightNode, protocolIds, privateKey, version = 'v2.0', dAnnounce = 4, seed, now = () => performance.now(), onDeliver = () => {}, onArrival = () => {}, onWire = null, onChange = () => {}, bans = null, log = () => {} }) {
+  constructor({ libp2p, LiveNode: WasmLiveNode, protocolIds, privateKey, version = 'v2.0', dAnnounce = 4, seed, now = () => performance.now(), onDeliver = () => {}, onArrival = () => {}, onWire = null, onChange = () => {}, bans = null, log = () => {} }) {
     this.router = 'txcast';
     this.version = version;
     this.dAnnounce = dAnnounce;
@@ -108,11 +109,11 @@ export class TxcastGossip {
     /** Signatures that did not verify, and messages the topic rules turned down. */
     this.badSignatures = 0;
     this.rejected = 0;
-    this.engine = new Engine(LightNode, 'gossipsub', liveConfig({ version, dAnnounce }), seed, now());
+    this.live = new LiveNode(WasmLiveNode, 'gossipsub', liveConfig({ version, dAnnounce }), seed, now());
     this.framed = new FramedProtocol({
       libp2p,
       name: 'gossipsub',
-      engine: this.engine,
+      live: this.live,
       protocols: protocolIds(version),
       now,
       onChange,
@@ -151,9 +152,9 @@ export class TxcastGossip {
     this.seqno = (this.seqno + 1n) & 0xffff_ffff_ffff_ffffn;
     const seqno = new Uint8Array(8);
     new DataView(seqno.buffer).setBigUint64(0, this.seqno);
-    const signable = this.engine.signable(topic, data, this.from, seqno);
+    const signable = this.live.signable(topic, data, this.from, seqno);
     const signature = await this.privateKey.sign(signable);
-    const hash = this.engine.publish(topic, data, this.now(), { from: this.from, seqno, signature });
+    const hash = this.live.publish(topic, data, this.now(), { from: this.from, seqno, signature });
     if (topic === TX_TOPIC) this.framed.recordOwn(hash);
     this.framed.pump('');
     return hash;
@@ -172,18 +173,18 @@ export class TxcastGossip {
         this.badSignatures += 1;
       }
       if (verdict === 'reject') this.rejected += 1;
-      this.engine.validated(v.handle, verdict, this.now());
+      this.live.validated(v.handle, verdict, this.now());
     }
     this.framed.pump('');
   }
 
   /** Peers subscribed to a topic and in our mesh for it. */
   topicPeers(topic) {
-    return this.engine.topicPeers(topic);
+    return this.live.topicPeers(topic);
   }
 
   meshPeers(topic) {
-    return this.engine.meshPeers(topic);
+    return this.live.meshPeers(topic);
   }
 
   /** Control and data entries sent and received, by kind, and the router's own counters. */
@@ -193,7 +194,7 @@ export class TxcastGossip {
       sent: { ...f.kindsOut },
       received: { ...f.kindsIn },
       txTopic: { sent: { ...f.topicKindsOut[TX_TOPIC] }, received: { ...f.topicKindsIn[TX_TOPIC] } },
-      engine: this.engine.counters(),
+      live: this.live.counters(),
       badSignatures: this.badSignatures,
       rejected: this.rejected,
     };
@@ -250,7 +251,7 @@ export class JsGossip {
   async onMessage({ msg, propagationSource }) {
     const from = propagationSource.toString();
     const hash = toHex(sha256(msg.data));
-    this.onWire?.('in', from, msg.data.length, { kinds: ['publish'], payload: msg.topic === TX_TOPIC ? msg.data.length : 0, txs: [hash] });
+    this.onWire?.('in', from, msg.data.length, { kinds: ['publish'], classes: [MessageClass.Payload], topics: [], payload: msg.topic === TX_TOPIC ? msg.data.length : 0, txs: [hash] });
     this.onDeliver({ hash, topic: msg.topic, data: msg.data, from });
     if (msg.topic !== TX_TOPIC || this.arrivals.has(hash)) return;
     const arrival = { firstMs: wallMs(), own: false, from };
@@ -270,7 +271,7 @@ export class JsGossip {
       this.stats.own += 1;
       this.onArrival({ protocol: 'gossipsub', id: hash, ...arrival });
     }
-    for (const peer of this.pubsub.getSubscribers(topic)) this.onWire?.('out', peer.toString(), data.length, { kinds: ['publish'], payload: topic === TX_TOPIC ? data.length : 0, txs: [] });
+    for (const peer of this.pubsub.getSubscribers(topic)) this.onWire?.('out', peer.toString(), data.length, { kinds: ['publish'], classes: [MessageClass.Payload], topics: [], payload: topic === TX_TOPIC ? data.length : 0, txs: [] });
     await this.pubsub.publish(topic, data);
     return hash;
   }
@@ -285,7 +286,7 @@ export class JsGossip {
   }
 
   counters() {
-    return { sent: {}, received: {}, txTopic: { sent: {}, received: {} }, engine: {}, badSignatures: 0, rejected: this.rejected };
+    return { sent: {}, received: {}, txTopic: { sent: {}, received: {} }, live: {}, badSignatures: 0, rejected: this.rejected };
   }
 }
 

@@ -1,7 +1,7 @@
 // Types of index.mjs: the public API of the peer-to-peer code shared by the light node page and
 // the relay (no DOM).
 export { BAN_MS, BanList, MAX_BANS, type Ban } from './ban.mjs';
-export { Engine, type Delivery, type FrameInfo, type OutFrame, type Validation, type Verdict } from './engine.mjs';
+export { LiveNode, type Delivery, type FrameInfo, type OutFrame, type Validation, type Verdict } from './live-node.mjs';
 export {
   DEFAULT_LIMITS,
   FramedProtocol,
@@ -9,7 +9,7 @@ export {
   MAX_TX_BYTES,
   PROTOCOL_IDS,
   type Arrival,
-  type Engineish,
+  type LiveNodeApi,
   type FramedStats,
   type Limits,
   type ProtocolName,

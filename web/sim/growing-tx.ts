@@ -2,6 +2,7 @@
 // it has not read yet, so a frame drawn behind the engine costs what the last chunk added, not
 // what the tx did so far. The result equals a view built from the whole trace at once.
 import { SEND_STRIDE } from '../../workers/protocol';
+import { ArrivalField, SendField } from '../wasm/txcast_wasm.js';
 import { Growable } from './growable';
 import type { TxView } from './trace';
 
@@ -81,11 +82,11 @@ export class GrowingTx {
     for (; this.read.sends < indices.length; this.read.sends += 1) {
       const o = indices[this.read.sends] * SEND_STRIDE;
       this.sends.appendFrom(all, o, SEND_STRIDE);
-      const to = all[o + 2];
-      const landsUs = all[o + 6];
-      if (all[o + 7] !== 0 || !(landsUs < this.earliestUs[to])) continue;
+      const to = all[o + SendField.To];
+      const landsUs = all[o + SendField.Arrive];
+      if (all[o + SendField.Lost] !== 0 || !(landsUs < this.earliestUs[to])) continue;
       this.earliestUs[to] = landsUs;
-      this.earliestFrom[to] = all[o + 1];
+      this.earliestFrom[to] = all[o + SendField.From];
       // Only a node already reached has a parent: its hops, and those counted from it, may change.
       if (this.setParent(to)) this.hopsStale = true;
     }
@@ -95,8 +96,8 @@ export class GrowingTx {
     this.times.reserve(indices.length - this.read.deliveries);
     for (; this.read.deliveries < indices.length; this.read.deliveries += 1) {
       const i = indices[this.read.deliveries];
-      const t = all[3 * i];
-      const node = all[3 * i + 1];
+      const t = all[i * ArrivalField.Stride + ArrivalField.Time];
+      const node = all[i * ArrivalField.Stride + ArrivalField.Node];
       const again = this.arrivalUs[node] >= 0;
       this.arrivalUs[node] = t;
       this.times.push(t);
@@ -110,8 +111,8 @@ export class GrowingTx {
     this.duplicates.reserve(2 * (indices.length - this.read.duplicates));
     for (; this.read.duplicates < indices.length; this.read.duplicates += 1) {
       const i = indices[this.read.duplicates];
-      this.duplicates.push(all[3 * i]);
-      this.duplicates.push(all[3 * i + 1]);
+      this.duplicates.push(all[i * ArrivalField.Stride + ArrivalField.Time]);
+      this.duplicates.push(all[i * ArrivalField.Stride + ArrivalField.Node]);
     }
   }
 

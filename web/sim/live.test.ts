@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RunChunk, RunStart } from '../../workers/protocol';
 import { LiveTrace } from './live';
+import { MessageClass } from '../wasm/txcast_wasm.js';
 
 describe('LiveTrace', () => {
   const start: RunStart = {
@@ -9,7 +10,7 @@ describe('LiveTrace', () => {
   };
   const chunk = (nowUs: number, deliveries: number[]): RunChunk => ({
     kind: 'chunk', id: 3, nowUs, events: 1, deliveries: Float64Array.from(deliveries), duplicates: new Float64Array(0),
-    sends: new Float64Array(0), sendCount: 0, kinds: ['tx'], effects: new Float64Array(0),
+    sends: new Float64Array(0), sendCount: 0, kinds: ['tx'], kindClasses: [MessageClass.Payload], effects: new Float64Array(0),
   });
 
   it('grows the trace chunk by chunk and tracks the computed time', () => {
@@ -20,7 +21,7 @@ describe('LiveTrace', () => {
     expect(Array.from(live.trace.deliveries)).toEqual([0, 0, 0, 500, 1, 0]);
     expect(live.trace.computedUs).toBe(900);
     expect(live.done).toBe(false);
-    live.finish({ kind: 'done', id: 3, nowUs: 950, events: 2, sendCount: 0, kinds: ['tx'], bandwidth: new Float64Array(2), binUs: 1000, counterBins: new Float64Array(0), counterNames: [], report: '{}', engineMs: 5 });
+    live.finish({ kind: 'done', id: 3, nowUs: 950, events: 2, sendCount: 0, kinds: ['tx'], kindClasses: [MessageClass.Payload], bandwidth: new Float64Array(2), binUs: 1000, counterBins: new Float64Array(0), counterNames: [], report: '{}', engineMs: 5 });
     expect(live.trace.computedUs).toBe(1000);
     expect(live.done).toBe(true);
   });

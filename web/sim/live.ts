@@ -40,6 +40,7 @@ export class LiveTrace {
       sends: new Float64Array(0),
       sendCount: 0,
       kinds: [],
+      kindClasses: [],
       effects: new Float64Array(0),
       bandwidth: new Float64Array(0),
       binUs: 1,
@@ -64,6 +65,7 @@ export class LiveTrace {
     t.effects = this.effects.view();
     t.sendCount = chunk.sendCount;
     t.kinds = chunk.kinds;
+    t.kindClasses = chunk.kindClasses;
     t.computedUs = chunk.nowUs;
     this.events = chunk.events;
   }
@@ -74,6 +76,7 @@ export class LiveTrace {
       computedUs: t.endUs,
       sendCount: done.sendCount,
       kinds: done.kinds,
+      kindClasses: done.kindClasses,
       bandwidth: done.bandwidth,
       binUs: done.binUs,
       counterBins: done.counterBins,

@@ -28,7 +28,7 @@ const FORGET_AGAIN_MS = 500;
  * then compiles its own, and says what went wrong).
  */
 let engine: Promise<WebAssembly.Module | undefined> | null = null;
-function compiledEngine(): Promise<WebAssembly.Module | undefined> {
+export function compiledEngine(): Promise<WebAssembly.Module | undefined> {
   engine ??= WebAssembly.compileStreaming(fetch(engineUrl)).catch(() => undefined);
   return engine;
 }

@@ -1,6 +1,7 @@
 // Views of a recorded run: what one tx did (kept up to date as a streaming run's trace grows),
 // and aggregates for the charts. Drawing a frame only reads them.
 import type { RunTrace } from '../../workers/protocol';
+import { ArrivalField, SendField } from '../wasm/txcast_wasm.js';
 import { GrowingTx } from './growing-tx';
 
 /** The parts of a trace these views read (tests build them by hand). */
@@ -14,16 +15,16 @@ export interface TxIndex {
 
 export function indexByTx(triples: Float64Array, txs: number): TxIndex {
   const count = new Uint32Array(txs + 1);
-  const n = Math.floor(triples.length / 3);
+  const n = Math.floor(triples.length / ArrivalField.Stride);
   for (let i = 0; i < n; i += 1) {
-    const tx = triples[3 * i + 2];
+    const tx = triples[i * ArrivalField.Stride + ArrivalField.Tx];
     if (tx < txs) count[tx + 1] += 1;
   }
   for (let tx = 0; tx < txs; tx += 1) count[tx + 1] += count[tx];
   const events = new Uint32Array(count[txs]);
   const fill = count.slice(0, txs);
   for (let i = 0; i < n; i += 1) {
-    const tx = triples[3 * i + 2];
+    const tx = triples[i * ArrivalField.Stride + ArrivalField.Tx];
     if (tx < txs) events[fill[tx]++] = i;
   }
   return { start: count, events };
@@ -41,7 +42,7 @@ export interface TxView {
   duplicates: Float64Array;
   /** Latest first arrival, or the creation time when only the origin has it. */
   lastUs: number;
-  /** This tx's sends (full copies), `SEND_STRIDE` numbers each, in send order; empty without sends. */
+  /** This tx's sends (full copies), laid out by `SendField`, in send order; empty without sends. */
   sends?: Float64Array;
   /** Per node, who sent it the copy that arrived first (-1: none seen, or the origin). */
   parent?: Int32Array;
@@ -74,10 +75,6 @@ class PerTx {
   }
 }
 
-/** Where sends keep their tx (the WASM `take_sends` layout). */
-const SEND_STRIDE = 9;
-const SEND_TX = 8;
-
 export class TraceView {
   readonly txs: number;
   private readonly byTxDeliveries: PerTx;
@@ -100,7 +97,7 @@ export class TraceView {
   extend(): void {
     this.byTxDeliveries.extend(this.trace.deliveries, 3, 2);
     this.byTxDuplicates.extend(this.trace.duplicates, 3, 2);
-    if (this.trace.sends) this.byTxSends.extend(this.trace.sends, SEND_STRIDE, SEND_TX);
+    if (this.trace.sends) this.byTxSends.extend(this.trace.sends, SendField.Stride, SendField.Tx);
     if (this.followed) this.tx(this.followed.tx);
   }
 
@@ -138,12 +135,12 @@ export class TraceView {
 export function firstCopySenders(sends: Float64Array, arrivalUs: Float64Array): Int32Array {
   const parent = new Int32Array(arrivalUs.length).fill(-1);
   const best = new Float64Array(arrivalUs.length).fill(Infinity);
-  for (let o = 0; o + SEND_STRIDE <= sends.length; o += SEND_STRIDE) {
-    const to = sends[o + 2];
-    const arrive = sends[o + 6];
-    if (sends[o + 7] !== 0 || arrivalUs[to] < 0 || arrive > arrivalUs[to] || arrive >= best[to]) continue;
+  for (let o = 0; o + SendField.Stride <= sends.length; o += SendField.Stride) {
+    const to = sends[o + SendField.To];
+    const arrive = sends[o + SendField.Arrive];
+    if (sends[o + SendField.Lost] !== 0 || arrivalUs[to] < 0 || arrive > arrivalUs[to] || arrive >= best[to]) continue;
     best[to] = arrive;
-    parent[to] = sends[o + 1];
+    parent[to] = sends[o + SendField.From];
   }
   return parent;
 }
@@ -163,9 +160,11 @@ export function arrivalsFromScan(scan: Float64Array, tx: number, nodes: number):
 /** Every first arrival's latency (ms after its tx was created), sorted: the latency CDF's x values. */
 export function latenciesMs(trace: TraceData): Float64Array {
   const { deliveries, txPlan } = trace;
-  const n = Math.floor(deliveries.length / 3);
+  const n = Math.floor(deliveries.length / ArrivalField.Stride);
   const out = new Float64Array(n);
-  for (let i = 0; i < n; i += 1) out[i] = (deliveries[3 * i] - txPlan[2 * deliveries[3 * i + 2]]) / 1000;
+  for (let o = 0; o < n * ArrivalField.Stride; o += ArrivalField.Stride) {
+    out[o / ArrivalField.Stride] = (deliveries[o + ArrivalField.Time] - txPlan[2 * deliveries[o + ArrivalField.Tx]]) / 1000;
+  }
   return out.sort();
 }
 
@@ -175,7 +174,9 @@ export function deliveryOverTime(trace: TraceData, bins: number): { tMs: Float64
   const total = Math.max(1, nodes * (txPlan.length / 2));
   const binUs = Math.max(1, endUs / bins);
   const counts = new Float64Array(bins);
-  for (let i = 0; i + 2 < deliveries.length; i += 3) counts[Math.min(bins - 1, Math.floor(deliveries[i] / binUs))] += 1;
+  for (let o = 0; o + ArrivalField.Stride <= deliveries.length; o += ArrivalField.Stride) {
+    counts[Math.min(bins - 1, Math.floor(deliveries[o + ArrivalField.Time] / binUs))] += 1;
+  }
   const tMs = new Float64Array(bins);
   const share = new Float64Array(bins);
   let sum = 0;

@@ -3,10 +3,10 @@
 
 pub mod arrival_store;
 pub mod layout;
-pub mod lightnode;
+pub mod live_node;
 mod simulation;
 
-pub use lightnode::LightNode;
+pub use live_node::LiveNode;
 pub use simulation::Simulation;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use wasm_bindgen::prelude::*;

@@ -135,7 +135,7 @@ pub struct Validation {
 }
 
 #[wasm_bindgen]
-pub struct LightNode {
+pub struct LiveNode {
     node: Box<dyn Live>,
     out: Outbox,
     /// The page's clock at creation: protocol time counts from there.
@@ -143,7 +143,7 @@ pub struct LightNode {
 }
 
 #[wasm_bindgen]
-impl LightNode {
+impl LiveNode {
     /// `protocol` is "cat", "strokkur" or "gossipsub"; `config_json` its options (as in a
     /// scenario); `seed` comes from the page's real randomness; `now_ms` is the page's clock.
     #[wasm_bindgen(constructor)]
@@ -152,8 +152,8 @@ impl LightNode {
         config_json: &str,
         seed: u64,
         now_ms: f64,
-    ) -> Result<LightNode, JsError> {
-        guarded("LightNode", || {
+    ) -> Result<LiveNode, JsError> {
+        guarded("LiveNode", || {
             let visit = LiveVisit {
                 config_json,
                 seed,
@@ -162,7 +162,7 @@ impl LightNode {
             let node = proto::registry::resolve(protocol, visit)
                 .unwrap_or_else(|| Err(not_live()))
                 .map_err(|e| format!("`{protocol}`: {e}"))?;
-            Ok(LightNode {
+            Ok(LiveNode {
                 node,
                 out: Outbox::default(),
                 epoch_ms: now_ms,

@@ -1,10 +1,10 @@
-// The WASM light-node engine (web/wasm LightNode) as plain JS: what it returns is copied out of
+// The WASM live node (web/wasm LiveNode: a protocol on real frames) as plain JS: what it returns is copied out of
 // WebAssembly memory into plain objects and the wrappers are freed at once. Shared by the page
 // and the Node relay, so plain JS; the WASM module must be initialised by the caller.
 
 /** Copies a FrameInfo wrapper into a plain object and frees it. */
 function plainInfo(info) {
-  const out = { kinds: info.kinds, topics: info.topics, payload: info.payload, txs: info.txs };
+  const out = { kinds: info.kinds, classes: info.classes, topics: info.topics, payload: info.payload, txs: info.txs };
   info.free();
   return out;
 }
@@ -18,16 +18,16 @@ function drain(list, plain) {
   });
 }
 
-export class Engine {
+export class LiveNode {
   /**
-   * @param {any} LightNode the WASM class
+   * @param {any} WasmLiveNode the WASM class (web/wasm LiveNode)
    * @param {'cat' | 'strokkur' | 'gossipsub'} protocol
    * @param {object} config the protocol's options (as in a scenario)
    * @param {bigint} seed real randomness
    * @param {number} nowMs the host's monotonic clock
    */
-  constructor(LightNode, protocol, config, seed, nowMs) {
-    this.inner = new LightNode(protocol, JSON.stringify(config), seed, nowMs);
+  constructor(WasmLiveNode, protocol, config, seed, nowMs) {
+    this.inner = new WasmLiveNode(protocol, JSON.stringify(config), seed, nowMs);
   }
 
   peerUp(peer, nowMs, protocolId = '') {

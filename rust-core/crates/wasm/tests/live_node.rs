@@ -1,11 +1,11 @@
 //! Two light nodes wired back to back through their byte frames, as two browsers would be.
 //! (The protocols' live behaviour is tested in `proto/tests/live.rs`; this checks the wrapper.)
 
-use txcast_wasm::LightNode;
+use txcast_wasm::LiveNode;
 
 /// Deliver frames both ways, firing timers, until nothing moves for a simulated second; returns
 /// what each frame carried, by kind.
-fn exchange(a: &mut LightNode, b: &mut LightNode, mut now: f64) -> Vec<(String, u32, Vec<String>)> {
+fn exchange(a: &mut LiveNode, b: &mut LiveNode, mut now: f64) -> Vec<(String, u32, Vec<String>)> {
     let mut seen = Vec::new();
     for _ in 0..2000 {
         now += 10.0;
@@ -22,8 +22,8 @@ fn exchange(a: &mut LightNode, b: &mut LightNode, mut now: f64) -> Vec<(String, 
 }
 
 fn hand_over(
-    f: &txcast_wasm::lightnode::OutFrame,
-    to: &mut LightNode,
+    f: &txcast_wasm::live_node::OutFrame,
+    to: &mut LiveNode,
     now: f64,
 ) -> (String, u32, Vec<String>) {
     let info = to
@@ -33,15 +33,15 @@ fn hand_over(
     (info.kinds.join("+"), info.payload, info.txs)
 }
 
-fn pair(protocol: &str, config: &str) -> (LightNode, LightNode) {
-    let mut a = LightNode::new(protocol, config, 1, 0.0).unwrap();
-    let mut b = LightNode::new(protocol, config, 2, 0.0).unwrap();
+fn pair(protocol: &str, config: &str) -> (LiveNode, LiveNode) {
+    let mut a = LiveNode::new(protocol, config, 1, 0.0).unwrap();
+    let mut b = LiveNode::new(protocol, config, 2, 0.0).unwrap();
     a.peer_up(0, 0.0, "").unwrap();
     b.peer_up(0, 0.0, "").unwrap();
     (a, b)
 }
 
-fn hashes(node: &mut LightNode) -> Vec<String> {
+fn hashes(node: &mut LiveNode) -> Vec<String> {
     node.take_delivered().into_iter().map(|d| d.hash).collect()
 }
 

@@ -1,38 +1,15 @@
+import type * as wasm from '../wasm/txcast_wasm.js';
+
+/** A wasm-bindgen class's fields, as the plain object this module copies it into. */
+type Plain<T> = Omit<T, 'free' | typeof Symbol.dispose>;
 /** What a frame carries. */
-export interface FrameInfo {
-  /** Message kinds in order (one per GossipSub RPC entry). */
-  kinds: string[];
-  /** GossipSub: each entry's topic as far as this node knows ('' if not); absent or empty otherwise. */
-  topics?: string[];
-  /** Bytes of transaction payload. */
-  payload: number;
-  /** SHA-256 (hex) of each full tx carried. */
-  txs: string[];
-}
-export interface OutFrame {
-  peer: number;
-  bytes: Uint8Array;
-  urgent: boolean;
-  info: FrameInfo;
-}
-export interface Delivery {
-  hash: string;
-  /** The GossipSub topic ('' for CAT and Strokkur). */
-  topic: string;
-  data: Uint8Array;
-}
-export interface Validation {
-  handle: number;
-  topic: string;
-  data: Uint8Array;
-  signable: Uint8Array;
-  signature?: Uint8Array;
-  from?: Uint8Array;
-  publicKey?: Uint8Array;
-}
+export type FrameInfo = Plain<wasm.FrameInfo>;
+export type OutFrame = Omit<Plain<wasm.OutFrame>, 'info'> & { info: FrameInfo };
+export type Delivery = Plain<wasm.Delivery>;
+export type Validation = Omit<Plain<wasm.Validation>, 'public_key'> & { publicKey?: Uint8Array };
 export type Verdict = 'accept' | 'reject' | 'ignore';
-export class Engine {
-  constructor(LightNode: unknown, protocol: 'cat' | 'strokkur' | 'gossipsub', config: object, seed: bigint, nowMs: number);
+export class LiveNode {
+  constructor(WasmLiveNode: unknown, protocol: 'cat' | 'strokkur' | 'gossipsub', config: object, seed: bigint, nowMs: number);
   peerUp(peer: number, nowMs: number, protocolId?: string): void;
   peerDown(peer: number, nowMs: number): void;
   onFrame(peer: number, bytes: Uint8Array, nowMs: number): FrameInfo | null;
