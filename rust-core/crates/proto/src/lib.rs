@@ -1,5 +1,6 @@
 //! txcast's protocols as pure state machines (sans-IO), and what they share.
-//! See ../../../../shared/DESIGN.md, "The core contract".
+//! See ARCHITECTURE.md at the repository root: the layers, the sans-IO contract, and how
+//! the simulator and the light node drive these machines.
 
 mod behaviour;
 mod driver;

@@ -1,6 +1,7 @@
 //! The sans-IO contract. A protocol is a state machine that is handed inputs and answers
 //! with actions; it never reads a clock, never draws from a global RNG and never does I/O.
-//! The simulator and the light node's `Driver` feed it the same way.
+//! The simulator and the light node's `Driver` feed it the same way (ARCHITECTURE.md, "The
+//! sans-IO contract").
 
 use crate::content::{Content, Synthetic};
 use crate::timers::{TimerId, TimerTable};

@@ -1,5 +1,6 @@
 //! The WebAssembly face of the core: thin wrappers over `sim`, with every error turned into a
-//! JS exception at this edge and no panic allowed across it.
+//! JS exception at this edge and no panic allowed across it. ARCHITECTURE.md follows a
+//! scenario and a peer's frame through these bindings.
 
 pub mod arrival_store;
 pub mod layout;
