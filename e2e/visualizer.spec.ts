@@ -1,6 +1,8 @@
+import { execFileSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { pageReady, pixelsNear, runJson, runsDone, shownRuns, SMALL_SCENARIO } from './page';
+import { ensureTxsim } from '../scripts/lib/txsim.mjs';
 import { nativeRuns } from './txsim';
 
 const VERMILLION: [number, number, number] = [0xd5, 0x5e, 0x00];
@@ -17,6 +19,17 @@ test('the library lists every scenario file', async ({ page }) => {
   const options = await page.locator('#scenario option:not([value="custom"])').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value));
   expect(options.map((id) => `${id}.json`).sort()).toEqual(files.sort());
   await expect(page.locator('#scenario')).toHaveValue('compare-300');
+});
+
+test('the glossary lists the protocols of the core\'s registry, as txsim does', async ({ page }) => {
+  await page.goto('/');
+  await pageReady(page);
+  const listed = execFileSync(await ensureTxsim(), ['protocols'], { encoding: 'utf8' })
+    .trim()
+    .split('\n')
+    .map((line) => line.split(/\s+/)[0]);
+  await expect(page.locator('#protocol-list dt')).toHaveText(listed);
+  await expect(page.locator('#protocol-list dd').first()).not.toBeEmpty();
 });
 
 test('the first screen compares the protocols with the numbers txsim reports', async ({ page }) => {
