@@ -60,8 +60,8 @@ describe('effectOf', () => {
   it('sorts the protocols\' counters into adversary effects', () => {
     const withheld = EFFECTS.indexOf('withheld');
     const corrupt = EFFECTS.indexOf('corrupt');
-    for (const name of ['gs_request_withheld', 'inv.retries', 'shrec.retries', 'gs_broken_promises', 'gs_ineed_timeout']) expect(effectOf(name)).toBe(withheld);
-    for (const name of ['strokkur.corrupt_codewords', 'strokkur.rejected_codewords', 'gs_invalid_message', 'strokkur.invalid_symbols']) expect(effectOf(name)).toBe(corrupt);
+    for (const name of ['gossipsub.request_withheld', 'inv.retries', 'shrec.retries', 'gossipsub.broken_promises', 'gossipsub.ineed_timeout']) expect(effectOf(name)).toBe(withheld);
+    for (const name of ['strokkur.corrupt_codewords', 'strokkur.rejected_codewords', 'gossipsub.invalid_message', 'strokkur.invalid_symbols']) expect(effectOf(name)).toBe(corrupt);
     for (const name of ['cat.requested_txs', 'strokkur.codewords_sent', 'inv.requests', '']) expect(effectOf(name)).toBe(-1);
   });
 });

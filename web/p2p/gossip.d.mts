@@ -18,7 +18,7 @@ export interface GossipCounters {
   received: Record<string, number>;
   /** The same for the tx topic alone (entries whose topic is known to be it). */
   txTopic: { sent: Record<string, number>; received: Record<string, number> };
-  /** The router's own counters (gs_*). */
+  /** The router's own counters (gossipsub.*). */
   live: Record<string, number>;
   badSignatures: number;
   rejected: number;

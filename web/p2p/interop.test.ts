@@ -130,10 +130,10 @@ describe('IDONTWANT (txcast: from 1 KiB; js: from 512 B)', () => {
 
     // j1 publishes to both; the txcast node tells its other mesh peer (j2) not to send its copy,
     // and j2, which usually has j1's copy first, tells the txcast node the same.
-    const start = { sent: sent(t, 'idontwant'), live: live(t, 'gs_idontwant_sent') };
+    const start = { sent: sent(t, 'idontwant'), live: live(t, 'gossipsub.idontwant_sent') };
     for (let i = 0; i < 3; i++) await publishAndAwait(j1, bytes(2048), [t, j2]);
     await waitFor(() => sent(t, 'idontwant') === start.sent + 3, { what: () => `3 IDONTWANT sent, saw ${sent(t, 'idontwant') - start.sent}` });
-    expect(live(t, 'gs_idontwant_sent')).toBe(start.live + 3);
+    expect(live(t, 'gossipsub.idontwant_sent')).toBe(start.live + 3);
     await waitFor(() => received(t, 'idontwant') >= 1, { what: 'an IDONTWANT from j2' });
 
     // Below the threshold: none. A 1024-byte message afterwards is the barrier (anything sent
@@ -143,7 +143,7 @@ describe('IDONTWANT (txcast: from 1 KiB; js: from 512 B)', () => {
     await publishAndAwait(j1, bytes(1024), [t, j2]);
     await waitFor(() => sent(t, 'idontwant') > before, { what: 'the IDONTWANT for 1024 bytes' });
     expect(sent(t, 'idontwant')).toBe(before + 1);
-    expect(live(t, 'gs_idontwant_sent')).toBe(start.live + 4);
+    expect(live(t, 'gossipsub.idontwant_sent')).toBe(start.live + 4);
   }, 20_000);
 });
 
@@ -161,8 +161,8 @@ describe('txcast nodes speak v2.0 to each other', () => {
     await waitFor(() => received(a, 'ineed') === n && received(b, 'ineed') === n, { what: 'INEEDs answered' });
     expect([sent(a, 'iannounce'), received(b, 'iannounce'), sent(b, 'ineed')]).toEqual([n, n, n]);
     expect([sent(b, 'iannounce'), received(c, 'iannounce'), sent(c, 'ineed')]).toEqual([n, n, n]);
-    expect([live(b, 'gs_iannounce_sent'), live(b, 'gs_ineed_sent'), live(b, 'gs_ineed_served')]).toEqual([n, n, n]);
-    expect(live(c, 'gs_ineed_served')).toBe(0);
+    expect([live(b, 'gossipsub.iannounce_sent'), live(b, 'gossipsub.ineed_sent'), live(b, 'gossipsub.ineed_served')]).toEqual([n, n, n]);
+    expect(live(c, 'gossipsub.ineed_served')).toBe(0);
     // Full copies only on request: none twice.
     expect([received(b, 'publish'), received(c, 'publish')]).toEqual([n, n]);
     expect(b.gossip.stats.duplicates + c.gossip.stats.duplicates).toBe(0);
@@ -349,13 +349,13 @@ describe('hostile input against a txcast node: counted, never a crash', () => {
     // Unknown fields in the RPC, in a subscription, in the control message and in an IHAVE.
     const control = concat(intField(42, 7), lenField(1, concat(lenField(1, utf8(TX_TOPIC)), intField(3, 1))));
     const sub = concat(subscription(TX_TOPIC), intField(5, 1));
-    const unknownBefore = live(t, 'gs_unknown_fields');
+    const unknownBefore = live(t, 'gossipsub.unknown_fields');
     await raw.send(rpc({ subs: [sub], messages: [message], control, extra: concat(intField(15, 3), lenField(16, utf8('x'))) }));
     const hash = sha256(data);
     await waitFor(() => t.inbox.has(hash) && j.inbox.has(hash), { what: 'the message with unknown fields at the txcast node and forwarded to js' });
     expect(sameBytes(t.inbox.get(hash), data)).toBe(true);
     expect(sameBytes(j.inbox.get(hash), data)).toBe(true);
-    expect(live(t, 'gs_unknown_fields') - unknownBefore).toBe(6);
+    expect(live(t, 'gossipsub.unknown_fields') - unknownBefore).toBe(6);
     expect(stats().malformed).toBe(0);
   });
 
@@ -364,21 +364,21 @@ describe('hostile input against a txcast node: counted, never a crash', () => {
     const known = bytes(32);
     await raw.send(rpc({ control: ihave(TX_TOPIC, [known]) }));
     await waitFor(() => raw.saw(known), { what: 'an IWANT for the id we offered' });
-    expect(live(t, 'gs_iwant_ids_sent')).toBe(1);
+    expect(live(t, 'gossipsub.iwant_ids_sent')).toBe(1);
 
     const data = bytes(300);
     const delivered = stats().delivered;
     await raw.send(rpc({ messages: [await raw.message(data, { badSignature: true })] }));
     await waitFor(() => t.gossip.counters().badSignatures === 1, { what: 'the bad signature counted' });
-    expect(live(t, 'gs_invalid_message')).toBe(1);
+    expect(live(t, 'gossipsub.invalid_message')).toBe(1);
     expect(t.inbox.has(sha256(data))).toBe(false);
     expect(stats().delivered).toBe(delivered);
 
     // After (P4, weight -100, below the gossip threshold of -40): its IHAVE is ignored.
     const later = bytes(32);
     await raw.send(rpc({ control: ihave(TX_TOPIC, [later]) }));
-    await waitFor(() => live(t, 'gs_ihave_ignored_score') === 1, { what: 'the IHAVE ignored for the score' });
-    expect(live(t, 'gs_iwant_ids_sent')).toBe(1);
+    await waitFor(() => live(t, 'gossipsub.ihave_ignored_score') === 1, { what: 'the IHAVE ignored for the score' });
+    expect(live(t, 'gossipsub.iwant_ids_sent')).toBe(1);
     expect(j.inbox.has(sha256(data))).toBe(false);
   });
 

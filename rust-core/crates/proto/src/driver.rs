@@ -3,7 +3,7 @@
 //! kept here, so the host only asks for the next deadline and calls back then. The node's
 //! transaction bytes live here too (`content`): codecs translate keys and bytes through it.
 
-use crate::{Action, Ctx, EventQueue, Input, NodeSetup, PeerIdx, Protocol, Rng, Time, Tx};
+use crate::{Action, Counter, Ctx, EventQueue, Input, NodeSetup, PeerIdx, Protocol, Rng, Time, Tx};
 use crate::{TimerId, TimerTable, TxStore};
 
 /// An action the host must carry out (timers are handled by the driver itself).
@@ -11,7 +11,7 @@ pub enum Output<M> {
     Send { to: PeerIdx, msg: M },
     Deliver(Tx),
     Disconnect(PeerIdx),
-    Count(&'static str, u64),
+    Count(&'static Counter, u64),
 }
 
 pub struct Driver<P: Protocol> {

@@ -8,6 +8,13 @@ use crate::{Behaviour, Ctx, Input, NodeSetup, PeerIdx, Protocol, Tx, TxId, TxIdS
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+/// Flooding and push count nothing of their own: the host's copies and bytes say it all.
+pub mod counters {
+    use crate::Counter;
+
+    pub const ALL: &[&Counter] = &[];
+}
+
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct FloodConfig {

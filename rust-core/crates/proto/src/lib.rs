@@ -3,6 +3,7 @@
 //! the simulator and the light node drive these machines.
 
 mod behaviour;
+mod counter;
 mod driver;
 mod ids;
 mod protocol;
@@ -28,6 +29,7 @@ pub mod wire;
 
 pub use behaviour::Behaviour;
 pub use content::{Content, StoreLimits, Synthetic, TxStore};
+pub use counter::{check_counters, Counter, Effect, Unit};
 pub use driver::{Driver, Output};
 pub use ids::{IdBuild, IdHasher, IdMap, IdSet, PeerIdx, Tx, TxId, TxIdSet};
 pub use protocol::{Action, Ctx, Input, MsgClass, NodeSetup, Protocol, WireMsg};

@@ -11,14 +11,14 @@
 use crate::cat::{Cat, CatConfig, CatMsg};
 use crate::content::sha256;
 use crate::gossipsub::{
-    Check, Codec, Gossipsub, GossipsubConfig, Limits, MessageParts, OwnMessage, Rpc, TopicId,
-    TopicNames, Verdict, Version,
+    counters, Check, Codec, Gossipsub, GossipsubConfig, Limits, MessageParts, OwnMessage, Rpc,
+    TopicId, TopicNames, Verdict, Version,
 };
 use crate::strokkur::{Strokkur, StrokkurMsg};
 use crate::wire::WireError;
 use crate::{
-    Driver, Input, MsgClass, NodeSetup, Output, PeerIdx, Protocol, Rng, Time, Tx, TxId, TxStore,
-    WireMsg,
+    Counter, Driver, Input, MsgClass, NodeSetup, Output, PeerIdx, Protocol, Rng, Time, Tx, TxId,
+    TxStore, Unit, WireMsg,
 };
 use std::collections::BTreeMap;
 
@@ -72,6 +72,14 @@ pub struct Validation {
     pub public_key: Option<Vec<u8>>,
 }
 
+/// The light node's own counter here; the protocol's come through the driver.
+pub const UNSENDABLE: Counter = Counter {
+    name: "lightnode.unsendable",
+    unit: Unit::Messages,
+    about: "Messages or RPC entries not sent: the store no longer holds the bytes they name.",
+    effect: None,
+};
+
 /// What the host must carry out.
 #[derive(Default)]
 pub struct Outbox {
@@ -79,13 +87,14 @@ pub struct Outbox {
     pub delivered: Vec<Delivery>,
     pub disconnects: Vec<u32>,
     pub validations: Vec<Validation>,
+    /// Counts by counter name, as reports key them.
     pub counters: BTreeMap<&'static str, u64>,
 }
 
 impl Outbox {
-    pub fn count(&mut self, name: &'static str, n: u64) {
+    pub fn count(&mut self, counter: &'static Counter, n: u64) {
         if n > 0 {
-            *self.counters.entry(name).or_default() += n;
+            *self.counters.entry(counter.name).or_default() += n;
         }
     }
 }
@@ -215,7 +224,7 @@ impl<P: OneMessagePerFrame> Live for Framed<P> {
                             info,
                         });
                     } else {
-                        out.count("lightnode.unsendable", 1);
+                        out.count(&UNSENDABLE, 1);
                     }
                 }
                 Output::Deliver(tx) => {
@@ -229,7 +238,7 @@ impl<P: OneMessagePerFrame> Live for Framed<P> {
                     }
                 }
                 Output::Disconnect(p) => out.disconnects.push(p.0),
-                Output::Count(name, n) => out.count(name, n),
+                Output::Count(counter, n) => out.count(counter, n),
             }
         }
     }
@@ -393,7 +402,7 @@ impl GossipNode {
         let names = self.driver.protocol().topic_names();
         let mut rpcs = Vec::new();
         let skipped = self.codec.encode(entries, names, store, &mut rpcs);
-        out.count("lightnode.unsendable", skipped as u64);
+        out.count(&UNSENDABLE, skipped as u64);
         for rpc in rpcs {
             let info = entries_info(rpc.entries.iter().map(|&i| &entries[i]), names, store);
             out.frames.push(Frame {
@@ -444,14 +453,14 @@ impl Live for GossipNode {
             self.driver.content(),
         );
         let counts = [
-            ("gs_unknown_fields", report.unknown_fields),
-            ("gs_dropped_entries", report.dropped),
-            ("gs_policy_violations", report.bad_messages),
+            (&counters::UNKNOWN_FIELDS, report.unknown_fields),
+            (&counters::DROPPED_ENTRIES, report.dropped),
+            (&counters::POLICY_VIOLATIONS, report.bad_messages),
         ];
         self.driver.call(now, |_, cx| {
-            for (name, n) in counts {
+            for (counter, n) in counts {
                 if n > 0 {
-                    cx.count(name, n as u64);
+                    cx.count(counter, n as u64);
                 }
             }
         });
@@ -495,7 +504,7 @@ impl Live for GossipNode {
                 }
                 Output::Deliver(tx) => self.deliver(tx, out),
                 Output::Disconnect(p) => out.disconnects.push(p.0),
-                Output::Count(name, n) => out.count(name, n),
+                Output::Count(counter, n) => out.count(counter, n),
             }
         }
         for ((peer, not_urgent), entries) in batches {

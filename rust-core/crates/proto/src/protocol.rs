@@ -5,7 +5,7 @@
 
 use crate::content::{Content, Synthetic};
 use crate::timers::{TimerId, TimerTable};
-use crate::{Behaviour, Dur, PeerIdx, Rng, Time, Tx, TxId};
+use crate::{Behaviour, Counter, Dur, PeerIdx, Rng, Time, Tx, TxId};
 
 /// What a message does, so hosts and the page can draw and account for it without reading
 /// its name.
@@ -85,8 +85,9 @@ pub enum Action<M, T> {
     /// The node accepted this transaction for the first time.
     Deliver(Tx),
     Disconnect(PeerIdx),
-    /// Add to a named counter (rejections, retries, savings), reported per node and in total.
-    Count(&'static str, u64),
+    /// Add to one of the protocol's counters (rejections, retries, savings), reported by
+    /// name per node and in total.
+    Count(&'static Counter, u64),
 }
 
 /// What a protocol is told about the node it runs on when it is created.
@@ -172,7 +173,7 @@ impl<'a, P: Protocol + ?Sized> Ctx<'a, P> {
     pub fn disconnect(&mut self, peer: PeerIdx) {
         self.out.push(Action::Disconnect(peer));
     }
-    pub fn count(&mut self, counter: &'static str, n: u64) {
+    pub fn count(&mut self, counter: &'static Counter, n: u64) {
         self.out.push(Action::Count(counter, n));
     }
 }

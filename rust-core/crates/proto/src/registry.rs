@@ -9,7 +9,8 @@ use crate::inv::Inv;
 use crate::live::{Framed, GossipNode, Live};
 use crate::shrec::Shrec;
 use crate::strokkur::Strokkur;
-use crate::{Protocol, TxStore};
+use crate::{cat, flood, gossipsub, inv, shrec, strokkur};
+use crate::{Counter, Protocol, TxStore};
 use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
@@ -26,6 +27,8 @@ pub struct ProtocolInfo {
     pub config_type: &'static str,
     /// Whether it also runs on a real libp2p network (the light node, the relay).
     pub live: bool,
+    /// Every counter it may report, each described.
+    pub counters: &'static [&'static Counter],
 }
 
 /// Every protocol, in the order lists show them.
@@ -36,6 +39,7 @@ pub const PROTOCOLS: &[ProtocolInfo] = &[
         about: "Flooding: every node forwards each new tx to every peer but the one it came from. Fast, and each node receives about one copy per peer.",
         config_type: "FloodConfig",
         live: false,
+        counters: flood::counters::ALL,
     },
     ProtocolInfo {
         name: "push",
@@ -43,6 +47,7 @@ pub const PROTOCOLS: &[ProtocolInfo] = &[
         about: "Random push: forward each new tx to a few random peers. Fewer copies; slower, and some nodes may never get it.",
         config_type: "FloodConfig",
         live: false,
+        counters: flood::counters::ALL,
     },
     ProtocolInfo {
         name: "inv",
@@ -50,6 +55,7 @@ pub const PROTOCOLS: &[ProtocolInfo] = &[
         about: "INV/GETDATA (Bitcoin): announce tx hashes after a random trickle delay; peers request what they lack. Few full copies, latency from the delays and round trips.",
         config_type: "InvConfig",
         live: false,
+        counters: inv::counters::ALL,
     },
     ProtocolInfo {
         name: "shrec",
@@ -57,6 +63,7 @@ pub const PROTOCOLS: &[ProtocolInfo] = &[
         about: "Shrec: short keyed ids in announcements, one request per tx at a time, the next announcer asked after a timeout.",
         config_type: "ShrecConfig",
         live: false,
+        counters: shrec::counters::ALL,
     },
     ProtocolInfo {
         name: "cat",
@@ -64,6 +71,7 @@ pub const PROTOCOLS: &[ProtocolInfo] = &[
         about: "CAT (Celestia ADR 009): SeenTx announcements and WantTx requests, one outstanding request per tx, retried after 200 ms.",
         config_type: "CatConfig",
         live: true,
+        counters: cat::counters::ALL,
     },
     ProtocolInfo {
         name: "cat2",
@@ -71,6 +79,7 @@ pub const PROTOCOLS: &[ProtocolInfo] = &[
         about: "CAT2: CAT whose SeenTx also names where the tx came from.",
         config_type: "CatConfig",
         live: false,
+        counters: cat::counters::ALL,
     },
     ProtocolInfo {
         name: "gossipsub",
@@ -78,6 +87,7 @@ pub const PROTOCOLS: &[ProtocolInfo] = &[
         about: "GossipSub: push full messages along a mesh of a few peers, gossip ids (IHAVE/IWANT) to the others; v1.2 adds IDONTWANT, v2.0 announce-and-request.",
         config_type: "GossipsubConfig",
         live: true,
+        counters: gossipsub::counters::ALL,
     },
     ProtocolInfo {
         name: "strokkur",
@@ -85,6 +95,7 @@ pub const PROTOCOLS: &[ProtocolInfo] = &[
         about: "Strokkur: send rateless (LT) codewords of windows of txs to every peer at a rate each peer controls; decode jointly.",
         config_type: "StrokkurConfig",
         live: true,
+        counters: strokkur::counters::ALL,
     },
 ];
 
@@ -235,5 +246,47 @@ mod tests {
         }
         assert_eq!(resolve("gossip", Live), None);
         assert_eq!(config_schemas().len(), PROTOCOLS.len());
+    }
+
+    #[test]
+    fn every_counter_is_named_after_its_protocol_once_and_described() {
+        for p in PROTOCOLS {
+            // Variants share their base protocol's counters.
+            let prefix = match p.name {
+                "cat2" => "cat",
+                "push" => "flood",
+                name => name,
+            };
+            if let Err(e) = crate::check_counters(prefix, p.counters) {
+                panic!("{}: {e}", p.name);
+            }
+        }
+    }
+
+    /// The effects are the ones the page's `effectOf` guessed from names before counters were
+    /// described (workers/record.ts), so the page shades the same counters.
+    #[test]
+    fn effects_are_those_the_page_guessed_from_names() {
+        use crate::Effect;
+        let guess = |n: &str| {
+            let any = |parts: &[&str]| parts.iter().any(|p| n.contains(p));
+            if any(&["request_withheld", "broken_promises", "ineed_timeout"])
+                || n.ends_with(".retries")
+            {
+                Some(Effect::Withheld)
+            } else if any(&[
+                "corrupt_codewords",
+                "rejected_codewords",
+                "invalid_message",
+                "invalid_symbols",
+            ]) {
+                Some(Effect::Corrupt)
+            } else {
+                None
+            }
+        };
+        for c in PROTOCOLS.iter().flat_map(|p| p.counters) {
+            assert_eq!(c.effect, guess(c.name), "{}", c.name);
+        }
     }
 }

@@ -5,8 +5,9 @@
 //! them into the receiver's store, so a live codec is tested with its protocol. The real
 //! simulator lives in crate `sim`.
 
-use crate::{Action, Behaviour, Content, Ctx, Dur, Input, NodeSetup, PeerIdx, Protocol, Rng};
+use crate::{Action, Behaviour, Content, Counter, Ctx, Dur, Input, NodeSetup, PeerIdx};
 use crate::{EventQueue, Synthetic, Time, TimerId, TimerTable, Tx, TxId, WireMsg};
+use crate::{Protocol, Rng};
 use std::collections::BTreeMap;
 
 /// A host call on a node (a validation verdict, a publish), run like an input.
@@ -250,7 +251,7 @@ impl<P: Protocol, W: Wire<P>> TestNet<P, W> {
                     self.flush(node, &mut batch);
                     self.disconnect(node, p);
                 }
-                Action::Count(name, n) => *self.counters.entry(name).or_default() += n,
+                Action::Count(c, n) => *self.counters.entry(c.name).or_default() += n,
             }
         }
         self.flush(node, &mut batch);
@@ -338,8 +339,8 @@ impl<P: Protocol, W: Wire<P>> TestNet<P, W> {
         self.now = self.now.max(until);
     }
 
-    pub fn counter(&self, name: &str) -> u64 {
-        self.counters.get(name).copied().unwrap_or(0)
+    pub fn counter(&self, counter: &Counter) -> u64 {
+        self.counters.get(counter.name).copied().unwrap_or(0)
     }
 
     /// Nodes that received `tx`.
@@ -402,7 +403,7 @@ impl<P: Protocol> Solo<P> {
                 Action::SetTimer { at, timer, id } => self.queue.push(at.0, (timer, id)),
                 Action::Deliver(tx) => self.delivered.push(tx.id),
                 Action::Disconnect(_) => {}
-                Action::Count(name, n) => *self.counters.entry(name).or_default() += n,
+                Action::Count(c, n) => *self.counters.entry(c.name).or_default() += n,
             }
         }
     }
@@ -431,7 +432,7 @@ impl<P: Protocol> Solo<P> {
             .collect()
     }
 
-    pub fn counter(&self, name: &str) -> u64 {
-        self.counters.get(name).copied().unwrap_or(0)
+    pub fn counter(&self, counter: &Counter) -> u64 {
+        self.counters.get(counter.name).copied().unwrap_or(0)
     }
 }

@@ -126,8 +126,8 @@ fn v2_nodes_negotiate_lazy_pull_and_deliver_with_iannounce_and_ineed() {
     assert_eq!(net.sent(1, 2, "iannounce"), 1);
     assert_eq!(net.sent(2, 1, "ineed"), 1);
     assert_eq!(net.sent(1, 2, "publish"), 1);
-    assert_eq!(net.count(1, "gs_iannounce_sent"), 1);
-    assert_eq!(net.count(2, "gs_ineed_sent"), 1);
+    assert_eq!(net.count(1, "gossipsub.iannounce_sent"), 1);
+    assert_eq!(net.count(2, "gossipsub.ineed_sent"), 1);
     // Each entry is told with its topic, the INEED's learnt from the IANNOUNCE it answers.
     for (_, _, kinds, topics) in &net.log {
         assert_eq!(kinds.len(), topics.len());
@@ -168,7 +168,7 @@ fn idontwant_goes_to_v1_2_mesh_peers_for_large_messages_only() {
     net.nodes[0].submit(net.now, &[1u8; 100]).unwrap();
     net.run(ms(2_500));
     assert_eq!(
-        net.count(1, "gs_idontwant_sent"),
+        net.count(1, "gossipsub.idontwant_sent"),
         0,
         "100 bytes: under the 1 KiB threshold"
     );
@@ -195,7 +195,7 @@ fn rejected_messages_cost_the_sender_and_are_not_delivered() {
     net.nodes[0].submit(net.now, &[0xad; 10]).unwrap();
     net.run(ms(2_500));
     assert!(net.delivered(1).is_empty());
-    assert_eq!(net.count(1, "gs_invalid_message"), 1);
+    assert_eq!(net.count(1, "gossipsub.invalid_message"), 1);
     assert!(net.nodes[1].driver().protocol().peer_score(PeerIdx(0)) < 0.0);
 }
 
@@ -243,7 +243,7 @@ fn an_announcer_that_never_answers_is_penalized_and_the_next_one_asked() {
             .collect::<Vec<_>>(),
         vec![(1, vec!["ineed"])]
     );
-    assert_eq!(net.count(1, "gs_ineed_timeout"), 1);
+    assert_eq!(net.count(1, "gossipsub.ineed_timeout"), 1);
     let gs = net.nodes[1].driver().protocol();
     assert!(
         gs.peer_score(PeerIdx(0)) < 0.0,

@@ -8,9 +8,27 @@ use crate::network::{Edge, Network};
 use crate::workload::TxPlan;
 use proto::prefetch::{prefetch, warm};
 use proto::{stream, Action, Ctx, Input, NodeSetup, PeerIdx, Protocol, Rng, Time, WireMsg};
-use proto::{EventQueue, MsgClass, TimerId, TimerTable};
+use proto::{Counter, EventQueue, MsgClass, TimerId, TimerTable, Unit};
 use std::collections::BinaryHeap;
 use std::rc::Rc;
+
+/// A send or disconnect that names a peer index the node does not have.
+pub const BAD_PEER_INDEX: Counter = Counter {
+    name: "engine.bad_peer_index",
+    unit: Unit::Events,
+    about: "Sends and disconnects naming a peer index the node does not have; ignored, as they mean a protocol bug.",
+    effect: None,
+};
+
+pub const DISCONNECTS: Counter = Counter {
+    name: "engine.disconnects",
+    unit: Unit::Peers,
+    about: "Links a node tore down (a protocol disconnecting a misbehaving peer), counted at the node that did it.",
+    effect: None,
+};
+
+/// The counters the engine keeps itself, besides the protocol's.
+pub const COUNTERS: &[&Counter] = &[&BAD_PEER_INDEX, &DISCONNECTS];
 
 /// Options that do not come from the scenario file.
 #[derive(Clone, Debug, Default)]
@@ -497,7 +515,7 @@ impl<P: Protocol> Engine<P> {
             }
             Action::Disconnect(p) => {
                 if p.idx() >= self.net.degree(node) {
-                    self.metrics.count(node, "engine.bad_peer_index", 1);
+                    self.metrics.count(node, &BAD_PEER_INDEX, 1);
                     return;
                 }
                 let e = self.net.edge(node, p.0);
@@ -521,16 +539,16 @@ impl<P: Protocol> Engine<P> {
                             peer: edge.back,
                         },
                     );
-                    self.metrics.count(node, "engine.disconnects", 1);
+                    self.metrics.count(node, &DISCONNECTS, 1);
                 }
             }
-            Action::Count(name, n) => {
-                self.metrics.count(node, name, n);
+            Action::Count(counter, n) => {
+                self.metrics.count(node, counter, n);
                 if let Some(trace) = &mut self.trace {
                     trace(&TraceEvent::Count {
                         t_us: self.now,
                         node: node as u32,
-                        name,
+                        name: counter.name,
                         n,
                     });
                 }
@@ -543,7 +561,7 @@ impl<P: Protocol> Engine<P> {
         let out = self.net.edges_of(node);
         let e = out.start + to.idx();
         if e >= out.end {
-            self.metrics.count(node, "engine.bad_peer_index", 1);
+            self.metrics.count(node, &BAD_PEER_INDEX, 1);
             return;
         }
         if !self.link_up[e] {

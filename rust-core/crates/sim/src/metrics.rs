@@ -5,6 +5,7 @@ use crate::hist::Histogram;
 use crate::network::Network;
 use crate::workload::TxPlan;
 use arrivals::{Arrival, ArrivalLog, Layout};
+use proto::Counter;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -38,6 +39,7 @@ pub struct Metrics {
     reach95_us: Vec<u64>,
     reach_all_us: Vec<u64>,
     honest_targets: u32,
+    /// Per counter name (as reports key them), the count of each node.
     pub counters: BTreeMap<&'static str, Vec<u64>>,
     /// Per node, the first arrival of every tx, in the tickets encoding (seed `001`).
     /// Up to date whenever the engine is not inside a step (see [`Metrics::flush_arrivals`]).
@@ -182,9 +184,11 @@ impl Metrics {
         out
     }
 
-    pub fn count(&mut self, node: usize, name: &'static str, n: u64) {
+    pub fn count(&mut self, node: usize, counter: &'static Counter, n: u64) {
         let nodes = self.nodes;
-        self.counters.entry(name).or_insert_with(|| vec![0; nodes])[node] += n;
+        self.counters
+            .entry(counter.name)
+            .or_insert_with(|| vec![0; nodes])[node] += n;
     }
 
     pub fn summary(&self, net: &Network, plan: &TxPlan) -> Summary {

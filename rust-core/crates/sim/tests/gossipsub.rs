@@ -91,8 +91,8 @@ fn measure(prep: &Prepared, run: usize, deadline_ms: f64) -> Measured {
             .get(name)
             .map_or(0, |v| v.iter().sum::<u64>())
     };
-    let ineed_timeouts = total("gs_ineed_timeout");
-    let iwant_served = total("gs_iwant_served") as f64 / (honest * txs.max(1)) as f64;
+    let ineed_timeouts = total("gossipsub.ineed_timeout");
+    let iwant_served = total("gossipsub.iwant_served") as f64 / (honest * txs.max(1)) as f64;
     Measured {
         duplicates: summary.duplicates.mean,
         within_deadline,

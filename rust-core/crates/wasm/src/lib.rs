@@ -160,6 +160,22 @@ pub struct ProtocolEntry {
     pub about: String,
     /// Whether the light node and the relay can run it.
     pub live: bool,
+    /// Every counter it may report.
+    pub counters: Vec<CounterEntry>,
+}
+
+/// A protocol counter, as the page describes it.
+#[wasm_bindgen(getter_with_clone)]
+#[derive(Clone)]
+pub struct CounterEntry {
+    /// `<protocol>.<what>`: the key in reports and `counter_names`.
+    pub name: String,
+    /// What one unit is ("txs", "messages", ...).
+    pub unit: String,
+    /// One sentence: what it counts and why it matters.
+    pub about: String,
+    /// The adversary effect it records ("withheld", "corrupt"), if any.
+    pub effect: Option<String>,
 }
 
 /// Every protocol, in the order lists show them.
@@ -172,6 +188,16 @@ pub fn protocols() -> Vec<ProtocolEntry> {
             summary: p.summary.into(),
             about: p.about.into(),
             live: p.live,
+            counters: p
+                .counters
+                .iter()
+                .map(|c| CounterEntry {
+                    name: c.name.into(),
+                    unit: c.unit.name().into(),
+                    about: c.about.into(),
+                    effect: c.effect.map(|e| e.name().into()),
+                })
+                .collect(),
         })
         .collect()
 }

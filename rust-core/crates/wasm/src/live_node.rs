@@ -7,7 +7,7 @@ use crate::layout::MessageClass;
 use proto::gossipsub::{GossipsubConfig, OwnMessage, Verdict, SEQNO_LEN};
 use proto::live::{self, GossipNode, Live, Outbox};
 use proto::registry::{Config, ConfigCheck, LiveProtocol, Visit};
-use proto::{StoreLimits, Time, TxId, TxStore};
+use proto::{Counter, StoreLimits, Time, TxId, TxStore, Unit};
 use serde::de::DeserializeOwned;
 use wasm_bindgen::prelude::*;
 
@@ -23,6 +23,52 @@ const STORE: StoreLimits = StoreLimits {
     max_bytes: 128 << 20,
     max_unbacked: 1 << 15,
 };
+
+/// Frames refused before the protocol saw them (each also counted by its reason below).
+pub const MALFORMED_FRAMES: Counter = Counter {
+    name: "lightnode.malformed_frames",
+    unit: Unit::Messages,
+    about: "Frames refused for any of the reasons counted below; none reaches the protocol.",
+    effect: None,
+};
+
+pub const BAD_PEER_NUMBER: Counter = Counter {
+    name: "lightnode.bad_peer_number",
+    unit: Unit::Messages,
+    about: "Frames the page handed in for a peer number at or above MAX_PEERS.",
+    effect: None,
+};
+
+pub const OVERSIZED_FRAMES: Counter = Counter {
+    name: "lightnode.oversized_frames",
+    unit: Unit::Messages,
+    about: "Frames above MAX_FRAME_BYTES, whatever the protocol allows.",
+    effect: None,
+};
+
+pub const UNDECODABLE_FRAMES: Counter = Counter {
+    name: "lightnode.undecodable_frames",
+    unit: Unit::Messages,
+    about: "Frames the protocol's wire codec could not decode.",
+    effect: None,
+};
+
+pub const INTERNAL_ERRORS: Counter = Counter {
+    name: "lightnode.internal_errors",
+    unit: Unit::Messages,
+    about: "Frames whose handling panicked inside the node, caught where a panic unwinds (natively; on WebAssembly it traps).",
+    effect: None,
+};
+
+/// The light node's own counters, besides the protocol's.
+pub const COUNTERS: &[&Counter] = &[
+    &live::UNSENDABLE,
+    &MALFORMED_FRAMES,
+    &BAD_PEER_NUMBER,
+    &OVERSIZED_FRAMES,
+    &UNDECODABLE_FRAMES,
+    &INTERNAL_ERRORS,
+];
 
 /// Builds a light node's protocol from the registry, with its config parsed and checked.
 struct LiveVisit<'a> {
@@ -219,22 +265,22 @@ impl LiveNode {
     /// One frame from a peer: what it carries, or undefined if it is malformed or oversized
     /// (counted, never thrown).
     pub fn on_frame(&mut self, peer: u32, bytes: &[u8], now_ms: f64) -> Option<FrameInfo> {
-        let bad = |out: &mut Outbox, why: &'static str| {
-            out.count("lightnode.malformed_frames", 1);
+        let bad = |out: &mut Outbox, why: &'static Counter| {
+            out.count(&MALFORMED_FRAMES, 1);
             out.count(why, 1);
             None
         };
         if peer >= MAX_PEERS {
-            return bad(&mut self.out, "lightnode.bad_peer_number");
+            return bad(&mut self.out, &BAD_PEER_NUMBER);
         }
         if bytes.len() > MAX_FRAME_BYTES {
-            return bad(&mut self.out, "lightnode.oversized_frames");
+            return bad(&mut self.out, &OVERSIZED_FRAMES);
         }
         let outcome = self.run("on_frame", now_ms, |e, now| Ok(e.frame(now, peer, bytes)));
         match outcome {
             Ok(Ok(info)) => Some(info.into()),
-            Ok(Err(_)) => bad(&mut self.out, "lightnode.undecodable_frames"),
-            Err(_) => bad(&mut self.out, "lightnode.internal_errors"),
+            Ok(Err(_)) => bad(&mut self.out, &UNDECODABLE_FRAMES),
+            Err(_) => bad(&mut self.out, &INTERNAL_ERRORS),
         }
     }
 

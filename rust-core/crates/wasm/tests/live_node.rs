@@ -109,6 +109,13 @@ fn malformed_frames_are_counted_not_fatal() {
     let counters: serde_json::Value = serde_json::from_str(&a.counters()).unwrap();
     assert_eq!(counters["lightnode.malformed_frames"], 4);
     assert_eq!(counters["lightnode.oversized_frames"], 1);
+    // Every name counted is described: the light node's own, or CAT's.
+    let own = txcast_wasm::lightnode::COUNTERS;
+    proto::check_counters("lightnode", own).unwrap();
+    for name in counters.as_object().unwrap().keys() {
+        let mut known = own.iter().chain(proto::cat::counters::ALL);
+        assert!(known.any(|c| c.name == *name), "{name}");
+    }
     // Still working afterwards.
     let id = b.submit(b"after the garbage", 2.0).unwrap();
     exchange(&mut a, &mut b, 2.0);

@@ -23,6 +23,7 @@
 //! but never answers a request; `DelayReplies` answers late; `Spam` also pushes every new tx in
 //! full to the peers not known to have it; `Censor` leaves a share of txs out of everything.
 
+pub mod counters;
 mod msg;
 
 pub use msg::{CatMsg, NodeAddr, WireKey, KEY_LEN, NODE_ID_LEN};
@@ -116,12 +117,12 @@ impl Cat {
     fn accept(&mut self, tx: Tx, cx: &mut Ctx<'_, Self>) {
         self.have.insert(tx.id, tx.len);
         cx.deliver(tx);
-        cx.count("cat.successful_txs", 1);
+        cx.count(&counters::SUCCESSFUL_TXS, 1);
     }
 
     fn on_submit(&mut self, tx: Tx, cx: &mut Ctx<'_, Self>) {
         if self.have.contains_key(&tx.id) {
-            cx.count("cat.already_seen_txs", 1);
+            cx.count(&counters::ALREADY_SEEN_TXS, 1);
             return;
         }
         self.accept(tx, cx);
@@ -142,12 +143,12 @@ impl Cat {
 
     fn on_txs(&mut self, from: PeerIdx, tx: Tx, cx: &mut Ctx<'_, Self>) {
         if tx.len > self.cfg.max_tx_bytes {
-            cx.count("cat.oversized_txs", 1);
+            cx.count(&counters::OVERSIZED_TXS, 1);
             cx.disconnect(from);
             return;
         }
         if self.have.contains_key(&tx.id) {
-            cx.count("cat.already_seen_txs", 1);
+            cx.count(&counters::ALREADY_SEEN_TXS, 1);
             if let Some(p) = self.pending.get_mut(&tx.id) {
                 p.known.add(from);
             }
@@ -157,7 +158,7 @@ impl Cat {
         let requested = entry.known.asked(from);
         entry.known.add(from);
         if !requested {
-            cx.count("cat.unrequested_txs", 1);
+            cx.count(&counters::UNREQUESTED_TXS, 1);
             if self.cfg.drop_unrequested {
                 return;
             }
@@ -193,21 +194,21 @@ impl Cat {
         cx: &mut Ctx<'_, Self>,
     ) {
         let Some(id) = key.tx() else {
-            cx.count("cat.bad_key", 1);
+            cx.count(&counters::BAD_KEY, 1);
             cx.disconnect(from);
             return;
         };
         if self.have.contains_key(&id) {
             if let Some(p) = self.pending.get_mut(&id) {
                 if !p.known.add(from) {
-                    cx.count("cat.duplicate_seen_tx", 1);
+                    cx.count(&counters::DUPLICATE_SEEN_TX, 1);
                 }
             }
             return;
         }
         let entry = self.pending.entry(id).or_default();
         if !entry.known.add(from) {
-            cx.count("cat.duplicate_seen_tx", 1);
+            cx.count(&counters::DUPLICATE_SEEN_TX, 1);
         }
         if entry.known.in_flight.is_some() || entry.waiting_for_from {
             return;
@@ -219,7 +220,7 @@ impl Cat {
                 if entry.came_from.is_none() {
                     entry.came_from = Some(q);
                     entry.waiting_for_from = true;
-                    cx.count("cat.from_waits", 1);
+                    cx.count(&counters::FROM_WAITS, 1);
                     let timer = CatTimer::FromWait {
                         tx: id,
                         from: self.peers.session(q),
@@ -241,9 +242,9 @@ impl Cat {
         }
         cx.count(
             if first {
-                "cat.requested_txs"
+                &counters::REQUESTED_TXS
             } else {
-                "cat.rerequested_txs"
+                &counters::REREQUESTED_TXS
             },
             1,
         );
@@ -267,7 +268,7 @@ impl Cat {
         let first = entry.known.requests() == 0;
         match entry.known.ask_next(|p| self.peers.is_up(p), cx.timers) {
             Some(p) => self.send_want(p, id, first, cx),
-            None => cx.count("cat.no_peer_for_tx", 1),
+            None => cx.count(&counters::NO_PEER_FOR_TX, 1),
         }
     }
 
@@ -305,12 +306,12 @@ impl Cat {
 
     fn on_want_tx(&mut self, from: PeerIdx, key: WireKey, cx: &mut Ctx<'_, Self>) {
         let Some(id) = key.tx() else {
-            cx.count("cat.bad_key", 1);
+            cx.count(&counters::BAD_KEY, 1);
             cx.disconnect(from);
             return;
         };
         let Some(&len) = self.have.get(&id) else {
-            cx.count("cat.want_unknown", 1);
+            cx.count(&counters::WANT_UNKNOWN, 1);
             return;
         };
         if let Some(p) = self.pending.get_mut(&id) {

@@ -1,7 +1,7 @@
 use super::*;
 use crate::flood::{Flood, FloodConfig};
 use crate::testnet::TestNet;
-use crate::{Action, Rng, Time, WireMsg};
+use crate::{Action, Counter, Rng, Time, WireMsg};
 
 fn no_jitter() -> CatConfig {
     CatConfig {
@@ -32,10 +32,10 @@ fn step(
     out
 }
 
-fn counted(actions: &[Action<CatMsg, CatTimer>], name: &str) -> bool {
+fn counted(actions: &[Action<CatMsg, CatTimer>], counter: &Counter) -> bool {
     actions
         .iter()
-        .any(|a| matches!(a, Action::Count(c, _) if *c == name))
+        .any(|a| matches!(a, Action::Count(c, _) if *c == counter))
 }
 
 fn disconnected(actions: &[Action<CatMsg, CatTimer>]) -> bool {
@@ -68,9 +68,9 @@ fn a_line_fetches_by_seen_and_want() {
     assert_eq!(net.reached(TxId(1)), 3);
     // Node 1 got the broadcast; node 2 fetched it: SeenTx, WantTx, Txs = 3 more hops.
     assert_eq!(net.delivered[2][&TxId(1)], Time(40_000));
-    assert_eq!(net.counter("cat.requested_txs"), 1);
-    assert_eq!(net.counter("cat.rerequested_txs"), 0);
-    assert_eq!(net.counter("cat.successful_txs"), 3);
+    assert_eq!(net.counter(&counters::REQUESTED_TXS), 1);
+    assert_eq!(net.counter(&counters::REREQUESTED_TXS), 0);
+    assert_eq!(net.counter(&counters::SUCCESSFUL_TXS), 3);
     // Node 1 does not send SeenTx back to node 0, which it knows has the tx.
     assert_eq!(net.sent_kinds.get("SeenTx"), Some(&1));
     assert_eq!(net.copies, vec![0, 1, 1]);
@@ -94,8 +94,8 @@ fn an_unanswered_want_is_retried_with_the_next_peer_after_the_timeout() {
     };
     let honest = run(Behaviour::Honest);
     let withheld = run(Behaviour::WithholdOnRequest);
-    assert_eq!(honest.counter("cat.rerequested_txs"), 0);
-    assert_eq!(withheld.counter("cat.rerequested_txs"), 1);
+    assert_eq!(honest.counter(&counters::REREQUESTED_TXS), 0);
+    assert_eq!(withheld.counter(&counters::REREQUESTED_TXS), 1);
     assert_eq!(withheld.reached(TxId(7)), 4);
     let t_honest = honest.delivered[3][&TxId(7)];
     let t_withheld = withheld.delivered[3][&TxId(7)];
@@ -115,7 +115,7 @@ fn late_replies_delay_but_do_not_lose() {
     net.run_until(Time(2_000_000));
     assert!(net.delivered[2][&TxId(3)] > Time(500_000));
     // The only peer that has it was asked; there is nobody else to ask.
-    assert_eq!(net.counter("cat.no_peer_for_tx"), 1);
+    assert_eq!(net.counter(&counters::NO_PEER_FOR_TX), 1);
 }
 
 #[test]
@@ -138,7 +138,8 @@ fn duplication_is_far_below_floodings() {
     assert!(c < 2.0, "CAT copies per node per tx {c}");
     assert!(f > 3.0 * c, "flood {f} vs CAT {c}");
     // ADR 009's counters agree with the copies counted on the links.
-    let received = cat.counter("cat.successful_txs") + cat.counter("cat.already_seen_txs");
+    let received =
+        cat.counter(&counters::SUCCESSFUL_TXS) + cat.counter(&counters::ALREADY_SEEN_TXS);
     assert_eq!(received, cat.copies.iter().sum::<u64>() + txs);
     assert!(cat.bytes_sent < flood.bytes_sent);
 }
@@ -165,8 +166,8 @@ fn cat2_waits_for_the_broadcaster_instead_of_requesting() {
         "CAT requests from 1 and then gets 0's broadcast too"
     );
     assert_eq!(cat2.copies[2], 1);
-    assert_eq!(cat2.counter("cat.requested_txs"), 0);
-    assert_eq!(cat2.counter("cat.from_waits"), 1);
+    assert_eq!(cat2.counter(&counters::REQUESTED_TXS), 0);
+    assert_eq!(cat2.counter(&counters::FROM_WAITS), 1);
     let seen = |from| CatMsg::SeenTx {
         key: WireKey::of(TxId(5)),
         from,
@@ -190,12 +191,12 @@ fn spam_is_counted_and_dropped_when_configured() {
         net.submit_at(Time(0), 0, tx(9));
         net.run_until(Time(1_000_000));
         // Node 1 pushes to 2 unasked; without the option node 0's broadcast is unasked too.
-        let unasked = net.counter("cat.unrequested_txs");
+        let unasked = net.counter(&counters::UNREQUESTED_TXS);
         assert_eq!(unasked, if drop_unrequested { 1 } else { 2 });
         assert_eq!(net.reached(TxId(9)), 3);
         // Dropping the push, node 2 fetches the tx by request instead.
         assert_eq!(
-            net.counter("cat.requested_txs"),
+            net.counter(&counters::REQUESTED_TXS),
             if drop_unrequested { 2 } else { 0 }
         );
     }
@@ -209,13 +210,13 @@ fn bad_input_is_counted_and_handled_as_the_spec_says() {
         from: None,
     };
     let out = step(&mut node, Time(0), Input::Message(PeerIdx(0), short));
-    assert!(counted(&out, "cat.bad_key") && disconnected(&out));
+    assert!(counted(&out, &counters::BAD_KEY) && disconnected(&out));
 
     let want = CatMsg::WantTx {
         key: WireKey::of(TxId(42)),
     };
     let out = step(&mut node, Time(0), Input::Message(PeerIdx(1), want));
-    assert!(counted(&out, "cat.want_unknown") && !disconnected(&out));
+    assert!(counted(&out, &counters::WANT_UNKNOWN) && !disconnected(&out));
     assert!(!out.iter().any(|a| matches!(a, Action::Send { .. })));
 
     let seen = || CatMsg::SeenTx {
@@ -231,7 +232,7 @@ fn bad_input_is_counted_and_handled_as_the_spec_says() {
         }
     )));
     let out = step(&mut node, Time(0), Input::Message(PeerIdx(1), seen()));
-    assert!(counted(&out, "cat.duplicate_seen_tx"));
+    assert!(counted(&out, &counters::DUPLICATE_SEEN_TX));
     assert!(
         !out.iter().any(|a| matches!(a, Action::Send { .. })),
         "one request at a time"
@@ -242,7 +243,7 @@ fn bad_input_is_counted_and_handled_as_the_spec_says() {
         len: (1 << 20) + 1,
     });
     let out = step(&mut node, Time(0), Input::Message(PeerIdx(1), big));
-    assert!(counted(&out, "cat.oversized_txs") && disconnected(&out));
+    assert!(counted(&out, &counters::OVERSIZED_TXS) && disconnected(&out));
     assert!(!out.iter().any(|a| matches!(a, Action::Deliver(_))));
 }
 
@@ -384,14 +385,14 @@ fn a_reused_peer_index_starts_with_nothing() {
     node.input(Input::Message(old, want(4)));
     let sent = node.take_sent();
     assert!(sent.contains(&(old, want(1))));
-    assert_eq!(node.counter("cat.from_waits"), 1);
+    assert_eq!(node.counter(&counters::FROM_WAITS), 1);
 
     node.run_until(Time(0));
     node.input(Input::PeerDown(old));
     // What was pending on the old peer moves on at once: tx 1 and tx 2 are asked of peer 1.
     assert_eq!(node.take_sent(), [(next, want(1)), (next, want(2))]);
-    assert_eq!(node.counter("cat.rerequested_txs"), 1);
-    assert_eq!(node.counter("cat.requested_txs"), 2);
+    assert_eq!(node.counter(&counters::REREQUESTED_TXS), 1);
+    assert_eq!(node.counter(&counters::REQUESTED_TXS), 2);
 
     // A new peer gets index 0, with another node ID.
     node.input(Input::PeerUp(old));
@@ -402,7 +403,7 @@ fn a_reused_peer_index_starts_with_nothing() {
     node.input(Input::Message(old, CatMsg::Hello { node: new_addr }));
     // A SeenTx naming the old peer as origin no longer makes the node wait for index 0.
     node.input(Input::Message(other, seen(5, Some(old_addr))));
-    assert_eq!(node.counter("cat.from_waits"), 1);
+    assert_eq!(node.counter(&counters::FROM_WAITS), 1);
     assert_eq!(node.take_sent(), [(other, want(5))]);
     node.run_until(Time(10_000_000));
 
@@ -412,6 +413,6 @@ fn a_reused_peer_index_starts_with_nothing() {
     assert_eq!(node.sent_to(old), [&seen_3]);
     assert!(node.sent_to(other).contains(&&seen_3));
     // The old peer's timers did nothing: no more requests went out.
-    assert_eq!(node.counter("cat.requested_txs"), 3);
-    assert_eq!(node.counter("cat.rerequested_txs"), 1);
+    assert_eq!(node.counter(&counters::REQUESTED_TXS), 3);
+    assert_eq!(node.counter(&counters::REREQUESTED_TXS), 1);
 }

@@ -29,6 +29,7 @@
 mod announce;
 mod codec;
 mod config;
+pub mod counters;
 mod dontwant;
 mod mcache;
 mod mesh;

@@ -14,6 +14,7 @@
 
 use super::announce::{AnnounceCache, Announced};
 use super::config::{GossipsubConfig, Params, Version};
+use super::counters;
 use super::dontwant::DontWant;
 use super::mcache::MessageCache;
 use super::mesh::Peers;
@@ -212,7 +213,7 @@ impl Gossipsub {
     fn on_message(&mut self, from: PeerIdx, rpc: Rpc, cx: &mut Ctx<'_, Self>) {
         self.peers.slot(from);
         if self.score(from) < self.p.graylist_threshold {
-            cx.count("gs_graylisted_rpc", 1);
+            cx.count(&counters::GRAYLISTED_RPC, 1);
             return;
         }
         match rpc {
@@ -251,7 +252,7 @@ impl Gossipsub {
             Check::Valid => self.accept(msg, Some(from), cx),
             Check::Host => {
                 if self.validating.len() >= MAX_VALIDATING {
-                    cx.count("gs_validation_queue_full", 1);
+                    cx.count(&counters::VALIDATION_QUEUE_FULL, 1);
                     return;
                 }
                 // Seen now, so copies arriving during validation are duplicates; unwanted
@@ -271,7 +272,7 @@ impl Gossipsub {
     fn penalize_invalid(&mut self, from: PeerIdx, cx: &mut Ctx<'_, Self>) {
         self.any_penalty = true;
         self.peers.slot(from).score.add_invalid();
-        cx.count("gs_invalid_message", 1);
+        cx.count(&counters::INVALID_MESSAGE, 1);
     }
 
     /// A message is new here: deliver it, cache it, tell the mesh not to send it again
@@ -309,7 +310,7 @@ impl Gossipsub {
                 sent += 1;
             }
         }
-        cx.count("gs_idontwant_sent", sent);
+        cx.count(&counters::IDONTWANT_SENT, sent);
     }
 
     /// The host's verdict on a message it was asked to validate.
@@ -326,9 +327,9 @@ impl Gossipsub {
             }
             Verdict::Reject => match from {
                 Some(peer) => self.penalize_invalid(peer, cx),
-                None => cx.count("gs_invalid_message", 1),
+                None => cx.count(&counters::INVALID_MESSAGE, 1),
             },
-            Verdict::Ignore => cx.count("gs_ignored_message", 1),
+            Verdict::Ignore => cx.count(&counters::IGNORED_MESSAGE, 1),
         }
     }
 
@@ -342,7 +343,7 @@ impl Gossipsub {
         self.start(cx);
         self.peers.topic_mut(msg.topic).routed = true;
         if self.seen.contains(msg.tx.id) {
-            cx.count("gs_publish_duplicate", 1);
+            cx.count(&counters::PUBLISH_DUPLICATE, 1);
             return;
         }
         self.accept(msg, None, cx);
@@ -414,10 +415,10 @@ impl Gossipsub {
             }
         }
         if saved > 0 {
-            cx.count("gs_idontwant_saved", saved);
+            cx.count(&counters::IDONTWANT_SAVED, saved);
         }
         if announced > 0 {
-            cx.count("gs_iannounce_sent", announced);
+            cx.count(&counters::IANNOUNCE_SENT, announced);
         }
         self.scratch = targets;
     }
@@ -461,14 +462,14 @@ impl Gossipsub {
             return;
         }
         if self.score(from) < self.p.gossip_threshold {
-            cx.count("gs_ihave_ignored_score", 1);
+            cx.count(&counters::IHAVE_IGNORED_SCORE, 1);
             return;
         }
         let max = self.p.max_ihave_length;
         let peer = self.peers.slot(from);
         peer.ihaves = peer.ihaves.saturating_add(1);
         if peer.ihaves > self.p.max_ihave_messages || peer.iasked as usize >= max {
-            cx.count("gs_ihave_flood", 1);
+            cx.count(&counters::IHAVE_FLOOD, 1);
             return;
         }
         let room = max - peer.iasked as usize;
@@ -489,7 +490,7 @@ impl Gossipsub {
             let promised = want[cx.rng.index(want.len())];
             self.promises
                 .add(from, promised, cx.now + self.p.iwant_followup);
-            cx.count("gs_iwant_ids_sent", want.len() as u64);
+            cx.count(&counters::IWANT_IDS_SENT, want.len() as u64);
             cx.send(from, Rpc::IWant(want.clone()));
         }
         self.scratch_ids = want;
@@ -497,11 +498,11 @@ impl Gossipsub {
 
     fn on_iwant(&mut self, from: PeerIdx, ids: &[TxId], cx: &mut Ctx<'_, Self>) {
         if matches!(self.role, Role::Withhold | Role::Silent) {
-            cx.count("gs_request_withheld", 1);
+            cx.count(&counters::REQUEST_WITHHELD, 1);
             return;
         }
         if self.score(from) < self.p.gossip_threshold {
-            cx.count("gs_iwant_ignored_score", 1);
+            cx.count(&counters::IWANT_IGNORED_SCORE, 1);
             return;
         }
         for &id in ids.iter().take(self.p.max_ihave_length) {
@@ -511,9 +512,9 @@ impl Gossipsub {
             match self.mcache.serve(id, from) {
                 Some((msg, count)) if count <= self.p.gossip_retransmission => {
                     cx.send(from, self.publish_msg(msg));
-                    cx.count("gs_iwant_served", 1);
+                    cx.count(&counters::IWANT_SERVED, 1);
                 }
-                Some(_) => cx.count("gs_iwant_over_retransmission", 1),
+                Some(_) => cx.count(&counters::IWANT_OVER_RETRANSMISSION, 1),
                 None => {}
             }
         }
@@ -535,7 +536,7 @@ impl Gossipsub {
             };
             self.peers.slot(from).score.add_penalty(extra);
             self.any_penalty = true;
-            cx.count("gs_graft_in_backoff", 1);
+            cx.count(&counters::GRAFT_IN_BACKOFF, 1);
             self.prune(from, topic, cx);
             return;
         }
@@ -558,7 +559,7 @@ impl Gossipsub {
         member.graft_flood_until = now + self.p.graft_flood_threshold;
         let backoff_s = Some(self.p.prune_backoff.as_micros() / 1_000_000);
         cx.send(peer, Rpc::Prune { topic, backoff_s });
-        cx.count("gs_prune_sent", 1);
+        cx.count(&counters::PRUNE_SENT, 1);
     }
 
     fn on_prune(
@@ -572,7 +573,7 @@ impl Gossipsub {
         let backoff = match backoff_s {
             Some(s) if s > 0 => {
                 if s > MAX_REMOTE_BACKOFF_S {
-                    cx.count("gs_prune_backoff_clamped", 1);
+                    cx.count(&counters::PRUNE_BACKOFF_CLAMPED, 1);
                 }
                 Dur::from_secs(s.min(MAX_REMOTE_BACKOFF_S))
             }
@@ -590,7 +591,7 @@ impl Gossipsub {
         let peer = self.peers.slot(from);
         peer.idontwants = peer.idontwants.saturating_add(1);
         if peer.idontwants > self.p.max_idontwant_per_heartbeat {
-            cx.count("gs_idontwant_flood", 1);
+            cx.count(&counters::IDONTWANT_FLOOD, 1);
             return;
         }
         self.dont_want.insert(from, id);
@@ -601,17 +602,17 @@ impl Gossipsub {
             return;
         }
         if !self.peers.in_mesh(topic, from) {
-            cx.count("gs_iannounce_not_mesh", 1);
+            cx.count(&counters::IANNOUNCE_NOT_MESH, 1);
             return;
         }
         if self.score(from) < self.p.gossip_threshold {
-            cx.count("gs_iannounce_ignored_score", 1);
+            cx.count(&counters::IANNOUNCE_IGNORED_SCORE, 1);
             return;
         }
         let peer = self.peers.slot(from);
         peer.iannounces = peer.iannounces.saturating_add(1);
         if peer.iannounces > self.p.max_iannounce_per_heartbeat {
-            cx.count("gs_iannounce_flood", 1);
+            cx.count(&counters::IANNOUNCE_FLOOD, 1);
             return;
         }
         if self.seen.contains(id) {
@@ -620,20 +621,20 @@ impl Gossipsub {
         match self.acache.announce(id, from, cx.now, cx.timers) {
             Announced::Ask(to) => self.send_ineed(id, to, cx),
             Announced::Queued => {}
-            Announced::Dropped => cx.count("gs_acache_full", 1),
+            Announced::Dropped => cx.count(&counters::ACACHE_FULL, 1),
         }
     }
 
     fn send_ineed(&mut self, id: TxId, to: PeerIdx, cx: &mut Ctx<'_, Self>) {
         cx.send(to, Rpc::INeed(id));
-        cx.count("gs_ineed_sent", 1);
+        cx.count(&counters::INEED_SENT, 1);
         let timeout = cx.set_timer_in(self.p.ineed_timeout, GossipsubTimer::INeedTimeout(id));
         self.acache.set_timeout(id, timeout);
     }
 
     fn on_ineed(&mut self, from: PeerIdx, id: TxId, cx: &mut Ctx<'_, Self>) {
         if matches!(self.role, Role::Withhold | Role::Silent) {
-            cx.count("gs_request_withheld", 1);
+            cx.count(&counters::REQUEST_WITHHELD, 1);
             return;
         }
         if self.dont_want.contains(from, id) || self.withholds(id) {
@@ -642,10 +643,10 @@ impl Gossipsub {
         match self.mcache.serve(id, from) {
             Some((msg, count)) if count <= self.p.gossip_retransmission => {
                 cx.send(from, self.publish_msg(msg));
-                cx.count("gs_ineed_served", 1);
+                cx.count(&counters::INEED_SERVED, 1);
             }
-            Some(_) => cx.count("gs_ineed_over_retransmission", 1),
-            None => cx.count("gs_ineed_unknown", 1),
+            Some(_) => cx.count(&counters::INEED_OVER_RETRANSMISSION, 1),
+            None => cx.count(&counters::INEED_UNKNOWN, 1),
         }
     }
 
@@ -653,7 +654,7 @@ impl Gossipsub {
         let Some((failed, next)) = self.acache.timeout(id, cx.timers) else {
             return;
         };
-        cx.count("gs_ineed_timeout", 1);
+        cx.count(&counters::INEED_TIMEOUT, 1);
         self.penalize(failed, self.p.ineed_timeout_penalty);
         if let Some(to) = next {
             self.send_ineed(id, to, cx);
@@ -689,7 +690,7 @@ impl Gossipsub {
         for &b in &broken {
             self.penalize(b, 1.0);
         }
-        cx.count("gs_broken_promises", broken.len() as u64);
+        cx.count(&counters::BROKEN_PROMISES, broken.len() as u64);
         self.scratch = broken;
         self.peers.reset_heartbeat_counters();
 
@@ -718,7 +719,7 @@ impl Gossipsub {
             self.validating
                 .retain(|_, v| now.since(v.since) < VALIDATION_TIMEOUT);
             cx.count(
-                "gs_validation_timeout",
+                &counters::VALIDATION_TIMEOUT,
                 (before - self.validating.len()) as u64,
             );
         }
@@ -766,7 +767,7 @@ impl Gossipsub {
                 let g = bad[i];
                 self.peers.topic_mut(topic).add_to_mesh(g);
                 cx.send(g, Rpc::Graft { topic });
-                cx.count("gs_graft_sent", 1);
+                cx.count(&counters::GRAFT_SENT, 1);
             }
         }
 
@@ -838,7 +839,7 @@ impl Gossipsub {
                     ids: ids.clone(),
                 },
             );
-            cx.count("gs_ihave_ids_sent", n);
+            cx.count(&counters::IHAVE_IDS_SENT, n);
         }
         self.scratch = c;
         self.scratch_ids = ids;

@@ -1013,7 +1013,7 @@ fn withholders_cause_timeouts_but_honest_nodes_still_get_everything() {
         ..v2(8)
     };
     let net = run(&config, &behaviours, 5, 3);
-    assert!(net.counters.get("gs_ineed_timeout").copied().unwrap_or(0) > 0);
+    assert!(net.counter(&counters::INEED_TIMEOUT) > 0);
     let honest = (0..40).filter(|&i| behaviours[i] == Behaviour::Honest);
     assert_eq!(complete(&net, honest, 3), 32);
 }

@@ -20,6 +20,7 @@
 //! but never answers a request; `DelayReplies` answers late; `Spam` also pushes every new tx in
 //! full to the peers not known to have it; `Censor` leaves a share of txs out of everything.
 
+pub mod counters;
 mod msg;
 
 pub use msg::{
@@ -183,7 +184,7 @@ impl Inv {
 
     fn on_inv(&mut self, from: PeerIdx, ids: Vec<TxId>, cx: &mut Ctx<'_, Self>) {
         if ids.len() > MAX_INV_ENTRIES {
-            cx.count("inv.oversized_inv", 1);
+            cx.count(&counters::OVERSIZED_INV, 1);
             cx.disconnect(from);
             return;
         }
@@ -191,14 +192,14 @@ impl Inv {
         for id in ids {
             let s = self.txs.entry(id).or_default();
             if !s.known.add(from) {
-                cx.count("inv.duplicate_inv", 1);
+                cx.count(&counters::DUPLICATE_INV, 1);
             }
             if s.held {
                 continue;
             }
             let busy = s.verifying > 0 || s.known.in_flight.is_some();
             if self.cfg.dedup_requests && busy {
-                cx.count("inv.requests_saved", 1);
+                cx.count(&counters::REQUESTS_SAVED, 1);
                 continue;
             }
             if s.known.ask(from, cx.timers) {
@@ -208,7 +209,7 @@ impl Inv {
         if want.is_empty() || self.behaviour == Behaviour::Silent {
             return;
         }
-        cx.count("inv.requests", want.len() as u64);
+        cx.count(&counters::REQUESTS, want.len() as u64);
         if self.cfg.dedup_requests {
             let wait = millis(self.cfg.retry_timeout_ms);
             for &tx in &want {
@@ -223,13 +224,13 @@ impl Inv {
 
     fn on_get_data(&mut self, from: PeerIdx, ids: Vec<TxId>, cx: &mut Ctx<'_, Self>) {
         if ids.len() > MAX_INV_ENTRIES {
-            cx.count("inv.oversized_inv", 1);
+            cx.count(&counters::OVERSIZED_INV, 1);
             cx.disconnect(from);
             return;
         }
         for id in ids {
             let Some(&len) = self.held.get(&id) else {
-                cx.count("inv.getdata_unknown", 1);
+                cx.count(&counters::GETDATA_UNKNOWN, 1);
                 continue;
             };
             if !self.may_send_about(id) {
@@ -254,26 +255,26 @@ impl Inv {
 
     fn on_tx(&mut self, from: PeerIdx, tx: Tx, cx: &mut Ctx<'_, Self>) {
         if tx.len > self.cfg.max_tx_bytes {
-            cx.count("inv.oversized_txs", 1);
+            cx.count(&counters::OVERSIZED_TXS, 1);
             return;
         }
         let s = self.txs.entry(tx.id).or_default();
         if !s.known.asked(from) {
-            cx.count("inv.unrequested_txs", 1);
+            cx.count(&counters::UNREQUESTED_TXS, 1);
         }
         s.known.add(from);
         if s.known.in_flight == Some(from) {
             s.known.in_flight = None;
         }
         if self.cfg.fail_fast && (s.held || s.verifying > 0) {
-            cx.count("inv.fail_fast_drops", 1);
+            cx.count(&counters::FAIL_FAST_DROPS, 1);
             return;
         }
         s.verifying += 1;
         s.verified_copies += 1;
-        cx.count("inv.verifications", 1);
+        cx.count(&counters::VERIFICATIONS, 1);
         if s.verified_copies == 2 {
-            cx.count("inv.txs_processed_twice", 1);
+            cx.count(&counters::TXS_PROCESSED_TWICE, 1);
         }
         if self.cfg.validate_ms > 0.0 {
             cx.set_timer_in(
@@ -314,14 +315,14 @@ impl Inv {
         };
         match s.known.ask_next(|p| self.peers.is_up(p), cx.timers) {
             Some(p) => {
-                cx.count("inv.retries", 1);
-                cx.count("inv.requests", 1);
+                cx.count(&counters::RETRIES, 1);
+                cx.count(&counters::REQUESTS, 1);
                 cx.send(p, InvMsg::GetData(vec![id]));
                 let wait = millis(self.cfg.retry_timeout_ms);
                 s.known
                     .set_timeout(cx.set_timer_in(wait, InvTimer::Retry(id)));
             }
-            None => cx.count("inv.no_peer_for_tx", 1),
+            None => cx.count(&counters::NO_PEER_FOR_TX, 1),
         }
     }
 

@@ -98,8 +98,8 @@ fn deduplicated_requests_fetch_each_tx_once() {
     }
     assert_eq!(per_node(&b, 5), 1.0);
     assert!(per_node(&a, 5) > 1.5);
-    assert!(b.counter("inv.requests_saved") > 0);
-    assert_eq!(b.counter("inv.requests"), 19 * 5);
+    assert!(b.counter(&counters::REQUESTS_SAVED) > 0);
+    assert_eq!(b.counter(&counters::REQUESTS), 19 * 5);
 }
 
 #[test]
@@ -121,7 +121,7 @@ fn a_withheld_request_is_retried_with_another_announcer() {
     net.submit_at(Time(0), 0, tx(4));
     net.run_until(Time(5_000_000));
     assert_eq!(net.reached(TxId(4)), 4);
-    assert_eq!(net.counter("inv.retries"), 1);
+    assert_eq!(net.counter(&counters::RETRIES), 1);
     assert!(net.delivered[3][&TxId(4)] > Time(500_000));
 }
 
@@ -144,11 +144,11 @@ fn fail_fast_stops_verifying_copies_twice() {
         net
     };
     let (slow, fast) = (run(false), run(true));
-    assert!(slow.counter("inv.txs_processed_twice") > 0);
-    assert_eq!(fast.counter("inv.txs_processed_twice"), 0);
-    let saved = slow.counter("inv.verifications") - fast.counter("inv.verifications");
-    assert_eq!(saved, fast.counter("inv.fail_fast_drops"));
-    assert_eq!(fast.counter("inv.verifications"), 19 * 5);
+    assert!(slow.counter(&counters::TXS_PROCESSED_TWICE) > 0);
+    assert_eq!(fast.counter(&counters::TXS_PROCESSED_TWICE), 0);
+    let saved = slow.counter(&counters::VERIFICATIONS) - fast.counter(&counters::VERIFICATIONS);
+    assert_eq!(saved, fast.counter(&counters::FAIL_FAST_DROPS));
+    assert_eq!(fast.counter(&counters::VERIFICATIONS), 19 * 5);
 }
 
 #[test]
@@ -161,7 +161,7 @@ fn oversized_input_is_counted() {
     let mut net: TestNet<Inv> = TestNet::new(&cfg, 2, &[(0, 1, ms(10))], &[], 1);
     net.submit_at(Time(0), 0, tx(1));
     net.run_until(Time(1_000_000));
-    assert_eq!(net.counter("inv.oversized_txs"), 1);
+    assert_eq!(net.counter(&counters::OVERSIZED_TXS), 1);
     assert_eq!(net.reached(TxId(1)), 1);
 }
 
@@ -172,10 +172,10 @@ fn spam_is_counted_as_unrequested() {
     let mut net: TestNet<Inv> = TestNet::new(&jitter(0.0), 3, &edges, &[(1, Behaviour::Spam)], 1);
     net.submit_at(Time(0), 0, tx(2));
     net.run_until(Time(1_000_000));
-    assert_eq!(net.counter("inv.unrequested_txs"), 1);
+    assert_eq!(net.counter(&counters::UNREQUESTED_TXS), 1);
     assert_eq!(net.reached(TxId(2)), 3);
     // Node 2 got the tx pushed before the hash arrived, so it never asked for it.
-    assert_eq!(net.counter("inv.requests"), 1);
+    assert_eq!(net.counter(&counters::REQUESTS), 1);
 }
 
 /// The tx ids of every Inv in `msgs`.
@@ -229,13 +229,13 @@ fn a_reused_peer_index_starts_with_nothing() {
         node.input(Input::PeerDown(old));
         // What was in flight to it moves on at once: tx 1 to its other announcer; tx 2 has none.
         assert_eq!(node.take_sent(), [(next, InvMsg::GetData(vec![TxId(1)]))]);
-        assert_eq!(node.counter("inv.retries"), 1);
-        assert_eq!(node.counter("inv.no_peer_for_tx"), 1);
+        assert_eq!(node.counter(&counters::RETRIES), 1);
+        assert_eq!(node.counter(&counters::NO_PEER_FOR_TX), 1);
 
         // A new peer gets index 0. It sends tx 2, which nobody asked it for.
         node.input(Input::PeerUp(old));
         node.input(Input::Message(old, InvMsg::Tx(tx(2))));
-        assert_eq!(node.counter("inv.unrequested_txs"), 1);
+        assert_eq!(node.counter(&counters::UNREQUESTED_TXS), 1);
         node.input(Input::Message(next, InvMsg::Tx(tx(1))));
         node.input(Input::Submit(tx(4)));
         node.run_until(ms(100_000));

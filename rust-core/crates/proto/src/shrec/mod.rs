@@ -14,6 +14,7 @@
 //! but never answers a request; `DelayReplies` answers late; `Spam` also pushes every new tx in
 //! full to the peers not known to have it; `Censor` leaves a share of txs out of everything.
 
+pub mod counters;
 mod msg;
 
 pub use msg::{prefix_of, LinkKey, ShortId, ShrecMsg, MAX_IDS, SHORT_ID_LEN};
@@ -165,7 +166,7 @@ impl Shrec {
                     if waiting.len() < MAX_IDS {
                         waiting.push(id);
                     } else {
-                        cx.count("shrec.backlog_full", 1);
+                        cx.count(&counters::BACKLOG_FULL, 1);
                     }
                 }
             }
@@ -188,7 +189,7 @@ impl Shrec {
 
     fn on_announce(&mut self, from: PeerIdx, sids: Vec<ShortId>, cx: &mut Ctx<'_, Self>) {
         let Some(key) = self.my_keys.get(from.idx()).copied().flatten() else {
-            cx.count("shrec.unknown_key", 1);
+            cx.count(&counters::UNKNOWN_KEY, 1);
             return;
         };
         let mut ask = Vec::new();
@@ -214,19 +215,19 @@ impl Shrec {
             }
         }
         if !ask.is_empty() && self.behaviour != Behaviour::Silent {
-            cx.count("shrec.requests", ask.len() as u64);
+            cx.count(&counters::REQUESTS, ask.len() as u64);
             cx.send(from, ShrecMsg::Request(ask));
         }
     }
 
     fn on_request(&mut self, from: PeerIdx, sids: Vec<ShortId>, cx: &mut Ctx<'_, Self>) {
         let Some(key) = self.their_keys.get(from.idx()).copied().flatten() else {
-            cx.count("shrec.unknown_key", 1);
+            cx.count(&counters::UNKNOWN_KEY, 1);
             return;
         };
         for sid in sids {
             let Some(id) = self.held_match(sid, &key) else {
-                cx.count("shrec.request_unknown", 1);
+                cx.count(&counters::REQUEST_UNKNOWN, 1);
                 continue;
             };
             if !self.may_send_about(id) {
@@ -254,11 +255,11 @@ impl Shrec {
 
     fn on_tx(&mut self, from: PeerIdx, tx: Tx, cx: &mut Ctx<'_, Self>) {
         if tx.len > self.cfg.max_tx_bytes {
-            cx.count("shrec.oversized_txs", 1);
+            cx.count(&counters::OVERSIZED_TXS, 1);
             return;
         }
         if self.held.contains_key(&tx.id) {
-            cx.count("shrec.duplicate_txs", 1);
+            cx.count(&counters::DUPLICATE_TXS, 1);
             return;
         }
         let requested = self
@@ -266,7 +267,7 @@ impl Shrec {
             .get(&prefix_of(tx.id))
             .is_some_and(|f| f.known.asked(from));
         if !requested {
-            cx.count("shrec.unrequested_txs", 1);
+            cx.count(&counters::UNREQUESTED_TXS, 1);
         }
         self.accept(tx, Some(from), cx);
     }
@@ -289,14 +290,14 @@ impl Shrec {
             return;
         };
         let Some(p) = fetch.known.ask_next(|p| self.peers.is_up(p), cx.timers) else {
-            cx.count("shrec.no_peer_for_tx", 1);
+            cx.count(&counters::NO_PEER_FOR_TX, 1);
             return;
         };
         let Some(&(_, sid)) = fetch.ids.iter().find(|(q, _)| *q == p) else {
             return;
         };
-        cx.count("shrec.retries", 1);
-        cx.count("shrec.requests", 1);
+        cx.count(&counters::RETRIES, 1);
+        cx.count(&counters::REQUESTS, 1);
         cx.send(p, ShrecMsg::Request(vec![sid]));
         let wait = millis(self.cfg.request_timeout_ms);
         fetch

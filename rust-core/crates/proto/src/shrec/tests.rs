@@ -31,13 +31,13 @@ fn one_request_per_tx_across_peers() {
     for i in 0..10 {
         assert_eq!(net.reached(TxId(i)), 30);
     }
-    assert_eq!(net.counter("shrec.requests"), 29 * 10);
+    assert_eq!(net.counter(&counters::REQUESTS), 29 * 10);
     assert_eq!(
         net.copies.iter().sum::<u64>(),
         29 * 10,
         "no duplicate copies"
     );
-    assert_eq!(net.counter("shrec.duplicate_txs"), 0);
+    assert_eq!(net.counter(&counters::DUPLICATE_TXS), 0);
 }
 
 /// Median over honest nodes and txs of the arrival latency.
@@ -84,7 +84,7 @@ fn withholding_peers_cost_a_timeout_each() {
     );
     assert!(h < t && t < p, "honest {h}, tuned {t}, production {p}");
     assert!(p > Dur::from_secs(30), "production {p}");
-    assert!(production.counter("shrec.retries") > 0);
+    assert!(production.counter(&counters::RETRIES) > 0);
     // Every honest node still gets every tx.
     for i in 0..starts.len() {
         assert_eq!(production.reached(TxId(i as u64)), n, "tx {i}");
@@ -98,8 +98,8 @@ fn a_timeout_below_the_round_trip_fetches_spurious_copies() {
         net.submit_at(Time(500_000 + i * 1_000_000), i as usize, tx(i));
     }
     net.run_until(Time(10_000_000));
-    assert!(net.counter("shrec.duplicate_txs") > 0);
-    assert!(net.counter("shrec.retries") > 0);
+    assert!(net.counter(&counters::DUPLICATE_TXS) > 0);
+    assert!(net.counter(&counters::RETRIES) > 0);
 }
 
 fn step(node: &mut Shrec, input: Input<ShrecMsg, ShrecTimer>) -> Vec<Action<ShrecMsg, ShrecTimer>> {
@@ -126,7 +126,7 @@ fn bad_input_is_counted() {
     );
     assert!(out
         .iter()
-        .any(|a| matches!(a, Action::Count("shrec.unknown_key", 1))));
+        .any(|a| matches!(a, Action::Count(c, 1) if *c == &counters::UNKNOWN_KEY)));
     step(&mut node, Input::PeerUp(PeerIdx(0)));
     step(
         &mut node,
@@ -143,7 +143,7 @@ fn bad_input_is_counted() {
     );
     assert!(out
         .iter()
-        .any(|a| matches!(a, Action::Count("shrec.request_unknown", 1))));
+        .any(|a| matches!(a, Action::Count(c, 1) if *c == &counters::REQUEST_UNKNOWN)));
     let big = ShrecMsg::Tx(Tx {
         id: TxId(1),
         len: (1 << 20) + 1,
@@ -151,7 +151,7 @@ fn bad_input_is_counted() {
     let out = step(&mut node, Input::Message(PeerIdx(0), big));
     assert!(out
         .iter()
-        .any(|a| matches!(a, Action::Count("shrec.oversized_txs", 1))));
+        .any(|a| matches!(a, Action::Count(c, 1) if *c == &counters::OVERSIZED_TXS)));
     assert!(!out.iter().any(|a| matches!(a, Action::Deliver(_))));
 }
 
@@ -168,9 +168,9 @@ fn spam_is_counted_as_unrequested() {
     );
     net.submit_at(Time(100_000), 0, tx(2));
     net.run_until(Time(1_000_000));
-    assert_eq!(net.counter("shrec.unrequested_txs"), 1);
+    assert_eq!(net.counter(&counters::UNREQUESTED_TXS), 1);
     assert_eq!(net.reached(TxId(2)), 3);
-    assert_eq!(net.counter("shrec.requests"), 1);
+    assert_eq!(net.counter(&counters::REQUESTS), 1);
 }
 
 #[test]
@@ -211,7 +211,7 @@ fn a_reused_peer_index_starts_with_nothing() {
     let sent = node.take_sent();
     assert!(sent.contains(&(old, ShrecMsg::Request(ids))));
     assert!(sent.contains(&(old, ShrecMsg::Announce(vec![tx3_to_old]))));
-    assert_eq!(node.counter("shrec.requests"), 2);
+    assert_eq!(node.counter(&counters::REQUESTS), 2);
 
     // Both leave, and new peers get their indices.
     node.run_until(Time(10_000));
@@ -221,8 +221,8 @@ fn a_reused_peer_index_starts_with_nothing() {
     // (with the ID it announced), tx 2 has none.
     let request = ShrecMsg::Request(vec![tx1_from_next]);
     assert_eq!(node.take_sent(), [(next, request)]);
-    assert_eq!(node.counter("shrec.retries"), 1);
-    assert_eq!(node.counter("shrec.no_peer_for_tx"), 1);
+    assert_eq!(node.counter(&counters::RETRIES), 1);
+    assert_eq!(node.counter(&counters::NO_PEER_FOR_TX), 1);
     node.input(Input::PeerUp(old));
     node.input(Input::PeerUp(mute));
     let k_new = given(&node, old).unwrap();
@@ -231,7 +231,7 @@ fn a_reused_peer_index_starts_with_nothing() {
     // The new peer sends tx 2, which nobody asked it for; tx 1 comes from peer 1. Both are
     // announced to the new peers (not to a peer known to have them), once they say Hello.
     node.input(Input::Message(old, ShrecMsg::Tx(tx(2))));
-    assert_eq!(node.counter("shrec.unrequested_txs"), 1);
+    assert_eq!(node.counter(&counters::UNREQUESTED_TXS), 1);
     node.input(Input::Message(next, ShrecMsg::Tx(tx(1))));
     node.run_until(Time(100_000_000));
     let to_new = LinkKey([4; 16]);

@@ -28,6 +28,7 @@
 //! `strokkur.bad_config`.
 
 mod config;
+pub mod counters;
 mod msg;
 mod rate;
 mod symbols;
@@ -161,7 +162,7 @@ impl Strokkur {
             self.codec = Codec::new(&self.cfg, cx.rng);
             if self.codec.is_none() {
                 self.broken = true;
-                cx.count("strokkur.bad_config", 1);
+                cx.count(&counters::BAD_CONFIG, 1);
             }
         }
         self.codec.is_some()
@@ -274,7 +275,7 @@ impl Strokkur {
             .decoder
             .receive(sender, cx.now.0, &cw.ids, &cw.payload, &mut events);
         if result.is_err() {
-            cx.count("strokkur.rejected_codewords", 1);
+            cx.count(&counters::REJECTED_CODEWORDS, 1);
         }
         if self.behaviour == Behaviour::LieAboutLoss {
             let peer = &mut self.peers[from.idx()];
@@ -299,7 +300,7 @@ impl Strokkur {
         let unreported = peer.sent.saturating_sub(peer.losses_heard);
         let believed = (n as u64).min(unreported) as u32;
         if believed < n {
-            cx.count("strokkur.excess_losses_reported", (n - believed) as u64);
+            cx.count(&counters::EXCESS_LOSSES_REPORTED, (n - believed) as u64);
         }
         peer.losses_heard += believed as u64;
         peer.rate.on_losses(believed, cap);
@@ -337,7 +338,7 @@ impl Strokkur {
             }
             let losses = std::mem::take(&mut peer.losses_to_report);
             cx.send(to, StrokkurMsg::codeword(losses, cw));
-            cx.count("strokkur.codewords_sent", 1);
+            cx.count(&counters::CODEWORDS_SENT, 1);
             peer.sent += 1;
             peer.rate.on_send();
             peer.last_sent = cx.now;
@@ -394,12 +395,12 @@ impl Strokkur {
         match codec.symbols.split(tx, &*cx.content, &mut split) {
             Ok(true) => {}
             Ok(false) => {
-                cx.count("strokkur.tx_without_bytes", 1);
+                cx.count(&counters::TX_WITHOUT_BYTES, 1);
                 self.split = split;
                 return;
             }
             Err(_) => {
-                cx.count("strokkur.tx_too_long", 1);
+                cx.count(&counters::TX_TOO_LONG, 1);
                 self.split = split;
                 return;
             }
@@ -443,7 +444,7 @@ impl Strokkur {
             match event {
                 Event::Decoded { seq, .. } => self.on_decoded(seq, cx),
                 Event::Loss { sender } => {
-                    cx.count("strokkur.losses", 1);
+                    cx.count(&counters::LOSSES, 1);
                     let Some(&p) = self.sender_peer.get(sender as usize) else {
                         continue;
                     };
@@ -451,7 +452,7 @@ impl Strokkur {
                         peer.losses_to_report = peer.losses_to_report.saturating_add(1);
                     }
                 }
-                Event::Corrupt { .. } => cx.count("strokkur.corrupt_codewords", 1),
+                Event::Corrupt { .. } => cx.count(&counters::CORRUPT_CODEWORDS, 1),
             }
         }
     }
@@ -471,7 +472,7 @@ impl Strokkur {
         let coded = match kind {
             // A tx learned again after it left the peeling window is not coded twice.
             SymbolKind::Tx(tx) if self.have.contains(&tx.id) => {
-                cx.count("strokkur.relearned", 1);
+                cx.count(&counters::RELEARNED, 1);
                 false
             }
             SymbolKind::Tx(tx) => {
@@ -480,7 +481,7 @@ impl Strokkur {
             }
             SymbolKind::Fragment => true,
             SymbolKind::Invalid => {
-                cx.count("strokkur.invalid_symbols", 1);
+                cx.count(&counters::INVALID_SYMBOLS, 1);
                 false
             }
         };

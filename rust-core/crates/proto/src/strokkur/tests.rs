@@ -96,11 +96,11 @@ fn a_small_network_decodes_nearly_everything() {
     assert!(d > 0.95, "delivery {d}");
     // No full copies: codewords only; each carries real coded bytes.
     assert_eq!(net.copies.iter().sum::<u64>(), 0);
-    assert!(net.counter("strokkur.codewords_sent") > 0);
-    assert_eq!(net.counter("strokkur.invalid_symbols"), 0);
-    assert_eq!(net.counter("strokkur.corrupt_codewords"), 0);
+    assert!(net.counter(&counters::CODEWORDS_SENT) > 0);
+    assert_eq!(net.counter(&counters::INVALID_SYMBOLS), 0);
+    assert_eq!(net.counter(&counters::CORRUPT_CODEWORDS), 0);
     // Some codewords time out: that is the rate controller's signal.
-    assert!(net.counter("strokkur.losses") > 0);
+    assert!(net.counter(&counters::LOSSES) > 0);
 }
 
 #[test]
@@ -118,8 +118,8 @@ fn corrupt_codewords_are_caught_and_honest_nodes_still_decode() {
     let bad: Vec<(usize, Behaviour)> = (0..4).map(|i| (i * 5, Behaviour::Corrupt)).collect();
     let mut net: TestNet<Strokkur> = TestNet::random(&cfg, 20, 6, &bad, 3);
     let ids = run_net(&mut net, 20, 300, 128, 10);
-    assert!(net.counter("strokkur.corrupt_codewords") > 0);
-    assert_eq!(net.counter("strokkur.invalid_symbols"), 0);
+    assert!(net.counter(&counters::CORRUPT_CODEWORDS) > 0);
+    assert_eq!(net.counter(&counters::INVALID_SYMBOLS), 0);
     let honest: Vec<usize> = (0..20).filter(|i| i % 5 != 0).collect();
     let got: usize = honest
         .iter()
@@ -190,11 +190,11 @@ fn streams_pause_when_no_new_symbol_comes_and_resume_with_the_next() {
         },
     );
     net.run_until(Time(3_000_000));
-    let early = net.counter("strokkur.codewords_sent");
+    let early = net.counter(&counters::CODEWORDS_SENT);
     // About idle_after_ms of codewords at 100/s per direction, then nothing.
     assert!((20..=160).contains(&early), "{early}");
     net.run_until(Time(10_000_000));
-    assert_eq!(net.counter("strokkur.codewords_sent"), early);
+    assert_eq!(net.counter(&counters::CODEWORDS_SENT), early);
     net.submit_at(
         Time(10_000_000),
         1,
@@ -204,7 +204,7 @@ fn streams_pause_when_no_new_symbol_comes_and_resume_with_the_next() {
         },
     );
     net.run_until(Time(11_000_000));
-    assert!(net.counter("strokkur.codewords_sent") > early);
+    assert!(net.counter(&counters::CODEWORDS_SENT) > early);
     assert_eq!(net.reached(TxId(1)), 2);
 }
 
@@ -261,7 +261,7 @@ fn a_reused_peer_index_starts_with_nothing() {
     let out = step(node, now, Input::Message(p, StrokkurMsg::report(5)));
     assert!(out
         .iter()
-        .any(|a| matches!(a, Action::Count("strokkur.excess_losses_reported", 5))));
+        .any(|a| matches!(a, Action::Count(c, 5) if *c == &counters::EXCESS_LOSSES_REPORTED)));
     // Its key starts a stream at the initial rate, and its first codeword reports no loss.
     let key = ltcode::LinkKey::random(&mut Rng::from_seed(9));
     let out = step(node, now, Input::Message(p, StrokkurMsg::key(key)));

@@ -184,7 +184,7 @@ fn analyse_gossipsub_single(outs: &[Outcome]) -> Analysis {
                 size,
                 fmt(dups, 3),
                 fmt(SEED_SINGLE[row][col], 3),
-                o.counter("gs_ineed_timeout").to_string(),
+                o.counter("gossipsub.ineed_timeout").to_string(),
             ]);
             ours.push((kib as f64, dups));
             seed.push((kib as f64, SEED_SINGLE[row][col]));
