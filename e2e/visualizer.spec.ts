@@ -50,6 +50,9 @@ test('the first screen compares the protocols with the numbers txsim reports', a
   // Protocol counters: the flood run has none, so a CAT counter shows one line (CAT's).
   await page.locator('#counter-pick').selectOption('cat.requested_txs');
   await expect(page.locator('#chart-counters path.series')).toHaveCount(1);
+  // The core describes the counter: its unit on the axis, what it counts on the option.
+  await expect(page.locator('#chart-counters')).toContainText('requests /s per node');
+  await expect(page.locator('#counter-pick option[value="cat.requested_txs"]')).toHaveAttribute('title', /WantTx/);
 });
 
 test('the fifth protocol swaps in for another; a fifth tick is refused and the limit is pointed out', async ({ page }) => {

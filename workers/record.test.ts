@@ -1,6 +1,8 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { EFFECTS, SEND_STRIDE } from './protocol';
-import { CounterBins, effectOf, SendLog, Series } from './record';
+import { initSync } from '../web/wasm/txcast_wasm.js';
+import { counterEffects, CounterBins, SendLog, Series } from './record';
 
 describe('Series', () => {
   it('concatenates chunks in order and skips empty ones', () => {
@@ -56,8 +58,11 @@ describe('CounterBins', () => {
   });
 });
 
-describe('effectOf', () => {
-  it('sorts the protocols\' counters into adversary effects', () => {
+describe('counterEffects', () => {
+  it('sorts the protocols\' counters into adversary effects, as the core describes them', () => {
+    initSync({ module: readFileSync('web/wasm/txcast_wasm_bg.wasm') });
+    const effects = counterEffects();
+    const effectOf = (name: string) => effects.get(name) ?? -1;
     const withheld = EFFECTS.indexOf('withheld');
     const corrupt = EFFECTS.indexOf('corrupt');
     for (const name of ['gossipsub.request_withheld', 'inv.retries', 'shrec.retries', 'gossipsub.broken_promises', 'gossipsub.ineed_timeout']) expect(effectOf(name)).toBe(withheld);

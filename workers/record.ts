@@ -1,6 +1,6 @@
 // Collects what a run emits, slice by slice, into flat arrays the page can replay.
 
-import { CountField, SendField } from '../web/wasm/txcast_wasm.js';
+import { counters, CountField, SendField } from '../web/wasm/txcast_wasm.js';
 import { EFFECTS, SEND_STRIDE, type Effect } from './protocol';
 
 /** The most sends kept for drawing edge flashes (`SEND_STRIDE` numbers each); bandwidth bins count them all. */
@@ -90,14 +90,16 @@ export class CounterBins {
 }
 
 /**
- * Which adversary effect a protocol counter records, as an index into `EFFECTS`, or -1.
- * withheld: a request refused by an adversary (gossipsub counts it at the adversary) or one
- * that went unanswered and was retried or given up (counted at the node that asked).
- * corrupt: a codeword or message that failed validation, counted where it was rejected.
+ * Which adversary effect each counter records, as an index into `EFFECTS` (absent: none), as the
+ * core describes its counters (the WASM `counters()`; the module must be initialised): withheld,
+ * a request an adversary left unanswered; corrupt, data that failed its checks where it was rejected.
  */
-export function effectOf(counter: string): number {
-  let effect: Effect | null = null;
-  if (/request_withheld|\.retries$|broken_promises|ineed_timeout/.test(counter)) effect = 'withheld';
-  else if (/corrupt_codewords|rejected_codewords|invalid_message|invalid_symbols/.test(counter)) effect = 'corrupt';
-  return effect === null ? -1 : EFFECTS.indexOf(effect);
+export function counterEffects(): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const c of counters()) {
+    const effect = EFFECTS.indexOf(c.effect as Effect);
+    if (effect >= 0) out.set(c.name, effect);
+    c.free();
+  }
+  return out;
 }

@@ -7,7 +7,7 @@ import init, { CountField, Simulation } from '../web/wasm/txcast_wasm.js';
 import { layoutPositions } from './layout';
 import { SEND_STRIDE, type ArrivalsRequest, type InspectRequest, type RunChunk, type RunRequest, type RunStart, type WorkerReply, type WorkerRequest } from './protocol';
 import { NO_PERMIT, SharedPermit, type Permit } from './permits';
-import { CounterBins, effectOf, SendLog } from './record';
+import { counterEffects, CounterBins, SendLog } from './record';
 
 /** Events per slice: a slice holds the worker for a few ms, so seeks are answered quickly. */
 const SLICE_EVENTS = 10_000;
@@ -47,11 +47,15 @@ function dropCurrent(): void {
   current = null;
 }
 
+/** Each counter's adversary effect, as the core describes its counters (read once the engine is ready). */
+let effectOf: Map<string, number> | null = null;
+
 /** Picks the adversary effects out of counter moves (t, node, counter, n), by counter name. */
 function effects(counts: Float64Array, names: string[]): Float64Array {
+  effectOf ??= counterEffects();
   const out: number[] = [];
   for (let i = 0; i + CountField.Stride <= counts.length; i += CountField.Stride) {
-    const effect = effectOf(names[counts[i + CountField.Counter]] ?? '');
+    const effect = effectOf.get(names[counts[i + CountField.Counter]] ?? '') ?? -1;
     if (effect >= 0) out.push(counts[i + CountField.Time], counts[i + CountField.Node], effect, counts[i + CountField.N]);
   }
   return Float64Array.from(out);

@@ -1,6 +1,7 @@
 // The charts under the report, drawn once every run has reported: latency CDF, delivery over
 // time, duplicates and overhead, bandwidth, and the rate of any protocol counter picked.
 import { element } from '../app/dom';
+import { counterNote } from '../app/core';
 import type { AppState, AppStore } from '../app/state';
 import { runColour } from '../canvas/palette';
 import { deliveryOverTime, latenciesMs } from '../sim/trace';
@@ -24,7 +25,7 @@ export function mountResultCharts(store: AppStore): void {
     const name = ui.counterPick.value;
     lineChart(
       ui.counters,
-      { ...SIZE, xLabel: 'simulated time (ms)', yLabel: `${name || 'no counters'} /s per node` },
+      { ...SIZE, xLabel: 'simulated time (ms)', yLabel: name ? `${counterNote(name)?.unit ?? name} /s per node` : 'no counters' },
       store.get().panels.flatMap((p) => {
         const t = p.trace;
         const c = t ? t.counterNames.indexOf(name) : -1;
@@ -95,8 +96,16 @@ export function mountResultCharts(store: AppStore): void {
     later(() => {
       const names = [...new Set(done.flatMap((p) => p.trace!.counterNames))].sort();
       const keep = ui.counterPick.value;
-      ui.counterPick.replaceChildren(...names.map((n) => new Option(n, n)));
-      ui.counterPick.value = names.includes(keep) ? keep : (names.find((n) => /codeword/.test(n)) ?? names[0] ?? '');
+      ui.counterPick.replaceChildren(
+        ...names.map((n) => {
+          const option = new Option(n, n);
+          option.title = counterNote(n)?.about ?? '';
+          return option;
+        }),
+      );
+      // Strokkur's first counter in codewords, if a Strokkur run is shown: its codeword flow.
+      const codewords = names.find((n) => counterNote(n)?.unit === 'codewords');
+      ui.counterPick.value = names.includes(keep) ? keep : (codewords ?? names[0] ?? '');
       renderCounterChart();
     });
     const next = () => {

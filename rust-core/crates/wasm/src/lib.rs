@@ -188,16 +188,30 @@ pub fn protocols() -> Vec<ProtocolEntry> {
             summary: p.summary.into(),
             about: p.about.into(),
             live: p.live,
-            counters: p
-                .counters
-                .iter()
-                .map(|c| CounterEntry {
-                    name: c.name.into(),
-                    unit: c.unit.name().into(),
-                    about: c.about.into(),
-                    effect: c.effect.map(|e| e.name().into()),
-                })
-                .collect(),
+            counters: p.counters.iter().map(|c| counter_entry(c)).collect(),
         })
+        .collect()
+}
+
+fn counter_entry(c: &proto::Counter) -> CounterEntry {
+    CounterEntry {
+        name: c.name.into(),
+        unit: c.unit.name().into(),
+        about: c.about.into(),
+        effect: c.effect.map(|e| e.name().into()),
+    }
+}
+
+/// Every counter a run or a light node can report, each once: the protocols' (in registry
+/// order), the simulator engine's and the light node's.
+#[wasm_bindgen]
+pub fn counters() -> Vec<CounterEntry> {
+    let protocols = proto::registry::PROTOCOLS.iter().flat_map(|p| p.counters);
+    let hosts = sim::engine::COUNTERS.iter().chain(live_node::COUNTERS);
+    let mut seen = std::collections::BTreeSet::new();
+    protocols
+        .chain(hosts)
+        .filter(|c| seen.insert(c.name))
+        .map(|c| counter_entry(c))
         .collect()
 }

@@ -110,7 +110,7 @@ fn malformed_frames_are_counted_not_fatal() {
     assert_eq!(counters["lightnode.malformed_frames"], 4);
     assert_eq!(counters["lightnode.oversized_frames"], 1);
     // Every name counted is described: the light node's own, or CAT's.
-    let own = txcast_wasm::lightnode::COUNTERS;
+    let own = txcast_wasm::live_node::COUNTERS;
     proto::check_counters("lightnode", own).unwrap();
     for name in counters.as_object().unwrap().keys() {
         let mut known = own.iter().chain(proto::cat::counters::ALL);
