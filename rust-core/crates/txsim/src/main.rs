@@ -14,6 +14,7 @@ USAGE:
     txsim validate SCENARIO.json      check a scenario file and say what is wrong
     txsim schema [--out FILE]         print the scenario JSON Schema
     txsim protocols                   list the protocols a scenario can name
+    txsim counters [PROTOCOL]         what each counter in a report counts, and in what unit
     txsim demo [--seed N] [--nodes N] [--degree D]
                                       flood one tx; print arrivals and digest as JSON
     txsim bench NAME                  run a headline benchmark, print one JSON object
@@ -65,6 +66,7 @@ fn dispatch(args: &[String]) -> Result<(), String> {
             }
             Ok(())
         }
+        "counters" => cmd_counters(rest),
         "demo" => cmd_demo(rest),
         "bench" => cmd_bench(rest),
         "reproduce" => cmd_reproduce(rest),
@@ -341,6 +343,40 @@ fn cmd_schema(args: &[String]) -> Result<(), String> {
             Ok(())
         }
     }
+}
+
+/// The counters a run can report: a protocol's, or every protocol's and the engine's.
+fn cmd_counters(args: &[String]) -> Result<(), String> {
+    let counters: Vec<&proto::Counter> = match args {
+        [] => {
+            let mut all: Vec<&proto::Counter> = Vec::new();
+            let every = PROTOCOLS.iter().flat_map(|p| p.counters.iter().copied());
+            for c in every.chain(sim::engine::COUNTERS.iter().copied()) {
+                if !all.iter().any(|seen| seen.name == c.name) {
+                    all.push(c);
+                }
+            }
+            all
+        }
+        [name] => match PROTOCOLS.iter().find(|p| p.name == name) {
+            Some(p) => p.counters.to_vec(),
+            None => {
+                return Err(format!(
+                    "unknown protocol `{name}`; known: {}",
+                    proto::registry::names(false)
+                ))
+            }
+        },
+        _ => return Err("usage: txsim counters [PROTOCOL]".into()),
+    };
+    for c in counters {
+        let effect = c
+            .effect
+            .map(|e| format!(" [{}]", e.name()))
+            .unwrap_or_default();
+        println!("{:<40} {:<10} {}{effect}", c.name, c.unit.name(), c.about);
+    }
+    Ok(())
 }
 
 fn cmd_demo(args: &[String]) -> Result<(), String> {
