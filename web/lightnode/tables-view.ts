@@ -83,12 +83,11 @@ export function mountTables(store: LightStore, root: HTMLElement): void {
           return tr;
         }),
       );
-      const now = Date.now();
       $<HTMLTableSectionElement>('ln-bans').replaceChildren(
         ...light.bans.list().map((ban) => {
           const tr = document.createElement('tr');
           tr.dataset.peer = ban.peer;
-          tr.append(cell(short(ban.peer)), cell(ban.reason), cell(`${Math.ceil((ban.untilMs - now) / 1000)} s`));
+          tr.append(cell(short(ban.peer)), cell(ban.reason), cell(`${Math.ceil(ban.remainingMs / 1000)} s`));
           net?.markHostile(ban.peer);
           return tr;
         }),

@@ -2,7 +2,7 @@ export const BAN_MS: number;
 export const MAX_BANS: number;
 export interface Ban {
   peer: string;
-  untilMs: number;
+  remainingMs: number;
   reason: string;
 }
 export class BanList {

@@ -9,8 +9,8 @@ export const BAN_MS = 10 * 60 * 1000;
 export const MAX_BANS = 1024;
 
 export class BanList {
-  /** @param {{banMs?: number, now?: () => number}} options */
-  constructor({ banMs = BAN_MS, now = () => Date.now() } = {}) {
+  /** @param {{banMs?: number, now?: () => number}} options `now`: a monotonic clock (ms), so a wall-clock jump cannot end or stretch a ban. */
+  constructor({ banMs = BAN_MS, now = () => performance.now() } = {}) {
     this.banMs = banMs;
     this.now = now;
     /** peer id -> {until, reason} */
@@ -47,10 +47,10 @@ export class BanList {
     return true;
   }
 
-  /** The bans in force: [{peer, untilMs, reason}]. */
+  /** The bans in force: [{peer, remainingMs, reason}]. */
   list() {
     const out = [];
-    for (const [peer, ban] of this.bans) if (this.isBanned(peer)) out.push({ peer, untilMs: ban.until, reason: ban.reason });
+    for (const [peer, ban] of this.bans) if (this.isBanned(peer)) out.push({ peer, remainingMs: ban.until - this.now(), reason: ban.reason });
     return out;
   }
 
