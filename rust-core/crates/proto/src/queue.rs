@@ -138,11 +138,11 @@ impl<E> EventQueue<E> {
         }
     }
 
-    /// Schedule `event` at `time`. Times before the bucket being drained are clamped to its
-    /// start (a host never schedules into the past: it fires what is due first).
+    /// Schedule `event` at `time`. A time before the bucket being drained (a host that peeked
+    /// at the next deadline, which moves the cursor ahead, then scheduled something sooner)
+    /// joins that bucket's entries in order: every entry still to come is later.
     #[inline(always)]
     pub fn push(&mut self, time: u64, event: E) {
-        let time = time.max(self.cursor << SHIFT);
         let bucket = time >> SHIFT;
         let entry = Entry { time, event };
         // The common case first: a later bucket within the horizon.
@@ -150,7 +150,7 @@ impl<E> EventQueue<E> {
             let slot = &mut self.ring[(bucket & (RING - 1)) as usize];
             Self::append(slot, &mut self.free, entry);
             self.in_ring += 1;
-        } else if bucket == self.cursor {
+        } else if bucket <= self.cursor {
             // The new entry has the highest seq: it goes after every entry due no later.
             let at = self.head
                 + self.current[self.head..]
@@ -329,16 +329,19 @@ mod tests {
     use proptest::prelude::*;
 
     proptest! {
-        /// Pops come out in (time, insertion) order, like a sorted list, however pushes and
-        /// pops interleave.
+        /// Pops come out in (time, insertion) order, like a sorted list, however pushes, pops
+        /// and peeks (which move the cursor ahead of the last pop) interleave.
         #[test]
-        fn matches_a_sorted_reference(ops in proptest::collection::vec((0u64..20_000_000, any::<bool>()), 1..400)) {
+        fn matches_a_sorted_reference(ops in proptest::collection::vec((0u64..20_000_000, 0u8..3), 1..400)) {
             let mut q = EventQueue::new();
             let mut reference: Vec<(u64, u64)> = Vec::new();
             let mut now = 0u64;
             let mut seq = 0u64;
-            for (dt, pop) in ops {
-                if pop {
+            for (dt, op) in ops {
+                if op == 2 {
+                    reference.sort();
+                    prop_assert_eq!(q.peek_time(), reference.first().map(|e| e.0));
+                } else if op == 1 {
                     let got = q.pop_until(u64::MAX);
                     reference.sort();
                     let want = if reference.is_empty() { None } else { Some(reference.remove(0)) };
@@ -396,6 +399,30 @@ mod tests {
             assert_eq!(q.pop_until(u64::MAX), Some(want));
         }
         assert!(q.pop_until(u64::MAX).is_none());
+    }
+
+    /// A host that peeks at the next deadline (moving the cursor to it) and then schedules
+    /// something sooner gets it at its own time, first.
+    #[test]
+    fn a_push_before_the_peeked_deadline_comes_first_at_its_time() {
+        let mut q = EventQueue::new();
+        q.push(5_000_000, 'h');
+        assert_eq!(q.peek_time(), Some(5_000_000));
+        q.push(10_000, 'a');
+        q.push(10_000, 'b');
+        q.push(5_000_000, 'i');
+        q.push(3_000, 'c');
+        let order: Vec<(u64, char)> = std::iter::from_fn(|| q.pop_until(u64::MAX)).collect();
+        assert_eq!(
+            order,
+            vec![
+                (3_000, 'c'),
+                (10_000, 'a'),
+                (10_000, 'b'),
+                (5_000_000, 'h'),
+                (5_000_000, 'i')
+            ]
+        );
     }
 
     #[test]
