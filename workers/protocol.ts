@@ -63,23 +63,16 @@ export interface RunStart {
 }
 
 /** What a run did in the simulated time since the last chunk (arrays in the `RunTrace` layouts). */
-export interface RunChunk {
+export type RunChunk = {
   kind: 'chunk';
   id: number;
   /** Simulated time computed so far: the page can play up to here. */
   nowUs: number;
   events: number;
-  deliveries: Float64Array;
-  duplicates: Float64Array;
   /** Sends kept for drawing (nothing once `SEND_CAP` are kept). */
   sends: Float64Array;
-  sendCount: number;
-  kinds: string[];
-  /** What each kind does (`MessageClass`), index for index with `kinds`. */
-  kindClasses: MessageClass[];
-  /** Adversary effects: t_us, node, effect (index into `EFFECTS`), n. */
   effects: Float64Array;
-}
+} & Pick<RunTrace, 'deliveries' | 'duplicates' | 'sendCount' | 'kinds' | 'kindClasses'>;
 
 /** The end of a run: the aggregates and the report. */
 export type RunDone = {
