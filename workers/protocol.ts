@@ -1,7 +1,7 @@
 // Messages between the page and workers/sim.worker.ts. One request in flight per worker; typed
 // arrays in a result are transferred, not copied.
 
-import { SendField, type MessageClass } from '../web/wasm/txcast_wasm.js';
+import { SendField, type MessageClass, type NodeInspection } from '../web/wasm/txcast_wasm.js';
 
 /** Numbers per send in `RunTrace.sends`: the WASM `take_sends` layout, `SendField`. */
 export const SEND_STRIDE: number = SendField.Stride;
@@ -146,11 +146,16 @@ export interface InspectRequest {
   node: number;
 }
 
+/** The engine's `inspect(node)` (a `NodeInspection`), copied out of WASM memory to cross to the page. */
+export type Inspection = Fields<NodeInspection>;
+
+/** A wasm-bindgen class's data fields (its methods, `free` among them, left out). */
+export type Fields<T> = { [K in keyof T as T[K] extends (...args: never[]) => unknown ? never : K]: T[K] };
+
 export interface InspectReply {
   kind: 'inspected';
   id: number;
-  /** The engine's `inspect(node)` JSON: behaviour, peers, state pairs, stats, counters. */
-  json: string;
+  inspection: Inspection;
   nowUs: number;
 }
 

@@ -5,7 +5,7 @@
 // workers leave the page a core.
 import init, { CountField, Simulation } from '../web/wasm/txcast_wasm.js';
 import { layoutPositions } from './layout';
-import { SEND_STRIDE, type ArrivalsRequest, type InspectRequest, type RunChunk, type RunRequest, type RunStart, type WorkerReply, type WorkerRequest } from './protocol';
+import { SEND_STRIDE, type ArrivalsRequest, type Inspection, type InspectRequest, type RunChunk, type RunRequest, type RunStart, type WorkerReply, type WorkerRequest } from './protocol';
 import { NO_PERMIT, SharedPermit, type Permit } from './permits';
 import { counterEffects, CounterBins, SendLog } from './record';
 
@@ -211,7 +211,7 @@ function arrivals(request: ArrivalsRequest): void {
 /** The run last inspected, kept so inspecting later times of it only simulates forward. */
 let inspected: { key: string; sim: Simulation } | null = null;
 
-function inspect(request: InspectRequest): string {
+function inspect(request: InspectRequest): Inspection {
   const key = `${request.run}|${request.seed ?? ''}|${request.scenario}`;
   if (!inspected || inspected.key !== key || inspected.sim.now_us > request.tUs) {
     inspected?.sim.free();
@@ -228,7 +228,10 @@ function inspect(request: InspectRequest): string {
     sim.take_counts();
     if (!more || sim.now_us >= request.tUs || sim.events === before) break;
   }
-  return sim.inspect(request.node);
+  const found = sim.inspect(request.node);
+  const { node, behaviour, peers, state_names, state_values, delivered, duplicates, bytes_up, bytes_down, counter_names, counter_values } = found;
+  found.free();
+  return { node, behaviour, peers, state_names, state_values, delivered, duplicates, bytes_up, bytes_down, counter_names, counter_values };
 }
 
 self.onmessage = async (event: MessageEvent<WorkerRequest>) => {
@@ -243,8 +246,8 @@ self.onmessage = async (event: MessageEvent<WorkerRequest>) => {
   try {
     await ready;
     if (request.kind === 'inspect') {
-      const json = inspect(request);
-      post({ kind: 'inspected', id: request.id, json, nowUs: inspected?.sim.now_us ?? request.tUs });
+      const inspection = inspect(request);
+      post({ kind: 'inspected', id: request.id, inspection, nowUs: inspected?.sim.now_us ?? request.tUs });
       return;
     }
     if (request.kind === 'arrivals') return arrivals(request);

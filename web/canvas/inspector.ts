@@ -1,15 +1,7 @@
 // The node inspector: what the engine's `inspect(node)` says about a node at the paused time.
 import { count } from '../app/format';
 import type { Subscribable } from '../app/store';
-
-export interface Inspection {
-  node: number;
-  behaviour: string;
-  peers: number;
-  state: [string, string][];
-  stats: Record<string, number>;
-  counters: Record<string, number>;
-}
+import type { Inspection } from '../../workers/protocol';
 
 function table(title: string, rows: [string, string | number][]): HTMLElement {
   const section = document.createElement('section');
@@ -27,8 +19,12 @@ function table(title: string, rows: [string, string | number][]): HTMLElement {
   return section;
 }
 
-export function showInspection(container: HTMLElement, runLabel: string, tUs: number, json: string): void {
-  const data = JSON.parse(json) as Inspection;
+/** Pairs `names[i]` with `values[i]`. */
+function zip<T>(names: string[], values: ArrayLike<T>): [string, T][] {
+  return names.map((name, i) => [name, values[i]]);
+}
+
+export function showInspection(container: HTMLElement, runLabel: string, tUs: number, data: Inspection): void {
   const title = document.createElement('h2');
   title.textContent = `node ${data.node} in ${runLabel} at ${(tUs / 1000).toFixed(1)} ms`;
   container.dataset.node = String(data.node);
@@ -38,9 +34,14 @@ export function showInspection(container: HTMLElement, runLabel: string, tUs: nu
       ['behaviour', data.behaviour],
       ['peers', data.peers],
     ]),
-    table('protocol state', data.state),
-    table('traffic so far', Object.entries(data.stats)),
-    table('counters', Object.entries(data.counters)),
+    table('protocol state', zip(data.state_names, data.state_values)),
+    table('traffic so far', [
+      ['delivered', data.delivered],
+      ['duplicates', data.duplicates],
+      ['bytes_up', data.bytes_up],
+      ['bytes_down', data.bytes_down],
+    ]),
+    table('counters', zip(data.counter_names, data.counter_values)),
   );
 }
 
@@ -50,8 +51,8 @@ export function showInspectionMessage(container: HTMLElement, message: string): 
   container.replaceChildren(p);
 }
 
-/** What the inspector shows: a line of text, or the engine's answer about a node (`Inspection` JSON). */
-export type InspectorContent = { kind: 'message'; text: string } | { kind: 'node'; label: string; tUs: number; json: string };
+/** What the inspector shows: a line of text, or the engine's answer about a node. */
+export type InspectorContent = { kind: 'message'; text: string } | { kind: 'node'; label: string; tUs: number; inspection: Inspection };
 
 /** The inspector shows what the store's `inspection` holds: a message, or a node's state. */
 export function mountInspector(store: Subscribable<{ inspection: InspectorContent | null }>, container: HTMLElement): void {
@@ -62,7 +63,7 @@ export function mountInspector(store: Subscribable<{ inspection: InspectorConten
       if (inspection.kind === 'message') {
         showInspectionMessage(container, inspection.text);
         delete container.dataset.node;
-      } else showInspection(container, inspection.label, inspection.tUs, inspection.json);
+      } else showInspection(container, inspection.label, inspection.tUs, inspection.inspection);
     },
   );
 }

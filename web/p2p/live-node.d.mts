@@ -1,7 +1,7 @@
 import type * as wasm from '../wasm/txcast_wasm.js';
 
-/** A wasm-bindgen class's fields, as the plain object this module copies it into. */
-type Plain<T> = Omit<T, 'free' | typeof Symbol.dispose>;
+/** A wasm-bindgen class's data fields (its methods, `free` among them, left out), as the plain object this module copies it into. */
+type Plain<T> = { [K in keyof T as T[K] extends (...args: never[]) => unknown ? never : K]: T[K] };
 /** What a frame carries. */
 export type FrameInfo = Plain<wasm.FrameInfo>;
 export type OutFrame = Omit<Plain<wasm.OutFrame>, 'info'> & { info: FrameInfo };

@@ -228,7 +228,7 @@ export class Session {
     store.update({ inspection: { kind: 'message', text: `replaying ${panel.label} to ${(tUs / 1000).toFixed(1)} ms…` } });
     this.slots[k]
       ?.inspect({ scenario: s.scenarioText, run: panel.index, seed: s.runSeed, layoutSeed: 0n, layout: false }, tUs, node)
-      .then((reply) => store.update({ inspection: { kind: 'node', label: panel.label, tUs, json: reply.json } }))
+      .then((reply) => store.update({ inspection: { kind: 'node', label: panel.label, tUs, inspection: reply.inspection } }))
       .catch((error: unknown) => store.update({ inspection: { kind: 'message', text: `could not inspect node ${node}: ${error instanceof Error ? error.message : String(error)}` } }));
   }
 

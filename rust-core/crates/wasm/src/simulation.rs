@@ -106,6 +106,25 @@ impl Captured {
     }
 }
 
+/// What the inspector shows of a node: `Simulation::inspect`.
+#[wasm_bindgen(getter_with_clone)]
+pub struct NodeInspection {
+    pub node: u32,
+    pub behaviour: String,
+    pub peers: u32,
+    /// The protocol's state in its own order: `state_names[i]` is `state_values[i]`.
+    pub state_names: Vec<String>,
+    pub state_values: Vec<String>,
+    /// First arrivals and duplicate full copies so far.
+    pub delivered: f64,
+    pub duplicates: f64,
+    pub bytes_up: f64,
+    pub bytes_down: f64,
+    /// The run's counters at this node: `counter_names[i]` counted `counter_values[i]`.
+    pub counter_names: Vec<String>,
+    pub counter_values: Vec<f64>,
+}
+
 #[wasm_bindgen]
 pub struct Simulation {
     prep: Prepared,
@@ -375,8 +394,8 @@ impl Simulation {
             .collect()
     }
 
-    /// A node's protocol state and counters, as JSON `{"state": [[k, v]...], "stats": {...}}`.
-    pub fn inspect(&self, node: u32) -> Result<String, JsError> {
+    /// A node's protocol state, traffic and counters so far.
+    pub fn inspect(&self, node: u32) -> Result<NodeInspection, JsError> {
         let Some(started) = self.started.as_ref() else {
             return Err(JsError::new("this run has finished"));
         };
@@ -386,26 +405,26 @@ impl Simulation {
         }
         guarded("inspect", || {
             let state = started.run.inspect(v);
-            let s = &started.run.metrics().node[v];
-            let counters: serde_json::Map<String, serde_json::Value> = started
-                .run
-                .metrics()
+            let metrics = started.run.metrics();
+            let s = &metrics.node[v];
+            let counters = metrics
                 .counters
                 .iter()
-                .map(|(k, per_node)| (k.to_string(), serde_json::json!(per_node[v])))
-                .collect();
-            Ok(serde_json::json!({
-                "node": node,
-                "behaviour": format!("{:?}", self.net.behaviour[v]),
-                "peers": self.net.degree(v),
-                "state": state,
-                "stats": {
-                    "delivered": s.delivered, "duplicates": s.duplicates,
-                    "bytes_up": s.up_payload + s.up_control, "bytes_down": s.down_payload + s.down_control,
-                },
-                "counters": counters,
+                .map(|(k, n)| (k.to_string(), n[v] as f64));
+            let (counter_names, counter_values) = counters.unzip();
+            Ok(NodeInspection {
+                node,
+                behaviour: format!("{:?}", self.net.behaviour[v]),
+                peers: self.net.degree(v) as u32,
+                state_names: state.iter().map(|(k, _)| k.to_string()).collect(),
+                state_values: state.into_iter().map(|(_, v)| v).collect(),
+                delivered: s.delivered as f64,
+                duplicates: s.duplicates as f64,
+                bytes_up: (s.up_payload + s.up_control) as f64,
+                bytes_down: (s.down_payload + s.down_control) as f64,
+                counter_names,
+                counter_values,
             })
-            .to_string())
         })
     }
 
