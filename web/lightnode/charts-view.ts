@@ -4,6 +4,7 @@ import type { ProtocolName } from './arrivals';
 import type { NetworkView } from './network-view';
 import type { SavedArrivals } from './saved-view';
 import { tally, type LightStore, type Renders } from './state';
+import { wallMs } from '../p2p/txwire.mjs';
 
 export function mountCharts(store: LightStore, root: HTMLElement, renders: Renders, saved: SavedArrivals, network: NetworkView): void {
   const $ = <T extends HTMLElement>(id: string) => root.querySelector<T>(`#${id}`)!;
@@ -28,7 +29,7 @@ export function mountCharts(store: LightStore, root: HTMLElement, renders: Rende
       const { views, startedMs } = store.get();
       if (!snapshot || !views) return;
       const light = snapshot.light;
-      const now = Date.now();
+      const now = wallMs();
       if (now - drawnMs < 500) {
         renders.later();
         return;

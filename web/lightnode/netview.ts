@@ -8,6 +8,7 @@ import { SendField } from '../wasm/txcast_wasm.js';
 import { circularPositions } from '../canvas/layouts';
 import type { TxView } from '../sim/trace';
 import type { ProtocolName } from './arrivals';
+import { wallMs } from '../p2p/txwire.mjs';
 
 /** How long a frame is drawn crossing its link: real ones take a few ms, too fast to see. */
 export const FLASH_US = 350_000;
@@ -63,7 +64,7 @@ export class LiveNet {
     this.index.set(selfId, 0);
   }
 
-  nowUs(ms = Date.now()): number {
+  nowUs(ms = wallMs()): number {
     return Math.max(0, (ms - this.startMs) * 1000);
   }
 
@@ -102,7 +103,7 @@ export class LiveNet {
    * A frame or message crossing a link: `in` from a peer to this page, `out` the other way.
    * `payload` is its bytes of tx payload (the rest is control); `tx` the full tx it carries.
    */
-  wire(protocol: ProtocolName, direction: 'in' | 'out', peer: string, bytes: number, payload: number, atMs = Date.now()): void {
+  wire(protocol: ProtocolName, direction: 'in' | 'out', peer: string, bytes: number, payload: number, atMs = wallMs()): void {
     const n = this.node(peer);
     const t = this.nowUs(atMs);
     const bins = this.bins[protocol];
@@ -135,7 +136,7 @@ export class LiveNet {
   }
 
   /** This page got (or made) a copy of tx `id` from `from` ('' for our own). */
-  arrival(id: string, from: string, first: boolean, atMs = Date.now(), createdMs?: number): void {
+  arrival(id: string, from: string, first: boolean, atMs = wallMs(), createdMs?: number): void {
     const t = this.nowUs(atMs);
     const trail = this.trail(id, t);
     const sender = from ? this.node(from) : -1;
@@ -152,7 +153,7 @@ export class LiveNet {
   }
 
   /** A peer showed it has tx `id` (it sent us a copy or announced it). */
-  peerHas(id: string, peer: string, atMs = Date.now()): void {
+  peerHas(id: string, peer: string, atMs = wallMs()): void {
     const trail = this.txs.get(id);
     const n = this.node(peer);
     if (trail && n > 0 && !trail.seen.has(n)) trail.seen.set(n, this.nowUs(atMs));

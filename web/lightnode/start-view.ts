@@ -69,7 +69,7 @@ export function mountStart(store: LightStore, root: HTMLElement, renders: Render
       store.update({ simcompare: await import('./simcompare') });
       void loadCaps(store);
       const { netview } = store.get().views!;
-      const startedMs = Date.now();
+      const startedMs = wallMs();
       const light = new LightNode({
         onChange: () => renders.soon(),
         onArrival: (copy) => saved.record(copy),

@@ -7,6 +7,7 @@
 // do not decode (a corrupted or hostile database) are counted and reported, never thrown.
 import init, { ArrivalStore as Cells } from '../wasm/txcast_wasm.js';
 import { ArrivalBook, upgradeSides, type Copy } from './arrivals';
+import { wallMs } from '../p2p/txwire.mjs';
 
 const DB_NAME = 'txcast-lightnode';
 // 1: JSON records; 2: tickets cells, side records keyed by id; 3: side records keyed by
@@ -107,7 +108,7 @@ export class ArrivalStore {
     const meta = tx.objectStore(META);
     let epochMs = await request(meta.get('epochMs'));
     if (typeof epochMs !== 'number' || !Number.isFinite(epochMs) || epochMs < 0) {
-      epochMs = Math.floor(Date.now());
+      epochMs = Math.floor(wallMs());
       meta.put(epochMs, 'epochMs');
     }
     const book = new ArrivalBook(new Cells(), epochMs);
@@ -161,7 +162,7 @@ export class ArrivalStore {
     const tx = this.db.transaction([CELLS, TXS, META], 'readwrite');
     tx.objectStore(CELLS).clear();
     tx.objectStore(TXS).clear();
-    const epochMs = Math.floor(Date.now());
+    const epochMs = Math.floor(wallMs());
     tx.objectStore(META).put(epochMs, 'epochMs');
     tx.objectStore(META).delete(DROPPED);
     await done(tx);
