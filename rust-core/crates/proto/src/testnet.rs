@@ -364,6 +364,22 @@ impl<P: Protocol, W: Wire<P>> TestNet<P, W> {
     }
 }
 
+/// Hands one input to `node` at `now` and returns every action it took, timers and counts
+/// included, for tests that check a single decision.
+pub fn step<P: Protocol>(
+    node: &mut P,
+    now: Time,
+    input: Input<P::Msg, P::Timer>,
+) -> Vec<Action<P::Msg, P::Timer>> {
+    let mut rng = Rng::from_seed(1);
+    let mut out = Vec::new();
+    node.handle(
+        input,
+        &mut Ctx::new(now, &mut rng, &mut TimerTable::default(), &mut out),
+    );
+    out
+}
+
 /// One node driven by hand, for tests of what it does with each peer: inputs go in at `now`,
 /// what it sends is recorded, and its timers wait until `run_until` fires them in order.
 pub struct Solo<P: Protocol> {

@@ -1,6 +1,6 @@
 use super::*;
 use crate::flood::{Flood, FloodConfig};
-use crate::testnet::TestNet;
+use crate::testnet::{step, TestNet};
 use crate::{Action, Counter, Rng, Time, WireMsg};
 
 fn no_jitter() -> CatConfig {
@@ -15,21 +15,6 @@ fn tx(id: u64) -> Tx {
         id: TxId(id),
         len: 4000,
     }
-}
-
-/// Drives one node by hand and returns what it did.
-fn step(
-    node: &mut Cat,
-    now: Time,
-    input: Input<CatMsg, CatTimer>,
-) -> Vec<Action<CatMsg, CatTimer>> {
-    let mut rng = Rng::from_seed(1);
-    let mut out = Vec::new();
-    node.handle(
-        input,
-        &mut Ctx::new(now, &mut rng, &mut crate::TimerTable::default(), &mut out),
-    );
-    out
 }
 
 fn counted(actions: &[Action<CatMsg, CatTimer>], counter: &Counter) -> bool {

@@ -1,6 +1,6 @@
 use super::*;
-use crate::testnet::TestNet;
-use crate::{Action, Rng, Time};
+use crate::testnet::{step, TestNet};
+use crate::{Action, Time};
 
 fn tx(id: u64) -> Tx {
     Tx {
@@ -102,34 +102,21 @@ fn a_timeout_below_the_round_trip_fetches_spurious_copies() {
     assert!(net.counter(&counters::RETRIES) > 0);
 }
 
-fn step(node: &mut Shrec, input: Input<ShrecMsg, ShrecTimer>) -> Vec<Action<ShrecMsg, ShrecTimer>> {
-    let mut rng = Rng::from_seed(3);
-    let mut out = Vec::new();
-    node.handle(
-        input,
-        &mut Ctx::new(
-            Time(0),
-            &mut rng,
-            &mut crate::TimerTable::default(),
-            &mut out,
-        ),
-    );
-    out
-}
-
 #[test]
 fn bad_input_is_counted() {
     let mut node = Shrec::new(&ShrecConfig::default(), &NodeSetup::default());
     let out = step(
         &mut node,
+        Time(0),
         Input::Message(PeerIdx(0), ShrecMsg::Request(vec![ShortId(1)])),
     );
     assert!(out
         .iter()
         .any(|a| matches!(a, Action::Count(c, 1) if *c == &counters::UNKNOWN_KEY)));
-    step(&mut node, Input::PeerUp(PeerIdx(0)));
+    step(&mut node, Time(0), Input::PeerUp(PeerIdx(0)));
     step(
         &mut node,
+        Time(0),
         Input::Message(
             PeerIdx(0),
             ShrecMsg::Hello {
@@ -139,6 +126,7 @@ fn bad_input_is_counted() {
     );
     let out = step(
         &mut node,
+        Time(0),
         Input::Message(PeerIdx(0), ShrecMsg::Request(vec![ShortId(1)])),
     );
     assert!(out
@@ -148,7 +136,7 @@ fn bad_input_is_counted() {
         id: TxId(1),
         len: (1 << 20) + 1,
     });
-    let out = step(&mut node, Input::Message(PeerIdx(0), big));
+    let out = step(&mut node, Time(0), Input::Message(PeerIdx(0), big));
     assert!(out
         .iter()
         .any(|a| matches!(a, Action::Count(c, 1) if *c == &counters::OVERSIZED_TXS)));

@@ -1,20 +1,6 @@
 use super::*;
-use crate::testnet::TestNet;
+use crate::testnet::{step, TestNet};
 use crate::{Action, Dur, Rng, WireMsg};
-
-fn step(
-    node: &mut Strokkur,
-    now: Time,
-    input: Input<StrokkurMsg, StrokkurTimer>,
-) -> Vec<Action<StrokkurMsg, StrokkurTimer>> {
-    let mut rng = Rng::from_seed(1);
-    let mut out = Vec::new();
-    node.handle(
-        input,
-        &mut Ctx::new(now, &mut rng, &mut crate::TimerTable::default(), &mut out),
-    );
-    out
-}
 
 /// `count` txs of `len` bytes at random honest nodes, `gap_ms` apart, then time to settle.
 fn run_net(
