@@ -5,7 +5,7 @@
 // separated by commas or spaces:
 //   stun:HOST[:PORT]  stuns:HOST[:PORT]
 //   turn:USER:PASSWORD@HOST[:PORT][?transport=udp|tcp]  turns:USER:PASSWORD@HOST[:PORT][?transport=tcp]
-// (a user or password holding ':', '@', ',' or a space is percent-encoded).
+// (percent-encode a ',' or a space anywhere, and a ':' or '@' in the user).
 
 /** What RTCPeerConnection takes for one server. */
 export interface IceServer {

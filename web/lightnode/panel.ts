@@ -1,6 +1,6 @@
 // The light node panel: mounted by one marked line in web/index.html, and alone by
-// web/lightnode/index.html. A "Light node" button opens it; its own page, ?relay=MULTIADDR or
-// #lightnode in the URL open it at once. libp2p loads only when the node starts. Every count is
+// web/lightnode/index.html. A "Light node" button opens it; its own page (unless its URL ends in
+// #closed: then nothing touches the stored arrivals), ?relay=MULTIADDR or #lightnode open it at once. libp2p loads only when the node starts. Every count is
 // also a data attribute on #lightnode, for the e2e tests. URL options:
 // ?relay=MULTIADDR&autostart=1&ice=stun:HOST:PORT&gossipsub=txcast|js&version=v1.2|v2.0&d_announce=N.
 // This is its composition root: one store (state.ts) holds the panel's state and the node; each
@@ -75,7 +75,7 @@ opener.addEventListener('click', () => {
 });
 root.querySelector('.ln-close')!.addEventListener('click', () => store.update({ open: false }));
 const ownPage = document.body.classList.contains('lightnode-page');
-if (ownPage || params.has('relay') || location.hash === '#lightnode') open();
+if ((ownPage && location.hash !== '#closed') || params.has('relay') || location.hash === '#lightnode') open();
 if (params.get('autostart') === '1') {
   if (urlErrors.length) store.update({ status: 'not started: the URL asks for settings that cannot run (see above)' });
   else void starter.start();
