@@ -12,7 +12,6 @@
 import { multiaddr } from '@multiformats/multiaddr';
 import net from 'node:net';
 import { parseArgs } from 'node:util';
-import { startRelay } from './node.mjs';
 
 const HELP = `usage: npm run relay -- [options]
 
@@ -159,6 +158,8 @@ try {
 
 let relay;
 try {
+  // libp2p and the WASM core load only now, so that a bad option is refused at once.
+  const { startRelay } = await import('./node.mjs');
   relay = await startRelay({ ...opts, log: (line) => console.log(line) });
 } catch (error) {
   fail(`could not start: ${String(error?.message ?? error).split('\n')[0]}`, 1);

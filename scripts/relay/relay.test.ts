@@ -51,7 +51,8 @@ async function dialer(): Promise<Libp2p> {
   return node;
 }
 
-describe('relay command line', () => {
+// Each test starts relays: seconds on a loaded machine.
+describe('relay command line', { timeout: 60_000 }, () => {
   it('refuses a bad option with one line on stderr and exit code 2', async () => {
     const cases: [string[], RegExp][] = [
       [['--port', 'abc'], /^relay: --port must be a whole number from 0 to 65534, got "abc"/],
