@@ -67,6 +67,7 @@ function announced(value, wsPort, tcpPort) {
   }
   const kind = net.isIPv4(value) ? 'ip4' : net.isIPv6(value) ? 'ip6' : /^(?=.{1,253}$)[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)*$/.test(value) ? 'dns' : null;
   if (!kind) throw new UsageError(`--announce takes an IP address, a DNS name or a multiaddr starting with /, got ${JSON.stringify(value)}`);
+  if (wsPort === 0 || tcpPort === 0) throw new UsageError(`--announce ${value} announces the relay's ports, which port 0 leaves to chance: choose them with --port N`);
   return [`/${kind}/${value}/tcp/${wsPort}/ws`, `/${kind}/${value}/tcp/${tcpPort}`];
 }
 

@@ -63,6 +63,7 @@ describe('relay command line', { timeout: 60_000 }, () => {
       [['--announce', '/ip4/300.1.1.1/tcp/1'], /^relay: --announce \/ip4\/300\.1\.1\.1\/tcp\/1 is not a valid multiaddr/],
       [['--announce', 'bad name!'], /^relay: --announce takes an IP address, a DNS name or a multiaddr/],
       [['--max-per-ip', '0'], /^relay: --max-per-ip must be a whole number from 1/],
+      [['--port', '0', '--announce', '203.0.113.5'], /^relay: --announce 203\.0\.113\.5 announces the relay's ports, which port 0 leaves to chance/],
       [['--gossipsub', 'go'], /^relay: --gossipsub must be txcast or js/],
     ];
     const runs = await Promise.all(cases.map(([args]) => finish(relay(args))));
