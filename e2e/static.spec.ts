@@ -95,7 +95,11 @@ test.describe('over https', () => {
 
   test.beforeAll(async () => {
     const [key, cert] = [path.join(tmp, 'key.pem'), path.join(tmp, 'cert.pem')];
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1', '-subj', '/CN=localhost', '-addext', 'subjectAltName=DNS:localhost,IP:127.0.0.1', '-keyout', key, '-out', cert], { stdio: 'ignore' });
+    try {
+      execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1', '-subj', '/CN=localhost', '-addext', 'subjectAltName=DNS:localhost,IP:127.0.0.1', '-keyout', key, '-out', cert], { stdio: 'ignore' });
+    } catch (error) {
+      throw new Error(`the test makes its certificate with openssl (apt-get install openssl): ${(error as Error).message}`);
+    }
     const credentials = { key: fs.readFileSync(key), cert: fs.readFileSync(cert) };
     secure = await serveStatic({ dir: DIST, prefix: PREFIX, host: '127.0.0.1', tls: credentials });
     // A TLS proxy in front of the relay's WebSocket port, as a web server would be: TLS ends here.
