@@ -311,6 +311,36 @@ fn print_table(report: &Report) {
             r.wall_ms
         );
     }
+    print_phases(report);
+}
+
+/// Per run with timed events, each phase: delivery and latency of the txs created in it, and
+/// the time to recover after a heal or a join.
+fn print_phases(report: &Report) {
+    for r in report.runs.iter().filter(|r| !r.phases.is_empty()) {
+        println!("\n{}: phases", r.label);
+        println!(
+            "  {:<22} {:>16} {:>6} {:>9} {:>9} {:>9} {:>12}",
+            "after", "from-to ms", "txs", "delivery", "p50 ms", "p95 ms", "recovered in"
+        );
+        for p in &r.phases {
+            let recovery = match p.recovery_ms {
+                None => String::new(),
+                Some(ms) if ms.is_nan() => "not".into(),
+                Some(ms) => format!("{ms:.0} ms"),
+            };
+            println!(
+                "  {:<22} {:>16} {:>6} {:>8.1}% {:>9.1} {:>9.1} {:>12}",
+                p.after,
+                format!("{:.0}-{:.0}", p.from_ms, p.to_ms),
+                p.txs,
+                p.delivery * 100.0,
+                p.latency_ms.p50,
+                p.latency_ms.p95,
+                recovery
+            );
+        }
+    }
 }
 
 fn cmd_validate(args: &[String]) -> Result<(), String> {
