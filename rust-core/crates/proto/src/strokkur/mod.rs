@@ -16,7 +16,8 @@
 //!   A decoded tx is delivered once its bytes check out.
 //!
 //! Adversaries (`NodeSetup.behaviour`): `Silent` and `WithholdOnRequest` send no codewords
-//! (they still hand out keys, so their peers keep coding to them); `Censor` keeps the censored txs out of its coding window;
+//! (they still hand out keys, so their peers keep coding to them); `Censor` keeps the censored txs out of its coding window
+//! (txs of one symbol: a longer tx's fragments are coded on before the tx they make up is whole);
 //! `Corrupt` sends codewords with valid headers and random payloads; `LieAboutLoss` reports
 //! every codeword it receives as lost. A sender accepts at most as many losses as codewords it
 //! sent (`strokkur.excess_losses_reported`).
