@@ -15,8 +15,9 @@ pub struct Links {
     torn: Vec<bool>,
 }
 
-/// Partitions in force at once, at most (one bit each).
-pub const MAX_PARTITIONS: u32 = 64;
+/// Partitions in force at once, at most: one bit each, so that a node's side is also exact
+/// as a JavaScript number (the page draws cut links from it).
+pub const MAX_PARTITIONS: u32 = 48;
 
 impl Links {
     pub fn new(net: &Network) -> Links {

@@ -11,7 +11,8 @@ txsim - simulate transaction broadcast protocols
 
 USAGE:
     txsim run SCENARIO.json [--seed N] [--protocol LABEL] [--out REPORT.json] [--trace TRACE.jsonl] [--quiet]
-    txsim validate SCENARIO.json      check a scenario file and say what is wrong
+    txsim validate SCENARIO.json      check a scenario file and say what is wrong (and which
+                                      protocol ignores which adversary behaviour)
     txsim schema [--out FILE]         print the scenario JSON Schema
     txsim protocols                   list the protocols a scenario can name
     txsim counters [PROTOCOL]         what each counter in a report counts, and in what unit
@@ -352,6 +353,9 @@ fn cmd_validate(args: &[String]) -> Result<(), String> {
     let prep = Prepared::new(scenario).map_err(|e| format!("{path}: {e}"))?;
     for i in 0..prep.scenario.protocols.len() {
         sim::registry::check_run(&prep, i).map_err(|e| format!("{path}: {e}"))?;
+        for note in sim::registry::ignored(&prep, i) {
+            println!("{path}: note: {note}");
+        }
     }
     println!(
         "{path}: ok ({} nodes, {} links, {} txs, {} runs)",
