@@ -441,6 +441,24 @@ impl Simulation {
             .flat_map(|&c| [sim::cities::CITIES[c].lat, sim::cities::CITIES[c].lon])
             .collect()
     }
+    /// Each node's continent ("europe", "north_america", ...) for geographic scenarios, as a
+    /// `region` names it; empty otherwise.
+    pub fn node_continents(&self) -> Vec<String> {
+        let Some(cities) = &self.net.city else {
+            return Vec::new();
+        };
+        let name = |c: sim::events::Continent| {
+            serde_json::to_value(c)
+                .ok()
+                .and_then(|v| v.as_str().map(str::to_string))
+                .unwrap_or_default()
+        };
+        cities
+            .iter()
+            .map(|&c| name(sim::cities::CITIES[c].continent))
+            .collect()
+    }
+
     /// Per tx: creation time (us) and origin node, interleaved.
     pub fn tx_plan(&self) -> Vec<f64> {
         let plan = &self.plan;
