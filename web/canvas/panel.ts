@@ -6,7 +6,7 @@ import { circularPositions, type LayoutKind } from './layouts';
 import { LiveTrace } from '../sim/live';
 import { drawFrame, measured, nodeAt, nodeBuckets, type LayerTurn, type ViewTransform } from './render';
 import { nodesIn } from './selection';
-import { NodeStates } from '../sim/node-states';
+import { adversaryBehaviours, NodeStates } from '../sim/node-states';
 import { arrivalsFromScan, TraceView, type TxView } from '../sim/trace';
 import { count } from '../app/format';
 
@@ -221,7 +221,7 @@ export class Panel {
       return;
     }
     // Each chunk adds its effects to the tallies: a chunk costs what it holds.
-    const tally = (this.effectTally ??= { sums: EFFECTS.map(() => 0), read: 0, who: adversaryKinds(t.behaviours, t.adversaries) });
+    const tally = (this.effectTally ??= { sums: EFFECTS.map(() => 0), read: 0, who: adversaryKinds(adversaryBehaviours(t), t.adversaries) });
     const { sums, who } = tally;
     for (; tally.read + 3 < t.effects.length; tally.read += 4) sums[t.effects[tally.read + 2]] += t.effects[tally.read + 3];
     this.effects.hidden = false;

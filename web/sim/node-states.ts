@@ -85,3 +85,15 @@ export class NodeStates {
     return n;
   }
 }
+
+/** Each node's adversary behaviour over the run: the last one other than honest it took, or "honest". */
+export function adversaryBehaviours(source: StatesSource): string[] {
+  const out = Array.from({ length: source.nodes }, (_, v) => source.behaviours[v] ?? 'honest');
+  const rows = source.changes;
+  for (let r = 0; r + ChangeField.Stride <= rows.length; r += ChangeField.Stride) {
+    if (rows[r + ChangeField.What] !== ChangeWhat.Behaviour) continue;
+    const name = source.behaviourNames[rows[r + ChangeField.Value]];
+    if (name && name !== 'honest') out[rows[r + ChangeField.Node]] = name;
+  }
+  return out;
+}
