@@ -40,63 +40,64 @@ kind_tagged!(TimedEvent {
     "load" => Load,
 });
 
-/// The picked nodes (every node, if none is picked) start acting as `behaviour`
-/// (`{"kind": "honest"}` ends an attack).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct BehaviourChange {
-    pub at_ms: f64,
-    /// These nodes...
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub nodes: Option<Vec<u32>>,
-    /// ...or this share of the nodes (of the region, if one is given) not acting so yet, drawn
-    /// from the seed (never a burst publisher)...
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub fraction: Option<f64>,
-    /// ...or every node of a region (geographic latency only).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub region: Option<Region>,
-    pub behaviour: Behaviour,
+/// Declares an event that picks nodes: its time, the three ways to pick (`nodes`, or
+/// `fraction` and/or `region`), then its own fields. Written once here because serde cannot
+/// flatten a shared struct into one that denies unknown fields.
+macro_rules! picking_event {
+    ($(#[$doc:meta])* $name:ident { $($(#[$field_doc:meta])* $field:ident: $ty:ty,)* }) => {
+        $(#[$doc])*
+        #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+        #[serde(deny_unknown_fields)]
+        pub struct $name {
+            pub at_ms: f64,
+            /// These nodes...
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            pub nodes: Option<Vec<u32>>,
+            /// ...or this share of the nodes (of the region, if one is given), drawn from the
+            /// seed among those the change applies to (never a burst publisher)...
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            pub fraction: Option<f64>,
+            /// ...or the nodes of a region (geographic latency only).
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            pub region: Option<Region>,
+            $($(#[$field_doc])* pub $field: $ty,)*
+        }
+
+        impl $name {
+            pub fn pick(&self) -> Pick<'_> {
+                Pick {
+                    nodes: self.nodes.as_deref(),
+                    fraction: self.fraction,
+                    region: self.region.as_ref(),
+                }
+            }
+        }
+    };
 }
 
-/// Nodes that `leave` (their links go down), `join` (they come back to their former peers;
-/// with no nodes named, all that left) or are cut off from the rest by a `partition`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct Group {
-    pub at_ms: f64,
-    /// These nodes...
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub nodes: Option<Vec<u32>>,
-    /// ...or this share of the nodes (of the region, if one is given), drawn from the seed
-    /// among those it can apply to (never a burst publisher)...
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub fraction: Option<f64>,
-    /// ...or every node of a region (geographic latency only).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub region: Option<Region>,
+picking_event! {
+    /// The picked nodes (every node, if none is picked) start acting as `behaviour`
+    /// (`{"kind": "honest"}` ends an attack).
+    BehaviourChange {
+        behaviour: Behaviour,
+    }
 }
 
-/// From `at_ms` to `until_ms` the picked nodes go down and come back, up for an exponential
-/// time of mean `mean_up_ms`, then down for one of mean `mean_down_ms`; at `until_ms` all of
-/// them are back.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct Churn {
-    pub at_ms: f64,
-    pub until_ms: f64,
-    /// These nodes...
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub nodes: Option<Vec<u32>>,
-    /// ...or this share of the nodes (of the region, if one is given), drawn from the seed
-    /// (never a burst publisher)...
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub fraction: Option<f64>,
-    /// ...or every node of a region (geographic latency only).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub region: Option<Region>,
-    pub mean_up_ms: f64,
-    pub mean_down_ms: f64,
+picking_event! {
+    /// Nodes that `leave` (their links go down), `join` (they come back to their former peers;
+    /// with no nodes named, all that left) or are cut off from the rest by a `partition`.
+    Group {}
+}
+
+picking_event! {
+    /// From `at_ms` to `until_ms` the picked nodes go down and come back, up for an exponential
+    /// time of mean `mean_up_ms`, then down for one of mean `mean_down_ms`; at `until_ms` all
+    /// of them are back.
+    Churn {
+        until_ms: f64,
+        mean_up_ms: f64,
+        mean_down_ms: f64,
+    }
 }
 
 /// Every partition so far ends: cut links come back.
@@ -181,23 +182,10 @@ impl TimedEvent {
 
     /// The nodes it acts on, for the kinds that pick nodes.
     pub fn pick(&self) -> Option<Pick<'_>> {
-        fn pick<'a>(
-            nodes: &'a Option<Vec<u32>>,
-            fraction: Option<f64>,
-            region: &'a Option<Region>,
-        ) -> Pick<'a> {
-            Pick {
-                nodes: nodes.as_deref(),
-                fraction,
-                region: region.as_ref(),
-            }
-        }
         match self {
-            TimedEvent::Behaviour(e) => Some(pick(&e.nodes, e.fraction, &e.region)),
-            TimedEvent::Leave(e) | TimedEvent::Join(e) | TimedEvent::Partition(e) => {
-                Some(pick(&e.nodes, e.fraction, &e.region))
-            }
-            TimedEvent::Churn(e) => Some(pick(&e.nodes, e.fraction, &e.region)),
+            TimedEvent::Behaviour(e) => Some(e.pick()),
+            TimedEvent::Leave(e) | TimedEvent::Join(e) | TimedEvent::Partition(e) => Some(e.pick()),
+            TimedEvent::Churn(e) => Some(e.pick()),
             TimedEvent::Heal(_) | TimedEvent::Loss(_) | TimedEvent::Load(_) => None,
         }
     }

@@ -225,22 +225,16 @@ fn behaviours(s: &Scenario, n: usize) -> Result<Vec<Behaviour>, ScenarioError> {
     for (i, set) in s.adversaries.iter().enumerate() {
         let chosen: Vec<usize> = match (&set.fraction, &set.nodes) {
             (Some(f), _) => {
-                let mut free: Vec<usize> = (0..n)
+                let free: Vec<usize> = (0..n)
                     .filter(|&v| out[v].is_honest() && Some(v) != publisher)
                     .collect();
-                let count = (f * n as f64).round() as usize;
-                if count > free.len() {
-                    return Err(err(
+                let (count, left) = ((f * n as f64).round() as usize, free.len());
+                draw(free, count, &mut rng).ok_or_else(|| {
+                    err(
                         format!("adversaries[{i}].fraction"),
-                        format!(
-                            "{count} adversaries asked for, only {} honest nodes left",
-                            free.len()
-                        ),
-                    ));
-                }
-                rng.shuffle(&mut free);
-                free.truncate(count);
-                free
+                        format!("{count} adversaries asked for, only {left} honest nodes left"),
+                    )
+                })?
             }
             (None, Some(list)) => list.iter().map(|&v| v as usize).collect(),
             (None, None) => Vec::new(),
@@ -253,4 +247,15 @@ fn behaviours(s: &Scenario, n: usize) -> Result<Vec<Behaviour>, ScenarioError> {
         return Err(err("adversaries", "no honest node is left"));
     }
     Ok(out)
+}
+
+/// `count` nodes of `pool` drawn from `rng` (a shuffle, then the first ones); None if the pool
+/// holds fewer.
+pub(crate) fn draw(mut pool: Vec<usize>, count: usize, rng: &mut Rng) -> Option<Vec<usize>> {
+    if count > pool.len() {
+        return None;
+    }
+    rng.shuffle(&mut pool);
+    pool.truncate(count);
+    Some(pool)
 }

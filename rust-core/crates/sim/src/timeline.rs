@@ -6,6 +6,7 @@
 
 use crate::events::{Churn, Pick, TimedEvent};
 use crate::load::{err, ScenarioError};
+use crate::network::draw;
 use proto::{stream, Behaviour, Rng};
 
 /// One change, at `at_us`.
@@ -290,17 +291,13 @@ fn pick(
         let base = (0..s.nodes).filter(|&v| in_region(v)).count();
         let count = (f * base as f64).round() as usize;
         out.retain(|&v| Some(v) != s.publisher);
-        if count > out.len() {
-            return Err(err(
+        let left = out.len();
+        out = draw(out, count, rng).ok_or_else(|| {
+            err(
                 format!("{path}.fraction"),
-                format!(
-                    "{count} nodes asked for, only {} can be picked at that time",
-                    out.len()
-                ),
-            ));
-        }
-        rng.shuffle(&mut out);
-        out.truncate(count);
+                format!("{count} nodes asked for, only {left} can be picked at that time"),
+            )
+        })?;
         out.sort_unstable();
     }
     Ok(out.into_iter().map(|v| v as u32).collect())
