@@ -419,6 +419,21 @@ impl<P: Protocol> Engine<P> {
         }
         self.log
             .record(self.now, tag::CHANGE, change.event, change.what.code(), 0);
+        match &change.what {
+            What::Behaviour { nodes, behaviour } => {
+                for &v in nodes {
+                    self.behave(v as usize, behaviour);
+                }
+                return;
+            }
+            What::Loss(p) => {
+                self.loss = *p;
+                return;
+            }
+            // The plan already creates txs at the new rate.
+            What::Load(_) => return,
+            What::Leave(_) | What::Join(_) | What::Partition(_) | What::Heal => {}
+        }
         let Some(mut links) = self.links.take() else {
             return;
         };
@@ -432,11 +447,6 @@ impl<P: Protocol> Engine<P> {
             }
         };
         match &change.what {
-            What::Behaviour { nodes, behaviour } => {
-                for &v in nodes {
-                    self.behave(v as usize, behaviour);
-                }
-            }
             What::Leave(nodes) => {
                 nodes.iter().for_each(|&v| links.set_away(v as usize, true));
                 nodes
@@ -458,12 +468,13 @@ impl<P: Protocol> Engine<P> {
                     .for_each(|&v| flips(&links, v as usize, false, &mut down));
             }
             What::Heal => {
-                links.heal();
-                (0..net.nodes).for_each(|v| flips(&links, v, true, &mut up));
+                // Only links with a cut-off end were cut by a partition.
+                let healed = links.heal();
+                healed
+                    .iter()
+                    .for_each(|&v| flips(&links, v as usize, true, &mut up));
             }
-            What::Loss(p) => self.loss = *p,
-            // The plan already creates txs at the new rate.
-            What::Load(_) => {}
+            What::Behaviour { .. } | What::Loss(_) | What::Load(_) => {}
         }
         self.links = Some(links);
         self.take_down(&down);
@@ -473,7 +484,10 @@ impl<P: Protocol> Engine<P> {
     /// Links go down (both directions): what was in flight on them or waiting for an uplink
     /// is lost, and both ends hear of it.
     fn take_down(&mut self, edges: &[(usize, usize)]) {
-        let mut cut = vec![false; self.link_up.len()];
+        let Some(mut links) = self.links.take() else {
+            return;
+        };
+        let cut = &mut links.going_down;
         for &(v, e) in edges {
             let rev = self.net.reverse(e);
             if !self.link_up[e] {
@@ -502,18 +516,22 @@ impl<P: Protocol> Engine<P> {
                 },
             );
         }
-        if edges.is_empty() {
-            return;
-        }
-        self.queue.retain(|event| match event {
-            Event::Arrive { edge, .. } | Event::Handle { edge, .. } => !cut[*edge as usize],
-            _ => true,
-        });
-        for waiting in &mut self.uplink_waiting {
-            if !waiting.is_empty() {
-                waiting.retain(|q| !cut[q.edge as usize]);
+        if !edges.is_empty() {
+            self.queue.retain(|event| match event {
+                Event::Arrive { edge, .. } | Event::Handle { edge, .. } => !cut[*edge as usize],
+                _ => true,
+            });
+            for waiting in &mut self.uplink_waiting {
+                if !waiting.is_empty() {
+                    waiting.retain(|q| !cut[q.edge as usize]);
+                }
             }
         }
+        for &(_, e) in edges {
+            cut[e] = false;
+            cut[self.net.reverse(e)] = false;
+        }
+        self.links = Some(links);
     }
 
     /// Links come back (both directions) and both ends hear of it.

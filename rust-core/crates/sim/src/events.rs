@@ -12,8 +12,9 @@ use serde::{Deserialize, Serialize};
 
 /// Events in one scenario (or one run's own list) at most.
 pub const MAX_EVENTS: usize = 10_000;
-/// Leave and join changes one churn event may make at most (expected count).
-pub const MAX_CHURN_CHANGES: f64 = 1_000_000.0;
+/// Leave and join changes one churn event may make at most (expected count): each leave
+/// sweeps the event queue for what was in flight on the links it takes down.
+pub const MAX_CHURN_CHANGES: f64 = 100_000.0;
 
 /// One change to the network at `at_ms` of simulated time.
 #[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]

@@ -11,8 +11,13 @@ pub struct Links {
     /// when their bits differ.
     side: Vec<u64>,
     partitions: u32,
+    /// The nodes some partition in force cut off: a heal looks at their links only.
+    cut_off: Vec<u32>,
     /// Directed edges a protocol disconnected: they never come back.
     torn: Vec<bool>,
+    /// Per directed edge, whether the change being carried out takes it down (set and cleared
+    /// by the engine around one sweep of its queue).
+    pub going_down: Vec<bool>,
 }
 
 /// Partitions in force at once, at most: one bit each, so that a node's side is also exact
@@ -25,7 +30,9 @@ impl Links {
             away: vec![false; net.nodes],
             side: vec![0; net.nodes],
             partitions: 0,
+            cut_off: Vec::new(),
             torn: vec![false; net.edges.len()],
+            going_down: vec![false; net.edges.len()],
         }
     }
 
@@ -46,11 +53,19 @@ impl Links {
         for &v in group {
             self.side[v as usize] |= bit;
         }
+        self.cut_off.extend_from_slice(group);
     }
 
-    pub fn heal(&mut self) {
-        self.side.fill(0);
+    /// Every partition ends; returns the nodes that were cut off (ascending, once each).
+    pub fn heal(&mut self) -> Vec<u32> {
+        let mut healed = std::mem::take(&mut self.cut_off);
+        healed.sort_unstable();
+        healed.dedup();
+        for &v in &healed {
+            self.side[v as usize] = 0;
+        }
         self.partitions = 0;
+        healed
     }
 
     /// A protocol disconnected the link (both directions).

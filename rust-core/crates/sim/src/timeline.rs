@@ -37,6 +37,15 @@ pub enum What {
 }
 
 impl What {
+    /// The nodes it names (none for the network-wide kinds).
+    pub fn nodes(&self) -> &[u32] {
+        match self {
+            What::Behaviour { nodes, .. } => nodes,
+            What::Leave(nodes) | What::Join(nodes) | What::Partition(nodes) => nodes,
+            What::Heal | What::Loss(_) | What::Load(_) => &[],
+        }
+    }
+
     /// A small number per kind, for the event log.
     pub fn code(&self) -> u32 {
         match self {
@@ -59,6 +68,10 @@ pub struct Mark {
     pub kind: &'static str,
     pub event: u32,
 }
+
+/// Node changes (a node in a change's list) a run's events may make in all: what the engine
+/// and the page keep of them stays within a few tens of MB.
+pub const MAX_NODE_CHANGES: usize = 2_000_000;
 
 /// What the timeline knows of the network it changes.
 pub struct Setting<'a> {
@@ -129,6 +142,7 @@ impl Timeline {
             partitions: 0,
         };
         let mut changes = Vec::with_capacity(due.len());
+        let mut node_changes = 0usize;
         for (at_us, event, d) in due {
             let path = format!("{at}[{event}]");
             let mut rng = Rng::derive(s.seed, stream::EVENTS, event as u64);
@@ -139,6 +153,13 @@ impl Timeline {
                 Due::ChurnJoin(v) => What::Join(vec![v]),
                 Due::Event(e) => state.resolve(&path, e, s, &mut rng)?,
             };
+            node_changes += what.nodes().len();
+            if node_changes > MAX_NODE_CHANGES {
+                return Err(err(
+                    path,
+                    format!("the events change nodes more than {MAX_NODE_CHANGES} times in all: pick fewer nodes, or fewer events"),
+                ));
+            }
             state.apply(&what);
             changes.push(Change { at_us, event, what });
         }

@@ -528,6 +528,29 @@ fn bad_events_are_refused_with_their_json_path() {
     );
 }
 
+/// Events that would take much memory or time are refused before the run starts.
+#[test]
+fn events_too_many_or_too_fast_are_refused() {
+    let churn = json!([{ "at_ms": 0, "kind": "churn", "until_ms": 9000, "fraction": 1.0, "mean_up_ms": 1, "mean_down_ms": 1 }]);
+    assert!(refused(churn).contains("at `events[0]`: about 540000 leaves and joins"));
+    // Every node switched a thousand times over.
+    let mut s = scenario("flood", &json!({}), json!([]));
+    s["nodes"] = json!(2000);
+    let flips: Vec<Value> = (0..1001)
+        .map(|i| {
+            let kind = if i % 2 == 0 { "silent" } else { "honest" };
+            json!({ "at_ms": i, "kind": "behaviour", "behaviour": { "kind": kind } })
+        })
+        .collect();
+    s["events"] = json!(flips);
+    let scenario = sim::parse_scenario(&s.to_string()).unwrap();
+    let e = Prepared::new(scenario).err().expect("refused").to_string();
+    assert!(
+        e.contains("at `events[1000]`: the events change nodes more than 2000000 times"),
+        "{e}"
+    );
+}
+
 /// A behaviour a protocol does not interpret leaves its nodes honest: the run is the honest
 /// run, event for event. One it interprets changes the run.
 #[test]
