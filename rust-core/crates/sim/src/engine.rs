@@ -566,7 +566,14 @@ impl<P: Protocol> Engine<P> {
 
     /// A node's behaviour changes; what it does about it is carried out.
     fn behave(&mut self, node: usize, behaviour: &Behaviour) {
-        self.on_node(node, |protocol, cx| protocol.set_behaviour(behaviour, cx));
+        let mut cx: Ctx<'_, P> = Ctx::new(
+            Time(self.now),
+            &mut self.rngs[node],
+            &mut self.timers[node],
+            &mut self.actions,
+        );
+        self.nodes[node].set_behaviour(behaviour, &mut cx);
+        self.apply_all(node);
     }
 
     fn on_arrive(&mut self, edge: u32, msg: P::Msg) {
@@ -646,22 +653,18 @@ impl<P: Protocol> Engine<P> {
         }
     }
 
-    /// Hand one input to a node's protocol and carry out what it asks for.
+    /// Hand one input to a node's protocol and carry out what it asks for. The hot path keeps
+    /// its own body: sharing it with `behave` through a closure cost 5.6% more instructions in
+    /// a flooding run (cachegrind, flood-1000).
     #[inline(always)]
     fn dispatch(&mut self, node: usize, input: Input<P::Msg, P::Timer>) {
-        self.on_node(node, |protocol, cx| protocol.handle(input, cx));
-    }
-
-    /// Runs `f` on a node's protocol with its context, and carries out what it asks for.
-    #[inline(always)]
-    fn on_node(&mut self, node: usize, f: impl FnOnce(&mut P, &mut Ctx<'_, P>)) {
         let mut cx: Ctx<'_, P> = Ctx::new(
             Time(self.now),
             &mut self.rngs[node],
             &mut self.timers[node],
             &mut self.actions,
         );
-        f(&mut self.nodes[node], &mut cx);
+        self.nodes[node].handle(input, &mut cx);
         // Most inputs (a copy already seen) ask for nothing.
         if !self.actions.is_empty() {
             self.apply_all(node);
