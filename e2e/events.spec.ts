@@ -30,6 +30,7 @@ async function seekTo(page: Page, endMs: number, ms: number): Promise<void> {
 
 test('make 30% silent during a run: marks and counters change from then on, the share link and txsim give the same digests', async ({ page }) => {
   await page.goto('/');
+  await runsDone(page); // the first screen's runs, before ours replace them
   await runJson(page, JSON.stringify(CALM));
   await runsDone(page);
   const calm = (await shownRuns(page)).map((r) => r.digest);
@@ -76,9 +77,11 @@ test('make 30% silent during a run: marks and counters change from then on, the 
 
 test('what was shown before a change stays as it was', async ({ page }) => {
   await page.goto('/');
+  await runsDone(page); // the first screen's runs, before ours replace them
   await runJson(page, JSON.stringify(CALM));
   await runsDone(page);
-  const hooks = () => page.evaluate(() => (window as unknown as { txcast: { nodeColours(k: number): { played: number[] } } }).txcast.nodeColours(0)!.played);
+  // Arrival times, not colours: the colour scale follows the tx's whole spread, which the change may alter.
+  const hooks = () => page.evaluate(() => (window as unknown as { txcast: { arrivals(k: number): number[] } }).txcast.arrivals(0));
   await page.fill('#tx', '10');
   await page.locator('#tx').dispatchEvent('change');
   await seekTo(page, 4000, 900);
@@ -104,6 +107,7 @@ test('what was shown before a change stays as it was', async ({ page }) => {
 
 test('a partition and heal shows delivery dip and recover in the chart and the phases', async ({ page }) => {
   await page.goto('/');
+  await runsDone(page); // the first screen's runs, before ours replace them
   const cut = {
     ...CALM,
     name: 'e2e: partition and heal',
@@ -136,6 +140,7 @@ test('a partition and heal shows delivery dip and recover in the chart and the p
 
 test('a change that cannot apply says why and leaves the runs alone', async ({ page }) => {
   await page.goto('/');
+  await runsDone(page); // the first screen's runs, before ours replace them
   await runJson(page, JSON.stringify(CALM));
   await runsDone(page);
   const digests = (await shownRuns(page)).map((r) => r.digest);

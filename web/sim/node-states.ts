@@ -30,8 +30,17 @@ export class NodeStates {
   private next = 0;
   private atUs = -1;
 
+  /** When each behaviour change happens, in order. */
+  private readonly behaviourTimes: Float64Array;
+
   constructor(private readonly source: StatesSource) {
     this.state = this.initial();
+    const rows = source.changes;
+    const times: number[] = [];
+    for (let r = 0; r + ChangeField.Stride <= rows.length; r += ChangeField.Stride) {
+      if (rows[r + ChangeField.What] === ChangeWhat.Behaviour) times.push(rows[r + ChangeField.Time]);
+    }
+    this.behaviourTimes = Float64Array.from(times);
   }
 
   private initial(): NodeState {
@@ -77,12 +86,15 @@ export class NodeStates {
 
   /** How many behaviour changes happened by `tUs` (what a node censors may differ from one to the next). */
   behaviourEpoch(tUs: number): number {
-    const rows = this.source.changes;
-    let n = 0;
-    for (let r = 0; r + ChangeField.Stride <= rows.length && rows[r] <= tUs; r += ChangeField.Stride) {
-      if (rows[r + ChangeField.What] === ChangeWhat.Behaviour) n += 1;
+    const times = this.behaviourTimes;
+    let lo = 0;
+    let hi = times.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (times[mid] <= tUs) lo = mid + 1;
+      else hi = mid;
     }
-    return n;
+    return lo;
   }
 }
 
