@@ -570,7 +570,10 @@ impl Simulation {
             let (counter_names, counter_values) = counters.unzip();
             Ok(NodeInspection {
                 node,
-                behaviour: format!("{:?}", self.net.behaviour[v]),
+                behaviour: format!(
+                    "{:?}",
+                    self.shown(&self.behaviour_at(started.run.now_us())[v])
+                ),
                 peers: self.net.degree(v) as u32,
                 state_names: state.iter().map(|(k, _)| k.to_string()).collect(),
                 state_values: state.into_iter().map(|(_, v)| v).collect(),
