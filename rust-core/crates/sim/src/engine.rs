@@ -6,6 +6,7 @@ use crate::digest::EventLog;
 use crate::links::Links;
 use crate::metrics::Metrics;
 use crate::network::{Edge, Network};
+use crate::step::{knew, note_actions, note_input, Step, StepSink};
 use crate::timeline::What;
 use crate::workload::TxPlan;
 use proto::prefetch::{prefetch, warm};
@@ -190,6 +191,8 @@ pub struct Engine<P: Protocol> {
     links: Option<Box<Links>>,
     next_change: usize,
     trace: Option<TraceSink>,
+    /// Every input handled and what it led to, for narration (off unless asked for).
+    steps: Option<StepSink>,
 }
 
 impl<P: Protocol> Engine<P> {
@@ -243,6 +246,7 @@ impl<P: Protocol> Engine<P> {
             links: (!net.timeline.is_empty()).then(|| Box::new(Links::new(&net))),
             next_change: 0,
             trace: None,
+            steps: None,
             net,
             plan,
         };
@@ -267,6 +271,11 @@ impl<P: Protocol> Engine<P> {
         self.trace = Some(sink);
     }
 
+    /// Send every input a node handles, with what it did, to `sink` (from now on).
+    pub fn set_steps(&mut self, sink: StepSink) {
+        self.steps = Some(sink);
+    }
+
     pub fn now_us(&self) -> u64 {
         self.now
     }
@@ -277,6 +286,10 @@ impl<P: Protocol> Engine<P> {
 
     pub fn events(&self) -> u64 {
         self.events
+    }
+
+    pub fn network(&self) -> &Network {
+        &self.net
     }
 
     pub fn node(&self, v: usize) -> &P {
@@ -658,6 +671,9 @@ impl<P: Protocol> Engine<P> {
     /// a flooding run (cachegrind, flood-1000).
     #[inline(always)]
     fn dispatch(&mut self, node: usize, input: Input<P::Msg, P::Timer>) {
+        if self.steps.is_some() {
+            return self.dispatch_noted(node, input);
+        }
         let mut cx: Ctx<'_, P> = Ctx::new(
             Time(self.now),
             &mut self.rngs[node],
@@ -669,6 +685,35 @@ impl<P: Protocol> Engine<P> {
         if !self.actions.is_empty() {
             self.apply_all(node);
         }
+    }
+
+    /// `dispatch` for a run whose steps are recorded: the input, what the node knew of its
+    /// tx, and what it asked for go to the step sink before the actions are carried out.
+    #[cold]
+    #[inline(never)]
+    fn dispatch_noted(&mut self, node: usize, input: Input<P::Msg, P::Timer>) {
+        let noted = note_input::<P>(&self.net, node, &input);
+        let known = noted
+            .tx()
+            .map(|tx| knew(&self.net, node, &self.nodes[node], tx));
+        let mut cx: Ctx<'_, P> = Ctx::new(
+            Time(self.now),
+            &mut self.rngs[node],
+            &mut self.timers[node],
+            &mut self.actions,
+        );
+        self.nodes[node].handle(input, &mut cx);
+        let step = Step {
+            t_us: self.now,
+            node: node as u32,
+            input: noted,
+            knew: known,
+            actions: note_actions::<P>(&self.net, node, &self.actions),
+        };
+        if let Some(sink) = &mut self.steps {
+            sink(&step);
+        }
+        self.apply_all(node);
     }
 
     /// Carries out the actions a node just asked for, in order.

@@ -2,12 +2,14 @@
 //! and the report that comes out. `Run` erases the protocol type so the CLI and the WASM
 //! bindings can step any protocol the same way.
 
+use crate::detail::{name_peers, NodeDetail};
 use crate::engine::{Engine, EngineOptions, TraceSink};
 use crate::load::{err, ScenarioError};
 use crate::metrics::{CounterReport, Metrics, Summary};
 use crate::network::Network;
 use crate::phases::{phases, Phase};
 use crate::scenario::Scenario;
+use crate::step::StepSink;
 use crate::workload::TxPlan;
 use proto::registry::ConfigCheck;
 use proto::Protocol;
@@ -77,8 +79,12 @@ pub trait Run {
     fn events(&self) -> u64;
     /// The node's protocol state, for the inspector.
     fn inspect(&self, node: usize) -> Vec<(&'static str, String)>;
+    /// The node's per-peer and per-tx state, peers named by node.
+    fn detail(&self, node: usize) -> NodeDetail;
     fn metrics(&self) -> &Metrics;
     fn set_trace(&mut self, sink: TraceSink);
+    /// Record every input handled from now on (`engine::Engine::set_steps`).
+    fn set_steps(&mut self, sink: StepSink);
     fn finish(self: Box<Self>) -> Finished;
 }
 
@@ -109,11 +115,18 @@ impl<P: Protocol> Run for Typed<P> {
     fn inspect(&self, node: usize) -> Vec<(&'static str, String)> {
         self.0.node(node).inspect()
     }
+    fn detail(&self, node: usize) -> NodeDetail {
+        let now = proto::Time(self.0.now_us());
+        name_peers(self.0.network(), node, self.0.node(node).detail(now))
+    }
     fn metrics(&self) -> &Metrics {
         &self.0.metrics
     }
     fn set_trace(&mut self, sink: TraceSink) {
         self.0.set_trace(sink)
+    }
+    fn set_steps(&mut self, sink: StepSink) {
+        self.0.set_steps(sink)
     }
     fn finish(self: Box<Self>) -> Finished {
         let (metrics, digest, events) = self.0.finish();

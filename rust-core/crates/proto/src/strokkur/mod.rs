@@ -562,6 +562,68 @@ impl Protocol for Strokkur {
         }
     }
 
+    fn tx_status(&self, tx: TxId) -> crate::TxStatus {
+        match self.have.contains(&tx) {
+            true => crate::TxStatus::Have,
+            false => crate::TxStatus::Unknown,
+        }
+    }
+
+    fn describe_timer(timer: &StrokkurTimer) -> crate::TimerNote {
+        match timer {
+            StrokkurTimer::Send(_) => crate::TimerNote::of("codeword due", None),
+            StrokkurTimer::Poll => crate::TimerNote::of("decoder timeouts", None),
+        }
+    }
+
+    /// Per link: the codeword rate the peer's loss reports have set, what went each way, and
+    /// what the decoder made of the peer's codewords.
+    fn detail(&self, _now: Time) -> crate::Detail {
+        use crate::{Cell, Table};
+        let mut table = Table::new(
+            "links",
+            &[
+                "rate (/s)",
+                "codewords sent",
+                "losses it reported",
+                "losses to report",
+                "codewords received",
+                "decoded from",
+                "lost (timed out)",
+            ],
+        );
+        for (i, peer) in self.peers.iter().enumerate() {
+            if !peer.up {
+                continue;
+            }
+            let stats = peer
+                .sender
+                .and_then(|s| self.codec.as_ref()?.decoder.stats(s).cloned());
+            let stats = stats.unwrap_or_default();
+            let rate = if peer.link.is_some() {
+                peer.rate.rate()
+            } else {
+                0.0
+            };
+            table.peer(
+                PeerIdx(i as u32),
+                vec![
+                    Cell::from(rate),
+                    Cell::Num(peer.sent as f64),
+                    Cell::Num(peer.losses_heard as f64),
+                    Cell::Num(peer.losses_to_report as f64),
+                    Cell::Num(stats.received as f64),
+                    Cell::Num(stats.decoded as f64),
+                    Cell::Num(stats.lost as f64),
+                ],
+            );
+        }
+        crate::Detail {
+            groups: Vec::new(),
+            tables: vec![table],
+        }
+    }
+
     fn inspect(&self) -> Vec<(&'static str, String)> {
         let up: Vec<&Peer> = self.peers.iter().filter(|p| p.up).collect();
         let rates: f64 = up
