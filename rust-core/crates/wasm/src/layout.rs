@@ -76,6 +76,80 @@ pub enum ChangeWhat {
     Load = 4,
 }
 
+/// One input a node handled (`Simulation::take_steps`): lessons narrate from these. The
+/// step's actions follow in `take_step_actions`, `Actions` of them, in order.
+#[wasm_bindgen]
+#[derive(Clone, Copy)]
+pub enum StepField {
+    Time = 0,
+    Node = 1,
+    /// A `StepInputKind`.
+    Input = 2,
+    /// The sender of a message (or the peer that came or went); -1 otherwise.
+    Peer = 3,
+    /// A message's index into `Simulation::kinds`, a timer's into `timer_kinds`; -1 otherwise.
+    Kind = 4,
+    /// The tx the input is about, -1 if none.
+    Tx = 5,
+    /// A message's bytes on the wire.
+    Bytes = 6,
+    /// A `Knew`: what the node knew of that tx just before; -1 without a tx.
+    Knew = 7,
+    /// With `Knew::Requested`, the node it had asked.
+    KnewPeer = 8,
+    Actions = 9,
+    Stride = 10,
+}
+
+#[wasm_bindgen]
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum StepInputKind {
+    Message = 0,
+    Timer = 1,
+    /// A tx created at the node.
+    Submit = 2,
+    PeerUp = 3,
+    PeerDown = 4,
+}
+
+/// What a node knew of a tx (`sim::step::Knew`).
+#[wasm_bindgen]
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Knew {
+    Unknown = 0,
+    Announced = 1,
+    Requested = 2,
+    Verifying = 3,
+    Have = 4,
+}
+
+/// One action of a step (`Simulation::take_step_actions`).
+#[wasm_bindgen]
+#[derive(Clone, Copy)]
+pub enum ActionField {
+    /// An `ActionKind`.
+    Act = 0,
+    /// The receiver of a send, the peer disconnected; -1 otherwise.
+    Peer = 1,
+    /// A send's index into `kinds`, a counter's into `counter_names`, a timer's into
+    /// `timer_kinds`; -1 otherwise.
+    Kind = 2,
+    Tx = 3,
+    /// A send's bytes, a counter's amount, a timer's time (us).
+    Value = 4,
+    Stride = 5,
+}
+
+#[wasm_bindgen]
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum ActionKind {
+    Send = 0,
+    Deliver = 1,
+    Count = 2,
+    Timer = 3,
+    Disconnect = 4,
+}
+
 /// What a message does (`proto::MsgClass`), for `Simulation::kind_classes` and the light
 /// node's frames.
 #[wasm_bindgen]

@@ -3,6 +3,7 @@
 
 use crate::layout::SendField;
 use crate::layout::{push_row, ArrivalField, ChangeField, ChangeWhat, CountField, MessageClass};
+use crate::steps::{index_of, push_step, Names};
 use crate::{guarded, performance_now};
 use proto::MsgClass;
 use sim::engine::{EngineOptions, TraceEvent};
@@ -10,6 +11,7 @@ use sim::metrics::Metrics;
 use sim::network::Network;
 use sim::registry::start_run;
 use sim::run::{Prepared, Started};
+use sim::step::Step;
 use sim::timeline::What;
 use sim::workload::TxPlan;
 use std::cell::RefCell;
@@ -29,16 +31,10 @@ struct Captured {
     counts: Vec<f64>,
     counter_names: Vec<&'static str>,
     capture_sends: bool,
-}
-
-fn index_of<T: PartialEq>(names: &mut Vec<T>, name: T) -> f64 {
-    match names.iter().position(|n| *n == name) {
-        Some(i) => i as f64,
-        None => {
-            names.push(name);
-            (names.len() - 1) as f64
-        }
-    }
+    /// Laid out by `StepField` and `ActionField` (`capture_steps`).
+    steps: Vec<f64>,
+    step_actions: Vec<f64>,
+    timer_kinds: Vec<&'static str>,
 }
 
 fn push_arrival(out: &mut Vec<f64>, t_us: u64, node: u32, tx: u64) {
@@ -52,6 +48,15 @@ fn push_arrival(out: &mut Vec<f64>, t_us: u64, node: u32, tx: u64) {
 }
 
 impl Captured {
+    fn take_step(&mut self, step: &Step) {
+        let names = Names {
+            kinds: &mut self.kinds,
+            counters: &mut self.counter_names,
+            timers: &mut self.timer_kinds,
+        };
+        push_step(step, names, &mut self.steps, &mut self.step_actions);
+    }
+
     fn take(&mut self, event: &TraceEvent) {
         match *event {
             TraceEvent::Send {
@@ -125,6 +130,37 @@ pub struct NodeInspection {
     /// The run's counters at this node: `counter_names[i]` counted `counter_values[i]`.
     pub counter_names: Vec<String>,
     pub counter_values: Vec<f64>,
+    /// Groups of nodes drawn around it (`group_names[i]` holds `group_nodes` up to
+    /// `group_ends[i]`): a GossipSub mesh and fanout.
+    pub group_names: Vec<String>,
+    pub group_nodes: Vec<u32>,
+    pub group_ends: Vec<u32>,
+    /// Tables: `table_titles[i]` has the columns up to `column_ends[i]` and the cells (row by
+    /// row) up to `cell_ends[i]`; `row_nodes` names each row's node (-1: a tx row).
+    pub table_titles: Vec<String>,
+    pub columns: Vec<String>,
+    pub column_ends: Vec<u32>,
+    pub cells: Vec<String>,
+    pub cell_ends: Vec<u32>,
+    pub row_nodes: Vec<i32>,
+}
+
+/// A node's detail flattened into `NodeInspection`'s group and table fields.
+fn flatten_detail(detail: sim::detail::NodeDetail, out: &mut NodeInspection) {
+    for (name, nodes) in detail.groups {
+        out.group_names.push(name);
+        out.group_nodes.extend(nodes);
+        out.group_ends.push(out.group_nodes.len() as u32);
+    }
+    for t in detail.tables {
+        out.table_titles.push(t.title);
+        out.columns.extend(t.columns);
+        out.column_ends.push(out.columns.len() as u32);
+        out.cells.extend(t.rows.into_iter().flatten());
+        out.cell_ends.push(out.cells.len() as u32);
+        out.row_nodes
+            .extend(t.row_nodes.iter().map(|n| n.map_or(-1, |n| n as i32)));
+    }
 }
 
 #[wasm_bindgen]
@@ -222,6 +258,32 @@ impl Simulation {
     /// Collect every message sent (off by default: they are many).
     pub fn capture_sends(&mut self, on: bool) {
         self.captured.borrow_mut().capture_sends = on;
+    }
+
+    /// Record every input a node handles from now on, and what it did (`take_steps`): for
+    /// lessons, on small networks (it costs time and memory per event).
+    pub fn capture_steps(&mut self) {
+        let Some(started) = self.started.as_mut() else {
+            return;
+        };
+        let sink = Rc::clone(&self.captured);
+        started
+            .run
+            .set_steps(Box::new(move |step| sink.borrow_mut().take_step(step)));
+    }
+
+    /// Steps since the last call, laid out by `StepField`.
+    pub fn take_steps(&mut self) -> Vec<f64> {
+        std::mem::take(&mut self.captured.borrow_mut().steps)
+    }
+    /// Their actions, laid out by `ActionField`, in step order.
+    pub fn take_step_actions(&mut self) -> Vec<f64> {
+        std::mem::take(&mut self.captured.borrow_mut().step_actions)
+    }
+    /// Timer kinds, indexed as steps and actions name them.
+    pub fn timer_kinds(&self) -> Vec<String> {
+        let captured = self.captured.borrow();
+        captured.timer_kinds.iter().map(|k| k.to_string()).collect()
     }
 
     /// Process events up to `until_us` of simulated time, at most `max_events` of them.
@@ -568,7 +630,7 @@ impl Simulation {
                 .iter()
                 .map(|(k, n)| (k.to_string(), n[v] as f64));
             let (counter_names, counter_values) = counters.unzip();
-            Ok(NodeInspection {
+            let mut out = NodeInspection {
                 node,
                 behaviour: format!(
                     "{:?}",
@@ -583,7 +645,18 @@ impl Simulation {
                 bytes_down: (s.down_payload + s.down_control) as f64,
                 counter_names,
                 counter_values,
-            })
+                group_names: Vec::new(),
+                group_nodes: Vec::new(),
+                group_ends: Vec::new(),
+                table_titles: Vec::new(),
+                columns: Vec::new(),
+                column_ends: Vec::new(),
+                cells: Vec::new(),
+                cell_ends: Vec::new(),
+                row_nodes: Vec::new(),
+            };
+            flatten_detail(started.run.detail(v), &mut out);
+            Ok(out)
         })
     }
 
