@@ -248,8 +248,9 @@ function inspect(request: InspectRequest): Inspection {
   }
   const found = sim.inspect(request.node);
   const { node, behaviour, peers, state_names, state_values, delivered, duplicates, bytes_up, bytes_down, counter_names, counter_values } = found;
+  const { group_names, group_nodes, group_ends, table_titles, columns, column_ends, cells, cell_ends, row_nodes } = found;
   found.free();
-  return { node, behaviour, peers, state_names, state_values, delivered, duplicates, bytes_up, bytes_down, counter_names, counter_values };
+  return { node, behaviour, peers, state_names, state_values, delivered, duplicates, bytes_up, bytes_down, counter_names, counter_values, group_names, group_nodes, group_ends, table_titles, columns, column_ends, cells, cell_ends, row_nodes };
 }
 
 self.onmessage = async (event: MessageEvent<WorkerRequest>) => {

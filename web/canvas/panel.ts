@@ -9,6 +9,7 @@ import { nodesIn } from './selection';
 import { adversaryBehaviours, NodeStates } from '../sim/node-states';
 import { arrivalsFromScan, TraceView, type TxView } from '../sim/trace';
 import { count } from '../app/format';
+import type { Highlight } from './groups';
 
 /** A tx's state at a seeked time, read from the run's arrival logs (range scan). */
 export interface SeekState {
@@ -38,6 +39,8 @@ export class Panel {
   selected = -1;
   /** Nodes picked for a change (1 each), shared by every panel. */
   selection: Uint8Array | null = null;
+  /** The inspected node's groups of peers in this run (drawn around it). */
+  highlight: Highlight | null = null;
   /** Each node's state over time under the run's timed events (none without events). */
   states: NodeStates | null = null;
   private readonly box: HTMLElement;
@@ -327,7 +330,7 @@ export class Panel {
     if (seek && seek.tx === tx && seek.tUs === tUs) view = { ...view, arrivalUs: seek.arrivalUs };
     const censoring = this.censors?.tx === tx ? this.censors.nodes : null;
     const states = this.states?.at(tUs) ?? null;
-    const frame = { trace: this.trace, positions: this.positions, tx: view, tUs, spanUs, transform: this.transform, background: this.land, txOnly, censoring, layerTurn, states, selection: this.selection };
+    const frame = { trace: this.trace, positions: this.positions, tx: view, tUs, spanUs, transform: this.transform, background: this.land, txOnly, censoring, layerTurn, states, selection: this.selection, highlight: this.highlight };
     const stats = drawFrame(this.canvas, frame, this.selected);
     this.element.dataset.away = String(states ? states.away.reduce((n, a) => n + a, 0) : 0);
     this.element.dataset.adversariesNow = String(states && this.trace.behaviourNames ? states.behaviour.reduce((n, b) => n + (this.trace!.behaviourNames[b] !== 'honest' ? 1 : 0), 0) : this.trace.adversaries.reduce((n, a) => n + a, 0));
@@ -335,6 +338,7 @@ export class Panel {
     this.element.dataset.flashes = String(stats.flashes);
     this.element.dataset.duplicateFlashes = String(stats.duplicates);
     this.element.dataset.withheldFlashes = String(stats.withheld);
+    this.element.dataset.highlighted = String(stats.highlighted);
     this.element.dataset.layer = stats.layerPending ? 'drawing' : 'done';
     return stats.layerPending;
   }

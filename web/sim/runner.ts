@@ -125,9 +125,12 @@ export class RunSlot {
     this.worker.postMessage(request);
   }
 
-  /** A node's state at a simulated time (the worker replays the run to it); one at a time. */
+  /**
+   * A node's state at a simulated time (the worker replays the run to it); one at a time. A run
+   * still computing in the worker answers between its slices.
+   */
   inspect(spec: RunSpec, tUs: number, node: number): Promise<InspectReply> {
-    if (this.busy || this.inspecting) return Promise.reject(new Error('the worker is busy'));
+    if (this.inspecting) return Promise.reject(new Error('the worker is still inspecting another node'));
     this.worker ??= this.spawn();
     const id = nextId++;
     const request: WorkerRequest = { kind: 'inspect', id, scenario: spec.scenario, run: spec.run, seed: spec.seed, tUs, node };
