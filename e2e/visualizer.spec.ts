@@ -339,3 +339,29 @@ test('picking a tx flashes only its messages; all traffic otherwise', async ({ p
   await page.locator('#tx').dispatchEvent('change');
   await expect(page.locator('#tx-only')).toBeChecked();
 });
+
+test('the inspector lists a GossipSub node\'s mesh peers, and they are highlighted on the canvas', async ({ page }) => {
+  await page.goto('/');
+  const scenario = { ...SMALL_SCENARIO, name: 'mesh', adversaries: [], topology: { kind: 'random_regular', degree: 8 }, protocols: [{ label: 'gossipsub', protocol: 'gossipsub' }] };
+  await runJson(page, JSON.stringify(scenario));
+  await runsDone(page);
+  await page.locator('#timeline').fill('800');
+  const panel = page.locator('.panel[data-run="0"]');
+  await panel.locator('canvas').scrollIntoViewIfNeeded();
+  const yellow: [number, number, number] = [0xf0, 0xe4, 0x42];
+  const before = await pixelsNear(page, '.panel[data-run="0"] canvas', yellow, 30);
+  const point = await page.evaluate(() => (window as unknown as { txcast: { nodePoint(k: number, n: number): { x: number; y: number } } }).txcast.nodePoint(0, 5));
+  await page.mouse.click(point.x, point.y);
+  const inspector = page.locator('#inspector');
+  await expect(inspector).toHaveAttribute('data-node', '5', { timeout: 20_000 });
+  const mesh = inspector.locator('li[data-group="mesh"]');
+  await expect(mesh).toContainText('mesh: node');
+  const members = (await mesh.getAttribute('data-nodes'))!.split(',').map(Number);
+  expect(members.length).toBeGreaterThanOrEqual(4);
+  // The peer table says "mesh" for exactly those nodes.
+  const table = inspector.locator('section[data-table="peers"] tbody tr');
+  const inMesh = await table.evaluateAll((rows) => rows.filter((r) => r.children[1]?.textContent === 'mesh').map((r) => Number((r as HTMLElement).dataset.node)));
+  expect(inMesh.sort((a, b) => a - b)).toEqual([...members].sort((a, b) => a - b));
+  await expect(panel).toHaveAttribute('data-highlighted', String(members.length));
+  expect(await pixelsNear(page, '.panel[data-run="0"] canvas', yellow, 30)).toBeGreaterThan(before + 50);
+});

@@ -50,11 +50,13 @@ function deeds(actions: Action[]): string[] {
   if (accepted.length) out.push(`accepted ${txs(accepted)}`);
   for (const [label, { to, txs: about }] of sends) out.push(`sent ${label}${about.size ? ` (${txs([...about])})` : ''} to ${nodes(to)}`);
   for (const a of actions) {
-    if (a.act === ActionKind.Timer) out.push(`set a ${a.name} timer for ${((a.value) / 1000).toFixed(1)} ms`);
+    if (a.act === ActionKind.Timer) out.push(`set a ${a.name} timer${a.tx >= 0 ? ` for tx ${a.tx}` : ''} to fire at ${(a.value / 1000).toFixed(1)} ms`);
     if (a.act === ActionKind.Disconnect) out.push(`disconnected node ${a.peer}`);
   }
-  const counted = actions.filter((a) => a.act === ActionKind.Count && a.value > 0).map((a) => `${a.name} +${a.value}`);
-  if (counted.length) out.push(`counted ${counted.join(', ')}`);
+  // Counters by name, summed (a heartbeat counts a GRAFT per peer grafted).
+  const counted = new Map<string, number>();
+  for (const a of actions) if (a.act === ActionKind.Count && a.value > 0) counted.set(a.name, (counted.get(a.name) ?? 0) + a.value);
+  if (counted.size) out.push(`counted ${[...counted].map(([name, n]) => `${name} +${n}`).join(', ')}`);
   return out;
 }
 
@@ -69,7 +71,9 @@ export function narrate(step: Step): Line {
   const did = deeds(step.actions);
   const at = `${(step.tUs / 1000).toFixed(1)} ms`;
   const known = step.tx >= 0 ? knowledge(step) : '';
-  const then = did.length ? list(did) : 'did nothing';
+  // What changed inside the node without a message (a mesh joined, a request noted) is not
+  // an action: nothing sent is all these words claim.
+  const then = did.length ? list(did) : 'sent nothing';
   const because = known ? `${sentence(known)}, so it ${then}.` : `It ${then}.`;
   switch (step.input) {
     case StepInputKind.Message: {

@@ -15,6 +15,8 @@ const BACKGROUND = '#111821';
 const HAS = '#009e73';
 const NODE = '#2e3845';
 const ACTIVE = '#f0e442';
+/** Messages in flight up to which every arrow is labelled. */
+const MAX_LABELLED = 16;
 
 export interface StageInput {
   record: Pick<LessonRecord, 'nodes' | 'edges' | 'positions' | 'sends' | 'kinds' | 'kindClasses' | 'txPlan'>;
@@ -60,22 +62,29 @@ export function drawStage(canvas: HTMLCanvasElement, input: StageInput): StageSt
   }
   g.stroke();
 
-  // Messages in flight at this step's time, and the one it handled (arriving now).
+  // Messages in flight at this step's time, and the one it handled (arriving now). With many in
+  // flight only the step's own are labelled: the labels would hide each other and the nodes.
   const { sends } = record;
-  let arrows = 0;
-  const perLink = new Map<string, number>();
-  g.font = `${Math.round(r * 0.85)}px system-ui, sans-serif`;
-  g.textBaseline = 'middle';
-  for (let o = 0; o + SendField.Stride <= sends.length; o += SendField.Stride) {
+  const flying: { o: number; own: boolean }[] = [];
+  for (let o = 0; step && o + SendField.Stride <= sends.length; o += SendField.Stride) {
     const sent = sends[o + SendField.Time];
     const arrive = sends[o + SendField.Arrive];
     const from = sends[o + SendField.From];
     const to = sends[o + SendField.To];
-    if (!step || sent > t) continue;
+    if (sent > t) continue;
     const handled = arrive === t && to === step.node && from === step.peer;
-    if (arrive <= t && !handled) continue;
-    if (sends[o + SendField.Lost] !== 0 && !handled) continue;
-    const own = sent === t && from === step.node;
+    if ((arrive <= t || sends[o + SendField.Lost] !== 0) && !handled) continue;
+    flying.push({ o, own: handled || (sent === t && from === step.node) });
+  }
+  const labelAll = flying.length <= MAX_LABELLED;
+  const perLink = new Map<string, number>();
+  g.font = `${Math.round(r * 0.85)}px system-ui, sans-serif`;
+  g.textBaseline = 'middle';
+  for (const { o, own } of flying) {
+    const sent = sends[o + SendField.Time];
+    const arrive = sends[o + SendField.Arrive];
+    const from = sends[o + SendField.From];
+    const to = sends[o + SendField.To];
     const kind = sends[o + SendField.Kind];
     const colour = CLASS_COLOURS[record.kindClasses[kind]] ?? '#ffffff';
     const [x0, y0, x1, y1] = [x(from), y(from), x(to), y(to)];
@@ -91,8 +100,8 @@ export function drawStage(canvas: HTMLCanvasElement, input: StageInput): StageSt
     const [bx, by] = [x1 - ux * (r + 2) + nx, y1 - uy * (r + 2) + ny];
     g.strokeStyle = colour;
     g.fillStyle = colour;
-    g.globalAlpha = own || handled ? 1 : 0.7;
-    g.lineWidth = own || handled ? 2.6 : 1.4;
+    g.globalAlpha = own ? 1 : 0.7;
+    g.lineWidth = own ? 2.6 : 1.4;
     g.beginPath();
     g.moveTo(ax, ay);
     g.lineTo(bx, by);
@@ -109,18 +118,20 @@ export function drawStage(canvas: HTMLCanvasElement, input: StageInput): StageSt
     g.beginPath();
     g.arc(ax + (bx - ax) * progress, ay + (by - ay) * progress, 3, 0, 2 * Math.PI);
     g.fill();
-    const text = input.label(record.kinds[kind]);
-    const [lx, ly] = [ax + (bx - ax) * 0.5 + nx * 1.5, ay + (by - ay) * 0.5 + ny * 1.5];
-    const w = g.measureText(text).width;
-    g.globalAlpha = 0.85;
-    g.fillStyle = BACKGROUND;
-    g.fillRect(lx - w / 2 - 2, ly - r * 0.55, w + 4, r * 1.1);
-    g.globalAlpha = 1;
-    g.fillStyle = colour;
-    g.textAlign = 'center';
-    g.fillText(text, lx, ly);
-    arrows += 1;
+    if (labelAll || own) {
+      const text = input.label(record.kinds[kind]);
+      const [lx, ly] = [ax + (bx - ax) * 0.5 + nx * 1.5, ay + (by - ay) * 0.5 + ny * 1.5];
+      const w = g.measureText(text).width;
+      g.globalAlpha = 0.85;
+      g.fillStyle = BACKGROUND;
+      g.fillRect(lx - w / 2 - 2, ly - r * 0.55, w + 4, r * 1.1);
+      g.globalAlpha = 1;
+      g.fillStyle = colour;
+      g.textAlign = 'center';
+      g.fillText(text, lx, ly);
+    }
   }
+  const arrows = flying.length;
   g.globalAlpha = 1;
 
   // Nodes, numbered; filled once they hold the lesson's tx.
