@@ -52,7 +52,7 @@ interface Playing {
   /** The step shown; -1 before the first. */
   at: number;
   playing: boolean;
-  /** Stops already paused at (by step index). */
+  /** The lesson's stops already paused at while playing (each pauses once). */
   stopped: Set<number>;
 }
 let current: Playing | null = null;
@@ -92,11 +92,11 @@ function go(i: number): void {
   const last = narration.lastElementChild as HTMLElement | null;
   last?.classList.add('now');
   last?.scrollIntoView({ block: 'nearest' });
-  const stop = p.at >= 0 ? p.lesson.steps.find((s) => matches(p.steps[p.at], s)) : undefined;
-  look.hidden = !stop;
-  look.textContent = stop ? `Look: ${stop.look}` : '';
-  if (stop && p.playing && !p.stopped.has(p.at)) {
-    p.stopped.add(p.at);
+  const stop = p.at >= 0 ? p.lesson.steps.findIndex((s) => matches(p.steps[p.at], s)) : -1;
+  look.hidden = stop < 0;
+  look.textContent = stop >= 0 ? `Look: ${p.lesson.steps[stop].look}` : '';
+  if (stop >= 0 && p.playing && !p.stopped.has(stop)) {
+    p.stopped.add(stop);
     setPlaying(false);
   }
   if (p.at === p.steps.length - 1) setPlaying(false);
