@@ -310,7 +310,8 @@ test('picking a tx flashes only its messages; all traffic otherwise', async ({ p
   await page.goto('/');
   await runJson(page, JSON.stringify({ ...SMALL_SCENARIO, protocols: [{ label: 'flood', protocol: 'flood' }] }));
   await runsDone(page);
-  await expect(page.locator('#tx-only')).not.toBeChecked();
+  // The picked tx's messages by default; all traffic on request.
+  await expect(page.locator('#tx-only')).toBeChecked();
   // Just after tx 5 is created, earlier txs are still spreading: of the messages in flight, few are tx 5's.
   await page.fill('#tx', '5');
   await page.locator('#tx').dispatchEvent('change');
@@ -364,4 +365,57 @@ test('the inspector lists a GossipSub node\'s mesh peers, and they are highlight
   expect(inMesh.sort((a, b) => a - b)).toEqual([...members].sort((a, b) => a - b));
   await expect(panel).toHaveAttribute('data-highlighted', String(members.length));
   expect(await pixelsNear(page, '.panel[data-run="0"] canvas', yellow, 30)).toBeGreaterThan(before + 50);
+});
+
+test('a message in flight can be read by hovering or from the keyboard; the legend lists the message types', async ({ page }) => {
+  await page.goto('/');
+  await runJson(page, JSON.stringify(SMALL_SCENARIO));
+  await runsDone(page);
+  await expect(page.locator('#message-legend li[data-kind="SeenTx"]')).toContainText('SeenTx');
+  await expect(page.locator('#message-legend li[data-kind="tx"]')).toContainText('TX');
+  // All traffic, at a time when much is in flight.
+  await page.locator('#tx-only').uncheck();
+  await page.locator('#timeline').fill('150');
+  const panel = page.locator('.panel[data-run="1"]');
+  await panel.locator('canvas').scrollIntoViewIfNeeded();
+  await expect.poll(() => panel.getAttribute('data-flashes')).not.toBe('0');
+  type Hooks = { txcast: { messagePoint(k: number, i: number): { x: number; y: number; count: number } | null } };
+  const point = await page.evaluate(() => (window as unknown as Hooks).txcast.messagePoint(1, 0));
+  expect(point).not.toBeNull();
+  await page.mouse.move(point!.x, point!.y);
+  await expect(panel.locator('.msg-tip')).toBeVisible();
+  const tip = await panel.getAttribute('data-tip');
+  expect(tip).toMatch(/^(Txs|SeenTx|WantTx) \((payload|announcement|request)\) · [\d,]+ bytes · node \d+ → node \d+ · tx \d+/);
+  // The keyboard: focus the canvas, then ] and [ go through the messages in flight.
+  await page.mouse.move(0, 0);
+  await panel.locator('canvas').focus();
+  await page.keyboard.press(']');
+  const first = await panel.getAttribute('data-tip');
+  expect(first).toMatch(/node \d+ → node \d+/);
+  if (point!.count > 1) {
+    await page.keyboard.press(']');
+    await expect(panel).not.toHaveAttribute('data-tip', first!);
+    await page.keyboard.press('[');
+    await expect(panel).toHaveAttribute('data-tip', first!);
+  }
+});
+
+test('the ring layouts put the picked tx\'s origin in the middle and the rest around it', async ({ page }) => {
+  await page.goto('/');
+  await runJson(page, JSON.stringify({ ...SMALL_SCENARIO, protocols: [{ label: 'flood', protocol: 'flood' }] }));
+  await runsDone(page);
+  await page.fill('#tx', '3');
+  await page.locator('#tx').dispatchEvent('change');
+  for (const layout of ['rings-hops', 'rings-time']) {
+    await page.locator('#layout').selectOption(layout);
+    await expect(page.locator('.panel[data-run="0"]')).toHaveAttribute('data-layout', layout);
+    const [origin, canvas] = await page.evaluate(() => {
+      const w = window as unknown as { txcast: { nodePoint(k: number, n: number): { x: number; y: number } } };
+      const origin = Number(document.querySelector('.panel[data-run="0"]')!.getAttribute('data-origin'));
+      const rect = document.querySelector('.panel[data-run="0"] canvas')!.getBoundingClientRect();
+      return [w.txcast.nodePoint(0, origin), { x: rect.left + rect.width / 2, y: rect.top + rect.height / 2 }];
+    });
+    expect(Math.abs(origin.x - canvas.x)).toBeLessThan(2);
+    expect(Math.abs(origin.y - canvas.y)).toBeLessThan(2);
+  }
 });

@@ -7,6 +7,7 @@ import { ARRIVAL_BUCKET_COLOURS, ARRIVAL_BUCKETS, arrivalBucket, BACKGROUND, edg
 import type { NodeState } from '../sim/node-states';
 import type { TxView } from '../sim/trace';
 import { GROUP_COLOURS, type Highlight } from './groups';
+import { drawnOn } from './drawn';
 
 /** Pan and zoom, as d3-zoom gives them: screen = k * base + (x, y). */
 export interface ViewTransform {
@@ -344,14 +345,19 @@ export function drawFrame(canvas: HTMLCanvasElement, frame: FrameInput | null, s
   const duplicateFlash = new Path2D();
   const withheldFlash = new Path2D();
   const withheldAt = new Set<number>();
+  // What is drawn in flight is kept, so that hovering or focusing a message can name it.
+  const drawnMessages = drawnOn(canvas);
+  drawnMessages.clear();
   const flash = (path: Path2D, o: number, data: Float64Array) => {
     const sent = data[o + SendField.Time];
     const arrive = data[o + SendField.Arrive];
     const from = data[o + SendField.From];
     const to = data[o + SendField.To];
     const progress = arrive > sent ? (tUs - sent) / (arrive - sent) : 1;
+    const [hx, hy] = [x(from) + (x(to) - x(from)) * progress, y(from) + (y(to) - y(from)) * progress];
     path.moveTo(x(from), y(from));
-    path.lineTo(x(from) + (x(to) - x(from)) * progress, y(from) + (y(to) - y(from)) * progress);
+    path.lineTo(hx, hy);
+    drawnMessages.add(x(from), y(from), hx, hy, data, o);
   };
   const lookup = requestLookup(trace, frame.states);
   const { sends } = trace;

@@ -45,9 +45,10 @@ pub struct EngineOptions {
 #[derive(Clone, Debug, PartialEq)]
 pub enum TraceEvent {
     /// A message left `from` for `to`; it arrives at `arrive_us` unless `lost`. `tx` is the
-    /// transaction it carries in full, if any.
+    /// transaction it carries in full, if any; `subject` the one it is about (`WireMsg::subject`).
     Send {
         tx: Option<u64>,
+        subject: Option<u64>,
         t_us: u64,
         from: u32,
         to: u32,
@@ -861,6 +862,7 @@ impl<P: Protocol> Engine<P> {
         if let Some(trace) = &mut self.trace {
             trace(&TraceEvent::Send {
                 tx: msg.full_tx().map(|t| t.0),
+                subject: msg.subject().map(|t| t.0),
                 t_us: self.now,
                 from: node as u32,
                 to: edge.peer,

@@ -20,7 +20,9 @@ pub enum SendField {
     Lost = 7,
     /// The tx it carries in full, -1 if none.
     Tx = 8,
-    Stride = 9,
+    /// The tx it is about (carries, announces or asks for; the first of several), -1 if none.
+    Subject = 9,
+    Stride = 10,
 }
 
 /// One first arrival or duplicate copy (`take_deliveries`, `take_duplicates`).

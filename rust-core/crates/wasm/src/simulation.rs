@@ -61,6 +61,7 @@ impl Captured {
         match *event {
             TraceEvent::Send {
                 tx,
+                subject,
                 t_us,
                 from,
                 to,
@@ -84,6 +85,7 @@ impl Captured {
                         (F::Arrive as usize, arrive_us as f64),
                         (F::Lost as usize, lost as u8 as f64),
                         (F::Tx as usize, tx.map_or(-1.0, |t| t as f64)),
+                        (F::Subject as usize, subject.map_or(-1.0, |t| t as f64)),
                     ];
                     push_row(&mut self.sends, F::Stride as usize, fields);
                 }
