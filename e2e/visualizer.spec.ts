@@ -349,22 +349,22 @@ test('the inspector lists a GossipSub node\'s mesh peers, and they are highlight
   await page.locator('#timeline').fill('800');
   const panel = page.locator('.panel[data-run="0"]');
   await panel.locator('canvas').scrollIntoViewIfNeeded();
-  const yellow: [number, number, number] = [0xf0, 0xe4, 0x42];
-  const before = await pixelsNear(page, '.panel[data-run="0"] canvas', yellow, 30);
+  const mesh: [number, number, number] = [0xff, 0x4f, 0xd8];
+  const before = await pixelsNear(page, '.panel[data-run="0"] canvas', mesh, 30);
   const point = await page.evaluate(() => (window as unknown as { txcast: { nodePoint(k: number, n: number): { x: number; y: number } } }).txcast.nodePoint(0, 5));
   await page.mouse.click(point.x, point.y);
   const inspector = page.locator('#inspector');
   await expect(inspector).toHaveAttribute('data-node', '5', { timeout: 20_000 });
-  const mesh = inspector.locator('li[data-group="mesh"]');
-  await expect(mesh).toContainText('mesh: node');
-  const members = (await mesh.getAttribute('data-nodes'))!.split(',').map(Number);
+  const group = inspector.locator('li[data-group="mesh"]');
+  await expect(group).toContainText('mesh: node');
+  const members = (await group.getAttribute('data-nodes'))!.split(',').map(Number);
   expect(members.length).toBeGreaterThanOrEqual(4);
   // The peer table says "mesh" for exactly those nodes.
   const table = inspector.locator('section[data-table="peers"] tbody tr');
   const inMesh = await table.evaluateAll((rows) => rows.filter((r) => r.children[1]?.textContent === 'mesh').map((r) => Number((r as HTMLElement).dataset.node)));
   expect(inMesh.sort((a, b) => a - b)).toEqual([...members].sort((a, b) => a - b));
   await expect(panel).toHaveAttribute('data-highlighted', String(members.length));
-  expect(await pixelsNear(page, '.panel[data-run="0"] canvas', yellow, 30)).toBeGreaterThan(before + 50);
+  expect(await pixelsNear(page, '.panel[data-run="0"] canvas', mesh, 30)).toBeGreaterThan(before + 50);
 });
 
 test('a message in flight can be read by hovering or from the keyboard; the legend lists the message types', async ({ page }) => {
@@ -418,4 +418,20 @@ test('the ring layouts put the picked tx\'s origin in the middle and the rest ar
     expect(Math.abs(origin.x - canvas.x)).toBeLessThan(2);
     expect(Math.abs(origin.y - canvas.y)).toBeLessThan(2);
   }
+});
+
+test.describe('on a phone', () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+  test('the first screen fits the screen, and a node can be inspected', async ({ page }) => {
+    await page.goto('/');
+    await runJson(page, JSON.stringify(SMALL_SCENARIO));
+    await runsDone(page);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await page.locator('#timeline').fill('500');
+    await page.locator('.panel[data-run="0"] canvas').scrollIntoViewIfNeeded();
+    const point = await page.evaluate(() => (window as unknown as { txcast: { nodePoint(k: number, n: number): { x: number; y: number } } }).txcast.nodePoint(0, 3));
+    await page.mouse.click(point.x, point.y);
+    await expect(page.locator('#inspector')).toHaveAttribute('data-node', '3', { timeout: 20_000 });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  });
 });

@@ -23,5 +23,5 @@ export function peerGroups(data: Pick<Inspection, 'group_names' | 'group_nodes' 
   });
 }
 
-/** Colours of the groups drawn, by name (others get the last). */
-export const GROUP_COLOURS: Record<string, string> = { mesh: '#f0e442', fanout: '#cc79a7', other: '#ffffff' };
+/** Colours of the groups drawn, by name (others get the last): apart from the arrival scale and the marks. */
+export const GROUP_COLOURS: Record<string, string> = { mesh: '#ff4fd8', fanout: '#9ad0ff', other: '#ffffff' };

@@ -971,7 +971,7 @@ impl Protocol for Gossipsub {
                 p,
                 vec![
                     Cell::from(place),
-                    Cell::from(format!("{:?}", peer.version)),
+                    Cell::from(peer.version.protocol_id()),
                     Cell::from(self.score(p)),
                     Cell::from(backoff),
                     Cell::from(self.dont_want.count_of(p)),
