@@ -293,6 +293,10 @@ impl<P: Protocol> Engine<P> {
         &self.net
     }
 
+    pub fn node_mut(&mut self, v: usize) -> &mut P {
+        &mut self.nodes[v]
+    }
+
     pub fn node(&self, v: usize) -> &P {
         &self.nodes[v]
     }

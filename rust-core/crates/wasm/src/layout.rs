@@ -152,6 +152,39 @@ pub enum ActionKind {
     Disconnect = 4,
 }
 
+/// One step of a watched decoder's peeling (`DecoderView::steps`).
+#[wasm_bindgen]
+#[derive(Clone, Copy)]
+pub enum PeelField {
+    /// A `PeelKind`.
+    Kind = 0,
+    /// The codeword (numbered in arrival order); -1 for `Known`.
+    Cw = 1,
+    /// `Arrived`: the sender's decoder handle (`DecoderView::senders` names its node).
+    Sender = 2,
+    /// The symbol (numbered as the node learned them); -1 if none.
+    Seq = 3,
+    /// The short ID the codeword's sender named the symbol by; -1 if none.
+    Id = 4,
+    /// Unknown symbols left in the codeword.
+    Degree = 5,
+    /// `Arrived`: how many (short ID, symbol or -1) pairs of `DecoderView::ids` it names.
+    Ids = 6,
+    Stride = 7,
+}
+
+#[wasm_bindgen]
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum PeelKind {
+    Arrived = 0,
+    Known = 1,
+    Released = 2,
+    Reduced = 3,
+    Redundant = 4,
+    Corrupt = 5,
+    Lost = 6,
+}
+
 /// What a message does (`proto::MsgClass`), for `Simulation::kind_classes` and the light
 /// node's frames.
 #[wasm_bindgen]

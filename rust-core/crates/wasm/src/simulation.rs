@@ -147,6 +147,101 @@ pub struct NodeInspection {
     pub row_nodes: Vec<i32>,
 }
 
+/// A watched Strokkur decoder's peeling (`Simulation::peeling`), flattened.
+#[wasm_bindgen(getter_with_clone)]
+pub struct DecoderView {
+    /// Laid out by `PeelField`.
+    pub steps: Vec<f64>,
+    /// The (short ID, symbol seq or -1) pairs the `Arrived` steps name, in order.
+    pub ids: Vec<f64>,
+    /// Each sender handle's node (-1: nobody now).
+    pub senders: Vec<i32>,
+    /// (symbol seq, tx) pairs: which tx each whole-tx symbol is.
+    pub txs: Vec<f64>,
+}
+
+fn flatten_peeling(view: sim::run::NodePeeling) -> DecoderView {
+    use crate::layout::{PeelField as F, PeelKind as K};
+    use proto::strokkur::PeelStep as S;
+    let mut steps = Vec::new();
+    let mut ids = Vec::new();
+    for step in &view.steps {
+        let (kind, cw, sender, seq, id, degree, n) = match *step {
+            S::Arrived {
+                cw,
+                sender,
+                ids: ref named,
+                degree,
+            } => {
+                for &(id, seq) in named {
+                    ids.extend_from_slice(&[id as f64, seq.map_or(-1.0, |s| s as f64)]);
+                }
+                let n = named.len() as f64;
+                (
+                    K::Arrived,
+                    cw as f64,
+                    sender as f64,
+                    -1.0,
+                    -1.0,
+                    degree as f64,
+                    n,
+                )
+            }
+            S::Known { seq } => (K::Known, -1.0, -1.0, seq as f64, -1.0, 0.0, 0.0),
+            S::Released { cw, seq, id } => (
+                K::Released,
+                cw as f64,
+                -1.0,
+                seq as f64,
+                id as f64,
+                0.0,
+                0.0,
+            ),
+            S::Reduced {
+                cw,
+                seq,
+                id,
+                degree,
+            } => (
+                K::Reduced,
+                cw as f64,
+                -1.0,
+                seq as f64,
+                id as f64,
+                degree as f64,
+                0.0,
+            ),
+            S::Redundant { cw } => (K::Redundant, cw as f64, -1.0, -1.0, -1.0, 0.0, 0.0),
+            S::Corrupt { cw } => (K::Corrupt, cw as f64, -1.0, -1.0, -1.0, 0.0, 0.0),
+            S::Lost { cw } => (K::Lost, cw as f64, -1.0, -1.0, -1.0, 0.0, 0.0),
+        };
+        let fields = [
+            (F::Kind as usize, kind as u8 as f64),
+            (F::Cw as usize, cw),
+            (F::Sender as usize, sender),
+            (F::Seq as usize, seq),
+            (F::Id as usize, id),
+            (F::Degree as usize, degree),
+            (F::Ids as usize, n),
+        ];
+        push_row(&mut steps, F::Stride as usize, fields);
+    }
+    DecoderView {
+        steps,
+        ids,
+        senders: view
+            .senders
+            .iter()
+            .map(|&n| if n == u32::MAX { -1 } else { n as i32 })
+            .collect(),
+        txs: view
+            .txs
+            .iter()
+            .flat_map(|(&seq, &tx)| [seq as f64, tx as f64])
+            .collect(),
+    }
+}
+
 /// A node's detail flattened into `NodeInspection`'s group and table fields.
 fn flatten_detail(detail: sim::detail::NodeDetail, out: &mut NodeInspection) {
     for (name, nodes) in detail.groups {
@@ -272,6 +367,24 @@ impl Simulation {
         started
             .run
             .set_steps(Box::new(move |step| sink.borrow_mut().take_step(step)));
+    }
+
+    /// Watch a Strokkur node's decoder peel from now on (call before advancing): false for
+    /// another protocol, a node that does not exist, or a decoder that learned a symbol already.
+    pub fn watch_decoder(&mut self, node: u32) -> bool {
+        let Some(started) = self.started.as_mut() else {
+            return false;
+        };
+        (node as usize) < self.net.nodes && started.run.watch_decoder(node as usize)
+    }
+
+    /// The watched decoder's peeling so far (undefined if `node` is not watched).
+    pub fn peeling(&self, node: u32) -> Option<DecoderView> {
+        let started = self.started.as_ref()?;
+        if node as usize >= self.net.nodes {
+            return None;
+        }
+        started.run.peeling(node as usize).map(flatten_peeling)
     }
 
     /// Steps since the last call, laid out by `StepField`.
