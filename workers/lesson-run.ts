@@ -3,6 +3,7 @@
 import { messages, Simulation } from '../web/wasm/txcast_wasm.js';
 import { layoutPositions } from './layout';
 import type { LessonRecord } from './lesson';
+import type { PeelData } from '../web/peel/graph';
 
 /** Events per slice: a lesson is small, this only bounds one call. */
 const SLICE = 100_000;
@@ -72,3 +73,19 @@ export function report(scenario: string): string {
   }
 }
 
+
+/** The scenario run to its end watching `node`'s decoder: its peeling, step by step. */
+export function peel(scenario: string, node: number): PeelData {
+  const sim = new Simulation(scenario, 0, undefined);
+  try {
+    if (!sim.watch_decoder(node)) throw new Error(`node ${node} has no decoder to watch (a Strokkur node of this run, before it learns a symbol)`);
+    while (sim.advance(sim.end_us, SLICE));
+    const view = sim.peeling(node);
+    if (!view) throw new Error(`node ${node}'s decoder was not watched`);
+    const out: PeelData = { steps: view.steps, ids: view.ids, senders: view.senders, txs: view.txs };
+    view.free();
+    return out;
+  } finally {
+    sim.free();
+  }
+}

@@ -1,14 +1,20 @@
 // Messages between the Learn page (web/learn/) and workers/lesson.worker.ts: a lesson's small
 // scenario recorded step by step, and the reports an experiment compares.
 import type { MessageClass } from '../web/wasm/txcast_wasm.js';
+import type { PeelData } from '../web/peel/graph';
 
 export interface LessonRequest {
   id: number;
-  /** 'record': run the scenario's first protocol with every step kept; 'report': run it and report. */
-  kind: 'record' | 'report';
+  /**
+   * 'record': run the scenario's first protocol with every step kept; 'report': run it and
+   * report; 'peel': run it watching `node`'s decoder (Strokkur) and return its peeling.
+   */
+  kind: 'record' | 'report' | 'peel';
   scenario: string;
   /** Seeds the drawing layout ('record' only). */
   layoutSeed: bigint;
+  /** The node whose decoder to watch ('peel' only). */
+  node?: number;
 }
 
 /** A kind of message as the registry describes it. */
@@ -42,5 +48,6 @@ export interface LessonRecord {
 
 export type LessonReply =
   | { id: number; kind: 'record'; record: LessonRecord }
+  | { id: number; kind: 'peel'; peeling: PeelData }
   | { id: number; kind: 'report'; report: string }
   | { id: number; kind: 'error'; message: string };

@@ -3,17 +3,19 @@
 // and runs an experiment's changed scenario for its report.
 import init from '../web/wasm/txcast_wasm.js';
 import type { LessonReply, LessonRequest } from './lesson';
-import { record, report } from './lesson-run';
+import { peel, record, report } from './lesson-run';
 
 // Start loading at once but await inside the handler: a top-level await would drop early messages.
 const ready = init();
 
 self.onmessage = async (event: MessageEvent<LessonRequest>) => {
-  const { id, kind, scenario, layoutSeed } = event.data;
+  const { id, kind, scenario, layoutSeed, node } = event.data;
   let reply: LessonReply;
   try {
     await ready;
-    reply = kind === 'record' ? { id, kind, record: record(scenario, layoutSeed) } : { id, kind, report: report(scenario) };
+    if (kind === 'record') reply = { id, kind, record: record(scenario, layoutSeed) };
+    else if (kind === 'peel') reply = { id, kind, peeling: peel(scenario, node ?? 0) };
+    else reply = { id, kind, report: report(scenario) };
   } catch (error) {
     reply = { id, kind: 'error', message: error instanceof Error ? error.message : String(error) };
   }

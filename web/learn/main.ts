@@ -7,6 +7,7 @@ import { narrate, type Line } from './narrate';
 import { drawStage, holdTimes, CLASS_COLOURS } from './stage';
 import { labeller, readSteps, type Step } from './steps';
 import { matches } from './stops';
+import { showPeeling } from '../peel/view';
 
 const lessons = allLessons(import.meta.glob<unknown>('./lessons/*.json', { import: 'default', eager: true }));
 const $ = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
@@ -20,11 +21,11 @@ worker.onmessage = (event: MessageEvent<LessonReply>) => {
   waiting.get(event.data.id)?.(event.data);
   waiting.delete(event.data.id);
 };
-function ask(kind: LessonRequest['kind'], scenario: unknown): Promise<LessonReply> {
+function ask(kind: LessonRequest['kind'], scenario: unknown, node?: number): Promise<LessonReply> {
   const id = nextId++;
   return new Promise((resolve) => {
     waiting.set(id, resolve);
-    worker.postMessage({ id, kind, scenario: JSON.stringify(scenario), layoutSeed: 7n } satisfies LessonRequest);
+    worker.postMessage({ id, kind, scenario: JSON.stringify(scenario), layoutSeed: 7n, node } satisfies LessonRequest);
   });
 }
 
@@ -270,6 +271,30 @@ async function runExperiment(p: Playing): Promise<void> {
   out.textContent = `${said}${compare[0].label}: ${first === 'same' ? 'about the same' : first} with the change.${picked ? (picked === first ? ' Your prediction held.' : ' Not what you predicted: step through the lesson again to see why.') : ''}`;
 }
 
+// ---- a Strokkur lesson's decoder, peeling ------------------------------------------------------
+function showPeelPicker(record: LessonRecord): void {
+  const section = $('peel-section');
+  section.hidden = record.protocol !== 'strokkur';
+  $('peeling').replaceChildren();
+  const select = $<HTMLSelectElement>('peel-node');
+  select.replaceChildren(...Array.from({ length: record.nodes }, (_, i) => new Option(`node ${i}`, String(i))));
+  select.value = String(Math.min(2, record.nodes - 1));
+}
+
+$('peel-pick').addEventListener('submit', (event) => {
+  event.preventDefault();
+  const p = current;
+  if (!p) return;
+  const node = Number($<HTMLSelectElement>('peel-node').value);
+  const box = $('peeling');
+  box.textContent = `running the lesson again, watching node ${node}'s decoder…`;
+  void ask('peel', p.lesson.scenario, node).then((reply) => {
+    if (current !== p) return;
+    if (reply.kind === 'peel') showPeeling(box, node, reply.peeling);
+    else box.textContent = `could not watch node ${node}: ${reply.kind === 'error' ? reply.message : ''}`;
+  });
+});
+
 // ---- opening a lesson -------------------------------------------------------------------------
 async function open(id: string): Promise<void> {
   const lesson = lessons.find((l) => l.id === id);
@@ -300,6 +325,7 @@ async function open(id: string): Promise<void> {
   current = { lesson, record, steps, lines: steps.map(narrate), holds: holdTimes(steps, record.nodes, lesson.tx), label: labeller(record), at: -1, playing: false, stopped: new Set() };
   root.dataset.lesson = id;
   showLegend(record);
+  showPeelPicker(record);
   go(-1);
   canvas.focus({ preventScroll: true });
 }
