@@ -108,3 +108,26 @@ test('an experiment runs the changed network and compares the numbers side by si
   expect(before).toBeGreaterThan(after);
   await expect(page.locator('#experiment-status')).toContainText('Your prediction held');
 });
+
+test('the Strokkur lesson shows a node\'s decoder peeling: codewords with degrees, symbols, short IDs per link', async ({ page }) => {
+  await openLesson(page, '07-strokkur');
+  await expect(page.locator('#peel-section')).toBeVisible();
+  await page.locator('#peel-node').selectOption('2');
+  await page.locator('#peel-pick button').click();
+  const view = page.locator('#peeling');
+  await expect(view).toHaveAttribute('data-steps', /^[1-9]\d*$/, { timeout: 30_000 });
+  await expect(view.locator('.peel-say')).toContainText(/Codeword \d+ arrives from node \d+/);
+  // The first codeword: a box with its degree, linked to symbols by 8-hex-digit short IDs.
+  await expect(view.locator('svg rect')).toHaveCount(1);
+  await expect(view.locator('svg text').first()).toHaveText(/^[0-9a-f]{8}$/);
+  await expect(view.locator('svg g text', { hasText: /^cw 0 · d \d$/ })).toHaveCount(1);
+  // Stepping on, a codeword is released and the node knows a tx it did not create.
+  for (let i = 0; i < 60 && !(await view.locator('.peel-say', { hasText: 'one unknown left' }).count()); i += 1) await view.locator('button', { hasText: 'step' }).click();
+  await expect(view.locator('.peel-say')).toContainText('one unknown left');
+  await expect(view.locator('.peel-known')).toContainText('tx');
+});
+
+test('lessons other than Strokkur\'s have no peeling view', async ({ page }) => {
+  await openLesson(page, '03-cat');
+  await expect(page.locator('#peel-section')).toBeHidden();
+});

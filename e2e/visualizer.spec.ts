@@ -435,3 +435,26 @@ test.describe('on a phone', () => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   });
 });
+
+test('a Strokkur node\'s decoder can be watched peeling, step by step', async ({ page }) => {
+  await page.goto('/');
+  const scenario = { ...SMALL_SCENARIO, name: 'peel', adversaries: [], workload: { kind: 'poisson', total_tps: 20, duration_ms: 600, tx_bytes: 256 }, protocols: [{ label: 'strokkur', protocol: 'strokkur' }] };
+  await runJson(page, JSON.stringify(scenario));
+  await runsDone(page);
+  await page.locator('#timeline').fill('300');
+  await page.locator('.panel[data-run="0"] canvas').scrollIntoViewIfNeeded();
+  const point = await page.evaluate(() => (window as unknown as { txcast: { nodePoint(k: number, n: number): { x: number; y: number } } }).txcast.nodePoint(0, 4));
+  await page.mouse.click(point.x, point.y);
+  await expect(page.locator('#inspector')).toHaveAttribute('data-node', '4', { timeout: 20_000 });
+  await expect(page.locator('#inspector section[data-table="links"]')).toContainText('rate (/s)');
+  await page.click('#peel-button');
+  const view = page.locator('#inspector-peeling');
+  await expect(view).toHaveAttribute('data-steps', /^[1-9]\d*$/, { timeout: 30_000 });
+  await expect(view).toHaveAttribute('data-step', '0');
+  await expect(view.locator('.peel-say')).toContainText('Codeword 0 arrives from node');
+  await view.locator('button', { hasText: 'step' }).click();
+  await expect(view).toHaveAttribute('data-step', '1');
+  await view.locator('.peel-graph').focus();
+  await page.keyboard.press('End');
+  await expect(view).toHaveAttribute('data-step', String(Number(await view.getAttribute('data-steps')) - 1));
+});

@@ -39,7 +39,7 @@ mountTransport(store, { seekTo: (tUs) => session.seekTo(tUs), run });
 mountChanges(store, session);
 mountLegend(store, element('legend'));
 mountMessageLegend(store, element('message-legend'));
-mountInspector(store, element('inspector'));
+mountInspector(store, element('inspector'), { peel: () => session.peelInspected() });
 mountReportTable(store, element('metrics-table'));
 mountPhasesTable(store, element('phases-table'));
 mountResultCharts(store);

@@ -3,6 +3,8 @@ import { count } from '../app/format';
 import type { Subscribable } from '../app/store';
 import type { Inspection } from '../../workers/protocol';
 import { GROUP_COLOURS, peerGroups } from './groups';
+import type { PeelData } from '../peel/graph';
+import { showPeeling } from '../peel/view';
 
 function table(title: string, rows: [string, string | number][]): HTMLElement {
   const section = document.createElement('section');
@@ -123,11 +125,36 @@ export function showInspectionMessage(container: HTMLElement, message: string): 
   container.replaceChildren(p);
 }
 
-/** What the inspector shows: a line of text, or the engine's answer about a node. */
-export type InspectorContent = { kind: 'message'; text: string } | { kind: 'node'; label: string; tUs: number; inspection: Inspection };
+/**
+ * What the inspector shows: a line of text, or the engine's answer about a node (and, when asked
+ * for, its decoder's peeling: the view's data, or a line saying why there is none yet).
+ */
+export type InspectorContent = { kind: 'message'; text: string } | { kind: 'node'; label: string; protocol: string; tUs: number; inspection: Inspection; peeling?: PeelData | string };
+
+/** A Strokkur node's decoder: a button that asks for its peeling, then the peeling view. */
+function decoderSection(content: Extract<InspectorContent, { kind: 'node' }>, peel: () => void): HTMLElement {
+  const section = document.createElement('section');
+  section.className = 'decoder';
+  const h = document.createElement('h3');
+  h.textContent = 'decoder';
+  section.append(h);
+  if (content.peeling === undefined) {
+    const button = Object.assign(document.createElement('button'), { type: 'button', id: 'peel-button', textContent: 'watch its decoder peel (replays the run to this time)' });
+    button.addEventListener('click', peel);
+    section.append(button);
+  } else if (typeof content.peeling === 'string') {
+    section.append(Object.assign(document.createElement('p'), { textContent: content.peeling === 'loading' ? 'replaying the run, watching the decoder…' : content.peeling }));
+  } else {
+    const box = document.createElement('div');
+    box.id = 'inspector-peeling';
+    section.append(box);
+    showPeeling(box, content.inspection.node, content.peeling);
+  }
+  return section;
+}
 
 /** The inspector shows what the store's `inspection` holds: a message, or a node's state. */
-export function mountInspector(store: Subscribable<{ inspection: InspectorContent | null }>, container: HTMLElement): void {
+export function mountInspector(store: Subscribable<{ inspection: InspectorContent | null }>, container: HTMLElement, actions: { peel(): void }): void {
   store.subscribe(
     (s) => s.inspection,
     (inspection) => {
@@ -135,7 +162,10 @@ export function mountInspector(store: Subscribable<{ inspection: InspectorConten
       if (inspection.kind === 'message') {
         showInspectionMessage(container, inspection.text);
         delete container.dataset.node;
-      } else showInspection(container, inspection.label, inspection.tUs, inspection.inspection);
+        return;
+      }
+      showInspection(container, inspection.label, inspection.tUs, inspection.inspection);
+      if (inspection.protocol === 'strokkur') container.insertBefore(decoderSection(inspection, actions.peel), container.children[2] ?? null);
     },
   );
 }

@@ -68,14 +68,15 @@ export function showPeeling(root: HTMLElement, node: number, data: PeelData): vo
       .attr('stroke', (e) => (e.peeled ? '#3a4656' : '#d8dee6'))
       .attr('stroke-dasharray', (e) => (e.peeled ? '4 3' : null))
       .attr('stroke-width', (e) => (e.cw === g.cw ? 2 : 1));
-    // The short ID on each link, near the codeword that names it.
+    // The short ID on each link, a third of the way from the codeword that names it.
+    const along = (a: number, b: number) => a + (b - a) * 0.3;
     svg
       .append('g')
       .selectAll('text')
       .data(g.edges)
       .join('text')
-      .attr('x', left + 46)
-      .attr('y', (e) => (cy.get(e.cw) ?? 0) + (((sy.get(e.symbol) ?? 0) - (cy.get(e.cw) ?? 0)) * 0.12) - 3)
+      .attr('x', along(left + 40, right - 40))
+      .attr('y', (e) => along(cy.get(e.cw) ?? 0, sy.get(e.symbol) ?? 0) - 3)
       .attr('class', 'peel-id')
       .text((e) => hex(e.id));
     const cwG = svg.append('g').selectAll('g').data(g.codewords).join('g').attr('transform', (c) => `translate(${left - 40}, ${(cy.get(c.cw) ?? 0) - 11})`);
