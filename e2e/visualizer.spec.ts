@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
-import { pageReady, pixelsNear, runJson, runsDone, shownRuns, SMALL_SCENARIO } from './page';
+import { clickNode, pageReady, pixelsNear, runJson, runsDone, shownRuns, SMALL_SCENARIO } from './page';
 import { ensureTxsim } from '../scripts/lib/txsim.mjs';
 import { nativeRuns } from './txsim';
 
@@ -154,9 +154,7 @@ test('clicking a node shows its state at the paused time', async ({ page }) => {
   await runJson(page, JSON.stringify(SMALL_SCENARIO));
   await runsDone(page);
   await page.locator('#timeline').fill('500');
-  await page.locator('.panel[data-run="1"] canvas').scrollIntoViewIfNeeded();
-  const point = await page.evaluate(() => (window as unknown as { txcast: { nodePoint(k: number, n: number): { x: number; y: number } } }).txcast.nodePoint(1, 7));
-  await page.mouse.click(point.x, point.y);
+  await clickNode(page, 1, 7);
   const inspector = page.locator('#inspector');
   await expect(inspector).toHaveAttribute('data-node', '7', { timeout: 20_000 });
   await expect(inspector).toContainText('node 7 in cat');
@@ -351,8 +349,7 @@ test('the inspector lists a GossipSub node\'s mesh peers, and they are highlight
   await panel.locator('canvas').scrollIntoViewIfNeeded();
   const mesh: [number, number, number] = [0xff, 0x4f, 0xd8];
   const before = await pixelsNear(page, '.panel[data-run="0"] canvas', mesh, 30);
-  const point = await page.evaluate(() => (window as unknown as { txcast: { nodePoint(k: number, n: number): { x: number; y: number } } }).txcast.nodePoint(0, 5));
-  await page.mouse.click(point.x, point.y);
+  await clickNode(page, 0, 5);
   const inspector = page.locator('#inspector');
   await expect(inspector).toHaveAttribute('data-node', '5', { timeout: 20_000 });
   const group = inspector.locator('li[data-group="mesh"]');
@@ -428,9 +425,7 @@ test.describe('on a phone', () => {
     await runsDone(page);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     await page.locator('#timeline').fill('500');
-    await page.locator('.panel[data-run="0"] canvas').scrollIntoViewIfNeeded();
-    const point = await page.evaluate(() => (window as unknown as { txcast: { nodePoint(k: number, n: number): { x: number; y: number } } }).txcast.nodePoint(0, 3));
-    await page.mouse.click(point.x, point.y);
+    await clickNode(page, 0, 3);
     await expect(page.locator('#inspector')).toHaveAttribute('data-node', '3', { timeout: 20_000 });
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   });
@@ -442,9 +437,7 @@ test('a Strokkur node\'s decoder can be watched peeling, step by step', async ({
   await runJson(page, JSON.stringify(scenario));
   await runsDone(page);
   await page.locator('#timeline').fill('300');
-  await page.locator('.panel[data-run="0"] canvas').scrollIntoViewIfNeeded();
-  const point = await page.evaluate(() => (window as unknown as { txcast: { nodePoint(k: number, n: number): { x: number; y: number } } }).txcast.nodePoint(0, 4));
-  await page.mouse.click(point.x, point.y);
+  await clickNode(page, 0, 4);
   await expect(page.locator('#inspector')).toHaveAttribute('data-node', '4', { timeout: 20_000 });
   await expect(page.locator('#inspector section[data-table="links"]')).toContainText('rate (/s)');
   await page.click('#peel-button');

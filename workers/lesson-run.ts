@@ -2,21 +2,13 @@
 // its report (`report`). The lesson worker calls these; so do the tests, in Node.
 import { messages, Simulation } from '../web/wasm/txcast_wasm.js';
 import { layoutPositions } from './layout';
+import { concat } from './record';
 import type { LessonRecord } from './lesson';
 import type { PeelData } from '../web/peel/graph';
 
 /** Events per slice: a lesson is small, this only bounds one call. */
 const SLICE = 100_000;
 
-function concat(parts: Float64Array[]): Float64Array {
-  const out = new Float64Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-}
 
 export function record(scenario: string, layoutSeed: bigint): LessonRecord {
   const sim = new Simulation(scenario, 0, undefined);

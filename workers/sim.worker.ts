@@ -8,7 +8,7 @@ import { layoutPositions } from './layout';
 import type { PeelData } from '../web/peel/graph';
 import { SEND_STRIDE, type ArrivalsRequest, type Inspection, type InspectRequest, type RunChunk, type RunRequest, type RunStart, type WorkerReply, type WorkerRequest } from './protocol';
 import { NO_PERMIT, SharedPermit, type Permit } from './permits';
-import { counterEffects, CounterBins, SendLog } from './record';
+import { concat, counterEffects, CounterBins, SendLog } from './record';
 
 /** Events per slice: a slice holds the worker for a few ms, so seeks are answered quickly. */
 const SLICE_EVENTS = 10_000;
@@ -127,13 +127,13 @@ async function simulate(request: RunRequest): Promise<void> {
       id: request.id,
       nowUs: sim.now_us,
       events: sim.events,
-      deliveries: join(pending.deliveries),
-      duplicates: join(pending.duplicates),
-      sends: join(pending.sends),
+      deliveries: concat(pending.deliveries),
+      duplicates: concat(pending.duplicates),
+      sends: concat(pending.sends),
       sendCount: sends.count,
       kinds: sim.kinds(),
       kindClasses: sim.kind_classes(),
-      effects: join(pending.effects),
+      effects: concat(pending.effects),
     };
     pending.deliveries = [];
     pending.duplicates = [];
@@ -206,16 +206,6 @@ async function simulate(request: RunRequest): Promise<void> {
   );
 }
 
-function join(parts: Float64Array[]): Float64Array {
-  if (parts.length === 1) return parts[0];
-  const out = new Float64Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-}
 
 function arrivals(request: ArrivalsRequest): void {
   if (!current || current.id !== request.run) {

@@ -157,7 +157,7 @@ function cssSize(canvas: HTMLCanvasElement): { width: number; height: number } {
   return size;
 }
 
-function fitCanvas(canvas: HTMLCanvasElement, context: CanvasRenderingContext2D): { width: number; height: number } {
+export function fitCanvas(canvas: HTMLCanvasElement, context: CanvasRenderingContext2D): { width: number; height: number } {
   const size = cssSize(canvas);
   const width = Math.max(1, size.width);
   const height = Math.max(1, size.height);

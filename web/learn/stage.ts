@@ -4,6 +4,7 @@
 import { ActionKind, MessageClass, SendField } from '../wasm/txcast_wasm.js';
 import type { LessonRecord } from '../../workers/lesson';
 import type { Step } from './steps';
+import { fitCanvas } from '../canvas/render';
 
 export const CLASS_COLOURS: Record<MessageClass, string> = {
   [MessageClass.Payload]: '#e69f00',
@@ -34,16 +35,9 @@ export interface StageStats {
 }
 
 export function drawStage(canvas: HTMLCanvasElement, input: StageInput): StageStats {
-  const width = Math.max(1, canvas.clientWidth);
-  const height = Math.max(1, canvas.clientHeight);
-  const ratio = window.devicePixelRatio || 1;
-  if (canvas.width !== Math.round(width * ratio) || canvas.height !== Math.round(height * ratio)) {
-    canvas.width = Math.round(width * ratio);
-    canvas.height = Math.round(height * ratio);
-  }
   const g = canvas.getContext('2d');
   if (!g) return { arrows: 0 };
-  g.setTransform(ratio, 0, 0, ratio, 0, 0);
+  const { width, height } = fitCanvas(canvas, g);
   g.fillStyle = BACKGROUND;
   g.fillRect(0, 0, width, height);
   const { record, step } = input;

@@ -679,6 +679,16 @@ impl<P: Protocol> Engine<P> {
         if self.steps.is_some() {
             return self.dispatch_noted(node, input);
         }
+        self.handle_at(node, input);
+        // Most inputs (a copy already seen) ask for nothing.
+        if !self.actions.is_empty() {
+            self.apply_all(node);
+        }
+    }
+
+    /// The node's protocol takes one input; its actions wait in `self.actions`.
+    #[inline(always)]
+    fn handle_at(&mut self, node: usize, input: Input<P::Msg, P::Timer>) {
         let mut cx: Ctx<'_, P> = Ctx::new(
             Time(self.now),
             &mut self.rngs[node],
@@ -686,10 +696,6 @@ impl<P: Protocol> Engine<P> {
             &mut self.actions,
         );
         self.nodes[node].handle(input, &mut cx);
-        // Most inputs (a copy already seen) ask for nothing.
-        if !self.actions.is_empty() {
-            self.apply_all(node);
-        }
     }
 
     /// `dispatch` for a run whose steps are recorded: the input, what the node knew of its
@@ -701,13 +707,7 @@ impl<P: Protocol> Engine<P> {
         let known = noted
             .tx()
             .map(|tx| knew(&self.net, node, &self.nodes[node], tx));
-        let mut cx: Ctx<'_, P> = Ctx::new(
-            Time(self.now),
-            &mut self.rngs[node],
-            &mut self.timers[node],
-            &mut self.actions,
-        );
-        self.nodes[node].handle(input, &mut cx);
+        self.handle_at(node, input);
         let step = Step {
             t_us: self.now,
             node: node as u32,

@@ -25,13 +25,8 @@ fn a_gossipsub_nodes_mesh_is_named_by_node_in_its_group_and_table() {
         assert!((4..=9).contains(&mesh.len()), "{mesh:?}");
         let neighbours: Vec<u32> = prep
             .net
-            .links
-            .iter()
-            .filter_map(|&(a, b)| match (a as usize == node, b as usize == node) {
-                (true, _) => Some(b),
-                (_, true) => Some(a),
-                _ => None,
-            })
+            .edges_of(node)
+            .map(|e| prep.net.edges[e].peer)
             .collect();
         assert!(mesh.iter().all(|m| neighbours.contains(m)), "{mesh:?}");
         let peers = &detail.tables[0];

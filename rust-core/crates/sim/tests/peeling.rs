@@ -47,13 +47,8 @@ fn a_watched_decoder_accounts_for_every_tx_its_node_delivered() {
     let view = started.run.peeling(node).unwrap();
     let neighbours: BTreeSet<u32> = prep
         .net
-        .links
-        .iter()
-        .filter_map(|&(a, b)| match (a as usize == node, b as usize == node) {
-            (true, _) => Some(b),
-            (_, true) => Some(a),
-            _ => None,
-        })
+        .edges_of(node)
+        .map(|e| prep.net.edges[e].peer)
         .collect();
     let mut named: BTreeSet<u64> = BTreeSet::new();
     let (mut arrived, mut released) = (0, 0);
