@@ -93,6 +93,11 @@ test('a step draws its messages as arrows, and the narration tells the message i
   await page.click('#next');
   await expect(page.locator('#narration li').nth(1)).toContainText('got Txs about tx 0 from node');
   expect(Number(await page.locator('#stage').getAttribute('data-arrows'))).toBeGreaterThan(0);
+  // Each arrow can be read: ] on the focused network names a message in flight.
+  await page.locator('#stage').focus();
+  await page.keyboard.press(']');
+  await expect(page.locator('#stage-tip')).toBeVisible();
+  await expect(page.locator('#stage-tip')).toContainText(/^Txs \(payload\) · \d+ bytes · node 0 → node \d+ · tx 0/);
 });
 
 test('an experiment runs the changed network and compares the numbers side by side', async ({ page }) => {

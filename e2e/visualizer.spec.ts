@@ -451,3 +451,21 @@ test('a Strokkur node\'s decoder can be watched peeling, step by step', async ({
   await page.keyboard.press('End');
   await expect(view).toHaveAttribute('data-step', String(Number(await view.getAttribute('data-steps')) - 1));
 });
+
+test('a node can be inspected from the keyboard while the runs are still computing', async ({ page }) => {
+  test.setTimeout(120_000);
+  await page.goto('/');
+  // Big enough that the workers are still computing when the inspection comes back.
+  const big = { ...SMALL_SCENARIO, name: 'big', nodes: 5000, topology: { kind: 'random_regular', degree: 8 }, workload: { kind: 'poisson', total_tps: 100, duration_ms: 3000, tx_bytes: 200 }, adversaries: [] };
+  await runJson(page, JSON.stringify(big));
+  await page.locator('.panel[data-run="1"][data-layer="done"]').waitFor({ timeout: 60_000 });
+  await expect(page.locator('#app')).toHaveAttribute('data-state', 'running');
+  await page.locator('#inspect-node').fill('42');
+  await page.locator('#inspect-run').selectOption({ label: 'cat' });
+  await page.locator('#inspect-node').press('Enter');
+  const inspector = page.locator('#inspector');
+  await expect(inspector).toHaveAttribute('data-node', '42', { timeout: 30_000 });
+  await expect(inspector).toContainText('node 42 in cat');
+  await expect(inspector).toContainText('pending wants and who has seen what');
+  await expect(page.locator('#app')).toHaveAttribute('data-state', 'running');
+});

@@ -7,6 +7,7 @@ import { mountResultCharts } from '../charts/results';
 import { mountChanges } from '../changes/view';
 import { FrameLoop } from '../canvas/frames';
 import { mountInspector } from '../canvas/inspector';
+import { mountInspectForm } from '../canvas/inspect-form';
 import { mountLegend } from '../canvas/legend';
 import { mountMessageLegend } from '../canvas/message-legend';
 import { mountLayoutPicker, mountPanels } from '../canvas/panels';
@@ -40,6 +41,10 @@ mountChanges(store, session);
 mountLegend(store, element('legend'));
 mountMessageLegend(store, element('message-legend'));
 mountInspector(store, element('inspector'), { peel: () => session.peelInspected() });
+mountInspectForm(store, element('inspect-form'), (panel, node) => {
+  session.addPicked([node], true);
+  session.inspect(panel, node);
+});
 mountReportTable(store, element('metrics-table'));
 mountPhasesTable(store, element('phases-table'));
 mountResultCharts(store);

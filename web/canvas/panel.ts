@@ -13,6 +13,7 @@ import { count } from '../app/format';
 import type { Highlight } from './groups';
 import { drawnOn } from './drawn';
 import { describeSend } from './message-tip';
+import { messageNote } from '../app/core';
 
 /** A tx's state at a seeked time, read from the run's arrival logs (range scan). */
 export interface SeekState {
@@ -134,7 +135,8 @@ export class Panel {
         delete this.element.dataset.tip;
         return;
       }
-      const text = describeSend(this.trace, m.data, m.offset);
+      const protocol = this.trace.protocol;
+      const text = describeSend(this.trace, (kind) => messageNote(protocol, kind), m.data, m.offset);
       this.tip.textContent = text;
       this.element.dataset.tip = text;
       const width = this.canvas.clientWidth;

@@ -8,6 +8,8 @@ import { drawStage, holdTimes, CLASS_COLOURS } from './stage';
 import { labeller, readSteps, type Step } from './steps';
 import { matches } from './stops';
 import { showPeeling } from '../peel/view';
+import { drawnOn } from '../canvas/drawn';
+import { describeSend } from '../canvas/message-tip';
 
 const lessons = allLessons(import.meta.glob<unknown>('./lessons/*.json', { import: 'default', eager: true }));
 const $ = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
@@ -81,6 +83,7 @@ function go(i: number): void {
   const p = current;
   if (!p) return;
   p.at = Math.max(-1, Math.min(p.steps.length - 1, i));
+  showTip(-1);
   while (narration.children.length > p.at + 1) narration.lastElementChild!.remove();
   for (let k = narration.children.length; k <= p.at; k += 1) {
     const line = p.lines[k];
@@ -152,6 +155,35 @@ document.addEventListener('keydown', (event) => {
   act();
 });
 new ResizeObserver(draw).observe(canvas);
+
+// A message in flight, named where the pointer (or `[` and `]` on the focused network) picks it.
+const tip = $('stage-tip');
+let picked = -1;
+function showTip(i: number): void {
+  const m = current ? drawnOn(canvas).at(i) : null;
+  if (!m || !current) {
+    tip.hidden = true;
+    return;
+  }
+  const notes = current.record.messages;
+  tip.textContent = describeSend(current.record, (kind) => notes.find((n) => n.kind === kind), m.data, m.offset);
+  tip.style.left = `${canvas.offsetLeft + Math.min(Math.max(0, m.x + 10), Math.max(0, canvas.clientWidth - 220))}px`;
+  tip.style.top = `${canvas.offsetTop + m.y + 12}px`;
+  tip.hidden = false;
+}
+canvas.addEventListener('pointermove', (event) => {
+  const rect = canvas.getBoundingClientRect();
+  picked = -1;
+  showTip(drawnOn(canvas).nearest(event.clientX - rect.left, event.clientY - rect.top));
+});
+canvas.addEventListener('pointerleave', () => showTip(-1));
+canvas.addEventListener('keydown', (event) => {
+  const n = drawnOn(canvas).count;
+  if ((event.key !== ']' && event.key !== '[') || !n) return;
+  event.preventDefault();
+  picked = event.key === ']' ? (picked + 1) % n : (picked - 1 + n) % n;
+  showTip(picked);
+});
 
 function showLegend(record: LessonRecord): void {
   const ul = $('legend');

@@ -5,6 +5,7 @@ import { ActionKind, MessageClass, SendField } from '../wasm/txcast_wasm.js';
 import type { LessonRecord } from '../../workers/lesson';
 import type { Step } from './steps';
 import { fitCanvas } from '../canvas/render';
+import { drawnOn } from '../canvas/drawn';
 
 export const CLASS_COLOURS: Record<MessageClass, string> = {
   [MessageClass.Payload]: '#e69f00',
@@ -71,6 +72,9 @@ export function drawStage(canvas: HTMLCanvasElement, input: StageInput): StageSt
     flying.push({ o, own: handled || (sent === t && from === step.node) });
   }
   const labelAll = flying.length <= MAX_LABELLED;
+  // Kept so that hovering an arrow (or `[` and `]`) can name its message.
+  const drawn = drawnOn(canvas);
+  drawn.clear();
   const perLink = new Map<string, number>();
   g.font = `${Math.round(r * 0.85)}px system-ui, sans-serif`;
   g.textBaseline = 'middle';
@@ -107,6 +111,7 @@ export function drawStage(canvas: HTMLCanvasElement, input: StageInput): StageSt
     g.lineTo(bx - ux * head + uy * head * 0.5, by - uy * head - ux * head * 0.5);
     g.closePath();
     g.fill();
+    drawn.add(ax, ay, bx, by, sends, o);
     // Where the message is now.
     const progress = arrive > sent ? Math.min(1, (t - sent) / (arrive - sent)) : 1;
     g.beginPath();
