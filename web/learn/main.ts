@@ -141,7 +141,8 @@ $('next').addEventListener('click', () => go((current?.at ?? -2) + 1));
 playButton.addEventListener('click', () => setPlaying(!current?.playing));
 document.addEventListener('keydown', (event) => {
   const target = event.target as HTMLElement;
-  if (!current || target.closest('input, select, textarea, button, form')) return;
+  // Fields keep their keys, and a focused button its space bar; the arrows step from anywhere else.
+  if (!current || target.closest('input, select, textarea, .peeling') || (event.key === ' ' && target.closest('button'))) return;
   const keys: Record<string, () => void> = {
     ArrowRight: () => go(current!.at + 1),
     ArrowLeft: () => go(current!.at - 1),
