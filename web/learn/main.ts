@@ -95,7 +95,8 @@ function go(i: number): void {
   narration.querySelector('.now')?.classList.remove('now');
   const last = narration.lastElementChild as HTMLElement | null;
   last?.classList.add('now');
-  last?.scrollIntoView({ block: 'nearest' });
+  // Lines come and go at the end: keep the end in view, inside the list only (the page stays put).
+  narration.scrollTop = narration.scrollHeight;
   const stop = p.at >= 0 ? p.lesson.steps.findIndex((s) => matches(p.steps[p.at], s)) : -1;
   look.hidden = stop < 0;
   look.textContent = stop >= 0 ? `Look: ${p.lesson.steps[stop].look}` : '';
@@ -126,7 +127,7 @@ function setPlaying(on: boolean): void {
   const p = current;
   if (!p) return;
   p.playing = on && p.at < p.steps.length - 1;
-  playButton.textContent = p.playing ? '⏸ pause' : '▶ play';
+  playButton.textContent = p.playing ? '‖ pause' : '▶ play';
   playButton.setAttribute('aria-pressed', String(p.playing));
   if (p.playing) {
     lastTick = 0;
