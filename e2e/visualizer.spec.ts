@@ -442,6 +442,7 @@ test('a Strokkur node\'s decoder can be watched peeling, step by step', async ({
   await clickNode(page, 0, 4);
   await expect(page.locator('#inspector')).toHaveAttribute('data-node', '4', { timeout: 20_000 });
   await expect(page.locator('#inspector section[data-table="links"]')).toContainText('rate (/s)');
+  await expect(page.locator('#inspector section[data-table="links"]')).toContainText('waiting to peel');
   await page.click('#peel-button');
   const view = page.locator('#inspector-peeling');
   await expect(view).toHaveAttribute('data-steps', /^[1-9]\d*$/, { timeout: 30_000 });

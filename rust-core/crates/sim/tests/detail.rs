@@ -46,3 +46,39 @@ fn a_gossipsub_nodes_mesh_is_named_by_node_in_its_group_and_table() {
         assert_eq!(got, expected);
     }
 }
+
+#[test]
+fn a_strokkur_nodes_links_say_what_waits_to_peel_from_each_peer() {
+    let text = json!({
+        "name": "links", "seed": 5, "nodes": 30,
+        "topology": { "kind": "random_regular", "degree": 6 },
+        "workload": { "kind": "poisson", "total_tps": 40.0, "duration_ms": 2_000.0, "tx_bytes": 300 },
+        "protocols": [{ "protocol": "strokkur" }]
+    })
+    .to_string();
+    let prep = Prepared::new(sim::parse_scenario(&text).unwrap()).unwrap();
+    let mut started = start_run(&prep, 0, &EngineOptions::default()).unwrap();
+    started.run.run_until(1_000_000);
+    let number = |s: &str| s.replace(',', "").parse::<f64>().unwrap();
+    let mut waiting_somewhere = 0.0;
+    for node in 0..30 {
+        let links = &started.run.detail(node).tables[0];
+        assert_eq!(links.rows.len(), 6);
+        let col = links
+            .columns
+            .iter()
+            .position(|c| c == "waiting to peel")
+            .unwrap();
+        let waiting: f64 = links.rows.iter().map(|r| number(&r[col])).sum();
+        // Per link, the node's pending codewords split by the peer that sent them.
+        let state = started.run.inspect(node);
+        let pending = &state
+            .iter()
+            .find(|(k, _)| *k == "codewords pending")
+            .unwrap()
+            .1;
+        assert_eq!(waiting, number(pending), "node {node}");
+        waiting_somewhere += waiting;
+    }
+    assert!(waiting_somewhere > 0.0);
+}

@@ -620,7 +620,8 @@ impl Protocol for Strokkur {
     }
 
     /// Per link: the codeword rate the peer's loss reports have set, what went each way, and
-    /// what the decoder made of the peer's codewords.
+    /// what the decoder made of the peer's codewords (those still in its peeling window
+    /// waiting on a missing symbol among them).
     fn detail(&self, _now: Time) -> crate::Detail {
         use crate::{Cell, Table};
         let mut table = Table::new(
@@ -632,6 +633,7 @@ impl Protocol for Strokkur {
                 "losses to report",
                 "codewords received",
                 "decoded from",
+                "waiting to peel",
                 "lost (timed out)",
             ],
         );
@@ -639,10 +641,15 @@ impl Protocol for Strokkur {
             if !peer.up {
                 continue;
             }
+            let decoder = self.codec.as_ref().map(|c| &c.decoder);
             let stats = peer
                 .sender
-                .and_then(|s| self.codec.as_ref()?.decoder.stats(s).cloned());
-            let stats = stats.unwrap_or_default();
+                .and_then(|s| decoder?.stats(s).cloned())
+                .unwrap_or_default();
+            let waiting = peer
+                .sender
+                .and_then(|s| Some(decoder?.pending_from(s)))
+                .unwrap_or(0);
             let rate = if peer.link.is_some() {
                 peer.rate.rate()
             } else {
@@ -657,6 +664,7 @@ impl Protocol for Strokkur {
                     Cell::Num(peer.losses_to_report as f64),
                     Cell::Num(stats.received as f64),
                     Cell::Num(stats.decoded as f64),
+                    Cell::Num(waiting as f64),
                     Cell::Num(stats.lost as f64),
                 ],
             );
