@@ -33,6 +33,17 @@ test('the first screen links to the lessons, and the list has every lesson file'
   await expect(page.locator('#lesson-list li')).toHaveCount(lessons.length);
   await page.locator('#lesson-list a').first().click();
   await page.locator('#learn[data-state="ready"]').waitFor();
+  // From a lesson: on to the next, back to the list, back to the visualizer.
+  await page.click('#next-lesson');
+  await expect(page.locator('#learn')).toHaveAttribute('data-lesson', lessons[1]);
+  await page.locator('#learn[data-state="ready"]').waitFor();
+  await page.getByRole('link', { name: '← all lessons' }).click();
+  await expect(page.locator('#lesson-list')).toBeVisible();
+  await page.locator('#lesson-list a').last().click();
+  await page.locator('#learn[data-state="ready"]').waitFor();
+  await expect(page.locator('#next-lesson')).toBeHidden();
+  await page.getByRole('link', { name: 'the visualizer →' }).click();
+  await expect(page.locator('#learn-link')).toBeVisible();
 });
 
 for (const [name, viewport] of Object.entries(viewports)) {

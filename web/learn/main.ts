@@ -341,6 +341,10 @@ async function open(id: string): Promise<void> {
   }
   current = null;
   root.dataset.state = 'loading';
+  const next = lessons[lessons.indexOf(lesson) + 1];
+  const nextLink = $<HTMLAnchorElement>('next-lesson');
+  nextLink.hidden = !next;
+  if (next) Object.assign(nextLink, { href: `#${next.id}`, textContent: `next: ${next.title} →` });
   $('lesson-title').textContent = lesson.title;
   $('lesson-idea').textContent = lesson.idea;
   narration.replaceChildren();
