@@ -34,6 +34,13 @@ export async function pageReady(page: Page): Promise<void> {
   await page.locator('#scenario option').first().waitFor({ state: 'attached' });
 }
 
+/** Clicks node `node` of run panel `k` where it is drawn (scrolling the panel into view first). */
+export async function clickNode(page: Page, k: number, node: number): Promise<void> {
+  await page.locator(`.panel[data-run="${k}"] canvas`).scrollIntoViewIfNeeded();
+  const point = await page.evaluate(([k, node]) => (window as unknown as { txcast: { nodePoint(k: number, n: number): { x: number; y: number } } }).txcast.nodePoint(k, node), [k, node]);
+  await page.mouse.click(point.x, point.y);
+}
+
 /** Puts scenario JSON into the editor and runs it. */
 export async function runJson(page: Page, json: string): Promise<void> {
   await pageReady(page);

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
-import { pageReady, pixelsNear, runJson, runsDone, shownRuns, SMALL_SCENARIO } from './page';
+import { clickNode, pageReady, pixelsNear, runJson, runsDone, shownRuns, SMALL_SCENARIO } from './page';
 import { ensureTxsim } from '../scripts/lib/txsim.mjs';
 import { nativeRuns } from './txsim';
 
@@ -154,9 +154,7 @@ test('clicking a node shows its state at the paused time', async ({ page }) => {
   await runJson(page, JSON.stringify(SMALL_SCENARIO));
   await runsDone(page);
   await page.locator('#timeline').fill('500');
-  await page.locator('.panel[data-run="1"] canvas').scrollIntoViewIfNeeded();
-  const point = await page.evaluate(() => (window as unknown as { txcast: { nodePoint(k: number, n: number): { x: number; y: number } } }).txcast.nodePoint(1, 7));
-  await page.mouse.click(point.x, point.y);
+  await clickNode(page, 1, 7);
   const inspector = page.locator('#inspector');
   await expect(inspector).toHaveAttribute('data-node', '7', { timeout: 20_000 });
   await expect(inspector).toContainText('node 7 in cat');
@@ -310,7 +308,8 @@ test('picking a tx flashes only its messages; all traffic otherwise', async ({ p
   await page.goto('/');
   await runJson(page, JSON.stringify({ ...SMALL_SCENARIO, protocols: [{ label: 'flood', protocol: 'flood' }] }));
   await runsDone(page);
-  await expect(page.locator('#tx-only')).not.toBeChecked();
+  // The picked tx's messages by default; all traffic on request.
+  await expect(page.locator('#tx-only')).toBeChecked();
   // Just after tx 5 is created, earlier txs are still spreading: of the messages in flight, few are tx 5's.
   await page.fill('#tx', '5');
   await page.locator('#tx').dispatchEvent('change');
@@ -338,4 +337,138 @@ test('picking a tx flashes only its messages; all traffic otherwise', async ({ p
   await page.fill('#tx', '2');
   await page.locator('#tx').dispatchEvent('change');
   await expect(page.locator('#tx-only')).toBeChecked();
+});
+
+test('the inspector lists a GossipSub node\'s mesh peers, and they are highlighted on the canvas', async ({ page }) => {
+  await page.goto('/');
+  const scenario = { ...SMALL_SCENARIO, name: 'mesh', adversaries: [], topology: { kind: 'random_regular', degree: 8 }, protocols: [{ label: 'gossipsub', protocol: 'gossipsub' }] };
+  await runJson(page, JSON.stringify(scenario));
+  await runsDone(page);
+  await page.locator('#timeline').fill('800');
+  const panel = page.locator('.panel[data-run="0"]');
+  await panel.locator('canvas').scrollIntoViewIfNeeded();
+  const mesh: [number, number, number] = [0xff, 0x4f, 0xd8];
+  const before = await pixelsNear(page, '.panel[data-run="0"] canvas', mesh, 30);
+  await clickNode(page, 0, 5);
+  const inspector = page.locator('#inspector');
+  await expect(inspector).toHaveAttribute('data-node', '5', { timeout: 20_000 });
+  const group = inspector.locator('li[data-group="mesh"]');
+  await expect(group).toContainText('mesh: node');
+  const members = (await group.getAttribute('data-nodes'))!.split(',').map(Number);
+  expect(members.length).toBeGreaterThanOrEqual(4);
+  // The peer table says "mesh" for exactly those nodes.
+  const table = inspector.locator('section[data-table="peers"] tbody tr');
+  const inMesh = await table.evaluateAll((rows) => rows.filter((r) => r.children[1]?.textContent === 'mesh').map((r) => Number((r as HTMLElement).dataset.node)));
+  expect(inMesh.sort((a, b) => a - b)).toEqual([...members].sort((a, b) => a - b));
+  await expect(panel).toHaveAttribute('data-highlighted', String(members.length));
+  expect(await pixelsNear(page, '.panel[data-run="0"] canvas', mesh, 30)).toBeGreaterThan(before + 50);
+});
+
+test('a message in flight can be read by hovering or from the keyboard; the legend lists the message types', async ({ page }) => {
+  await page.goto('/');
+  await runJson(page, JSON.stringify(SMALL_SCENARIO));
+  await runsDone(page);
+  await expect(page.locator('#message-legend li[data-kind="SeenTx"]')).toContainText('SeenTx');
+  await expect(page.locator('#message-legend li[data-kind="tx"]')).toContainText('TX');
+  // All traffic, at a time when much is in flight.
+  await page.locator('#tx-only').uncheck();
+  await page.locator('#timeline').fill('150');
+  const panel = page.locator('.panel[data-run="1"]');
+  await panel.locator('canvas').scrollIntoViewIfNeeded();
+  await expect.poll(() => panel.getAttribute('data-flashes')).not.toBe('0');
+  type Hooks = { txcast: { messagePoint(k: number, i: number): { x: number; y: number; count: number } | null } };
+  const point = await page.evaluate(() => (window as unknown as Hooks).txcast.messagePoint(1, 0));
+  expect(point).not.toBeNull();
+  await page.mouse.move(point!.x, point!.y);
+  await expect(panel.locator('.msg-tip')).toBeVisible();
+  const tip = await panel.getAttribute('data-tip');
+  expect(tip).toMatch(/^(Txs|SeenTx|WantTx) \((payload|announcement|request)\) · [\d,]+ bytes · node \d+ → node \d+ · tx \d+/);
+  // The keyboard: focus the canvas, then ] and [ go through the messages in flight.
+  await page.mouse.move(0, 0);
+  await panel.locator('canvas').focus();
+  await page.keyboard.press(']');
+  const first = await panel.getAttribute('data-tip');
+  expect(first).toMatch(/node \d+ → node \d+/);
+  if (point!.count > 1) {
+    await page.keyboard.press(']');
+    await expect(panel).not.toHaveAttribute('data-tip', first!);
+    await page.keyboard.press('[');
+    await expect(panel).toHaveAttribute('data-tip', first!);
+  }
+});
+
+test('the ring layouts put the picked tx\'s origin in the middle and the rest around it', async ({ page }) => {
+  await page.goto('/');
+  await runJson(page, JSON.stringify({ ...SMALL_SCENARIO, protocols: [{ label: 'flood', protocol: 'flood' }] }));
+  await runsDone(page);
+  await page.fill('#tx', '3');
+  await page.locator('#tx').dispatchEvent('change');
+  for (const layout of ['rings-hops', 'rings-time']) {
+    await page.locator('#layout').selectOption(layout);
+    await expect(page.locator('.panel[data-run="0"]')).toHaveAttribute('data-layout', layout);
+    // The origin's distance from the canvas's centre, once the next frame has laid the rings out.
+    const offCentre = () =>
+      page.evaluate(() => {
+        const w = window as unknown as { txcast: { nodePoint(k: number, n: number): { x: number; y: number } } };
+        const origin = Number(document.querySelector('.panel[data-run="0"]')!.getAttribute('data-origin'));
+        const rect = document.querySelector('.panel[data-run="0"] canvas')!.getBoundingClientRect();
+        const p = w.txcast.nodePoint(0, origin);
+        return Math.hypot(p.x - (rect.left + rect.width / 2), p.y - (rect.top + rect.height / 2));
+      });
+    await expect.poll(offCentre).toBeLessThan(2);
+  }
+});
+
+test.describe('on a phone', () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+  test('the first screen fits the screen, and a node can be inspected', async ({ page }) => {
+    await page.goto('/');
+    await runJson(page, JSON.stringify(SMALL_SCENARIO));
+    await runsDone(page);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await page.locator('#timeline').fill('500');
+    await clickNode(page, 0, 3);
+    await expect(page.locator('#inspector')).toHaveAttribute('data-node', '3', { timeout: 20_000 });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  });
+});
+
+test('a Strokkur node\'s decoder can be watched peeling, step by step', async ({ page }) => {
+  await page.goto('/');
+  const scenario = { ...SMALL_SCENARIO, name: 'peel', adversaries: [], workload: { kind: 'poisson', total_tps: 20, duration_ms: 600, tx_bytes: 256 }, protocols: [{ label: 'strokkur', protocol: 'strokkur' }] };
+  await runJson(page, JSON.stringify(scenario));
+  await runsDone(page);
+  await page.locator('#timeline').fill('300');
+  await clickNode(page, 0, 4);
+  await expect(page.locator('#inspector')).toHaveAttribute('data-node', '4', { timeout: 20_000 });
+  await expect(page.locator('#inspector section[data-table="links"]')).toContainText('rate (/s)');
+  await expect(page.locator('#inspector section[data-table="links"]')).toContainText('waiting to peel');
+  await page.click('#peel-button');
+  const view = page.locator('#inspector-peeling');
+  await expect(view).toHaveAttribute('data-steps', /^[1-9]\d*$/, { timeout: 30_000 });
+  await expect(view).toHaveAttribute('data-step', '0');
+  await expect(view.locator('.peel-say')).toContainText('Codeword 0 arrives from node');
+  await view.locator('button', { hasText: 'step' }).click();
+  await expect(view).toHaveAttribute('data-step', '1');
+  await view.locator('.peel-graph').focus();
+  await page.keyboard.press('End');
+  await expect(view).toHaveAttribute('data-step', String(Number(await view.getAttribute('data-steps')) - 1));
+});
+
+test('a node can be inspected from the keyboard while the runs are still computing', async ({ page }) => {
+  test.setTimeout(120_000);
+  await page.goto('/');
+  // Big enough that the workers are still computing when the inspection comes back.
+  const big = { ...SMALL_SCENARIO, name: 'big', nodes: 5000, topology: { kind: 'random_regular', degree: 8 }, workload: { kind: 'poisson', total_tps: 100, duration_ms: 3000, tx_bytes: 200 }, adversaries: [] };
+  await runJson(page, JSON.stringify(big));
+  await page.locator('.panel[data-run="1"][data-layer="done"]').waitFor({ timeout: 60_000 });
+  await expect(page.locator('#app')).toHaveAttribute('data-state', 'running');
+  await page.locator('#inspect-node').fill('42');
+  await page.locator('#inspect-run').selectOption({ label: 'cat' });
+  await page.locator('#inspect-node').press('Enter');
+  const inspector = page.locator('#inspector');
+  await expect(inspector).toHaveAttribute('data-node', '42', { timeout: 30_000 });
+  await expect(inspector).toContainText('node 42 in cat');
+  await expect(inspector).toContainText('pending wants and who has seen what');
+  await expect(page.locator('#app')).toHaveAttribute('data-state', 'running');
 });

@@ -2,6 +2,7 @@
 // arrays in a result are transferred, not copied.
 
 import { SendField, type MessageClass, type NodeInspection } from '../web/wasm/txcast_wasm.js';
+import type { PeelData } from '../web/peel/graph';
 
 /** Numbers per send in `RunTrace.sends`: the WASM `take_sends` layout, `SendField`. */
 export const SEND_STRIDE: number = SendField.Stride;
@@ -167,6 +168,8 @@ export interface InspectRequest {
   seed?: bigint;
   tUs: number;
   node: number;
+  /** Also watch the node's decoder peel (Strokkur) from the start, and return its peeling. */
+  peel?: boolean;
 }
 
 /** The engine's `inspect(node)` (a `NodeInspection`), copied out of WASM memory to cross to the page. */
@@ -180,6 +183,8 @@ export interface InspectReply {
   id: number;
   inspection: Inspection;
   nowUs: number;
+  /** The decoder's peeling up to then, when asked for (`InspectRequest.peel`). */
+  peeling?: PeelData;
 }
 
 /** A run's trace as the visualizer streams it: every field present. */

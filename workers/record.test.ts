@@ -17,8 +17,8 @@ describe('Series', () => {
 
 describe('SendLog', () => {
   // t_us, from, to, kind, bytes, payload, arrive_us, lost
-  // One send in the WASM layout: t_us, from, to, kind, bytes, payload, arrive_us, lost, tx.
-  const send = (t: number, bytes: number, payload: number) => [t, 0, 1, 0, bytes, payload, t + 5, 0, 7];
+  // One send in the WASM layout: t_us, from, to, kind, bytes, payload, arrive_us, lost, tx, subject.
+  const send = (t: number, bytes: number, payload: number) => [t, 0, 1, 0, bytes, payload, t + 5, 0, 7, 7];
 
   it('bins payload and control bytes by send time', () => {
     const log = new SendLog(200_000);

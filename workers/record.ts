@@ -3,6 +3,18 @@
 import { counters, CountField, SendField } from '../web/wasm/txcast_wasm.js';
 import { EFFECTS, SEND_STRIDE, type Effect } from './protocol';
 
+/** The arrays one after another, in one (the one itself if there is only one). */
+export function concat(parts: Float64Array[]): Float64Array {
+  if (parts.length === 1) return parts[0];
+  const out = new Float64Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}
+
 /** The most sends kept for drawing edge flashes (`SEND_STRIDE` numbers each); bandwidth bins count them all. */
 export const SEND_CAP = 250_000;
 /** Bandwidth-over-time resolution: the run is cut into this many bins. */

@@ -5,9 +5,10 @@
 // workers leave the page a core.
 import init, { CountField, Simulation } from '../web/wasm/txcast_wasm.js';
 import { layoutPositions } from './layout';
+import type { PeelData } from '../web/peel/graph';
 import { SEND_STRIDE, type ArrivalsRequest, type Inspection, type InspectRequest, type RunChunk, type RunRequest, type RunStart, type WorkerReply, type WorkerRequest } from './protocol';
 import { NO_PERMIT, SharedPermit, type Permit } from './permits';
-import { counterEffects, CounterBins, SendLog } from './record';
+import { concat, counterEffects, CounterBins, SendLog } from './record';
 
 /** Events per slice: a slice holds the worker for a few ms, so seeks are answered quickly. */
 const SLICE_EVENTS = 10_000;
@@ -126,13 +127,13 @@ async function simulate(request: RunRequest): Promise<void> {
       id: request.id,
       nowUs: sim.now_us,
       events: sim.events,
-      deliveries: join(pending.deliveries),
-      duplicates: join(pending.duplicates),
-      sends: join(pending.sends),
+      deliveries: concat(pending.deliveries),
+      duplicates: concat(pending.duplicates),
+      sends: concat(pending.sends),
       sendCount: sends.count,
       kinds: sim.kinds(),
       kindClasses: sim.kind_classes(),
-      effects: join(pending.effects),
+      effects: concat(pending.effects),
     };
     pending.deliveries = [];
     pending.duplicates = [];
@@ -205,16 +206,6 @@ async function simulate(request: RunRequest): Promise<void> {
   );
 }
 
-function join(parts: Float64Array[]): Float64Array {
-  if (parts.length === 1) return parts[0];
-  const out = new Float64Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-}
 
 function arrivals(request: ArrivalsRequest): void {
   if (!current || current.id !== request.run) {
@@ -229,6 +220,35 @@ function arrivals(request: ArrivalsRequest): void {
 /** The run last inspected, kept so inspecting later times of it only simulates forward. */
 let inspected: { key: string; sim: Simulation } | null = null;
 
+/** Advances `sim` to `tUs`, keeping nothing of its trace. */
+function replayTo(sim: Simulation, tUs: number): void {
+  for (;;) {
+    const before = sim.events;
+    const more = sim.advance(tUs, SLICE_EVENTS);
+    // Nothing is kept: the trace arrays are only drained.
+    sim.take_deliveries();
+    sim.take_duplicates();
+    sim.take_counts();
+    if (!more || sim.now_us >= tUs || sim.events === before) break;
+  }
+}
+
+/** A node's decoder watched from the start of the run to `tUs`: its peeling. */
+function peelTo(request: InspectRequest): PeelData {
+  const sim = new Simulation(request.scenario, request.run, request.seed);
+  try {
+    if (!sim.watch_decoder(request.node)) throw new Error(`node ${request.node} has no decoder to watch`);
+    replayTo(sim, request.tUs);
+    const view = sim.peeling(request.node);
+    if (!view) throw new Error(`node ${request.node}'s decoder was not watched`);
+    const out: PeelData = { steps: view.steps, ids: view.ids, senders: view.senders, txs: view.txs };
+    view.free();
+    return out;
+  } finally {
+    sim.free();
+  }
+}
+
 function inspect(request: InspectRequest): Inspection {
   const key = `${request.run}|${request.seed ?? ''}|${request.scenario}`;
   if (!inspected || inspected.key !== key || inspected.sim.now_us > request.tUs) {
@@ -237,19 +257,12 @@ function inspect(request: InspectRequest): Inspection {
     inspected = { key, sim: new Simulation(request.scenario, request.run, request.seed) };
   }
   const { sim } = inspected;
-  for (;;) {
-    const before = sim.events;
-    const more = sim.advance(request.tUs, SLICE_EVENTS);
-    // Nothing is kept: the trace arrays are only drained.
-    sim.take_deliveries();
-    sim.take_duplicates();
-    sim.take_counts();
-    if (!more || sim.now_us >= request.tUs || sim.events === before) break;
-  }
+  replayTo(sim, request.tUs);
   const found = sim.inspect(request.node);
   const { node, behaviour, peers, state_names, state_values, delivered, duplicates, bytes_up, bytes_down, counter_names, counter_values } = found;
+  const { group_names, group_nodes, group_ends, table_titles, columns, column_ends, cells, cell_ends, row_nodes } = found;
   found.free();
-  return { node, behaviour, peers, state_names, state_values, delivered, duplicates, bytes_up, bytes_down, counter_names, counter_values };
+  return { node, behaviour, peers, state_names, state_values, delivered, duplicates, bytes_up, bytes_down, counter_names, counter_values, group_names, group_nodes, group_ends, table_titles, columns, column_ends, cells, cell_ends, row_nodes };
 }
 
 self.onmessage = async (event: MessageEvent<WorkerRequest>) => {
@@ -265,7 +278,8 @@ self.onmessage = async (event: MessageEvent<WorkerRequest>) => {
     await ready;
     if (request.kind === 'inspect') {
       const inspection = inspect(request);
-      post({ kind: 'inspected', id: request.id, inspection, nowUs: inspected?.sim.now_us ?? request.tUs });
+      const peeling = request.peel ? peelTo(request) : undefined;
+      post({ kind: 'inspected', id: request.id, inspection, nowUs: inspected?.sim.now_us ?? request.tUs, peeling });
       return;
     }
     if (request.kind === 'arrivals') return arrivals(request);

@@ -15,9 +15,19 @@ export interface CounterNote {
   about: string;
 }
 
+/** A kind of message, as the registry describes it. */
+export interface MessageNote {
+  kind: string;
+  /** As the protocol's spec writes it ("IHAVE"). */
+  label: string;
+  about: string;
+}
+
 export interface CoreNotes {
   protocols: ProtocolNote[];
   counters: Map<string, CounterNote>;
+  /** Each protocol's kinds of message. */
+  messages: Map<string, MessageNote[]>;
 }
 
 let loading: Promise<CoreNotes> | null = null;
@@ -42,10 +52,25 @@ export function coreNotes(): Promise<CoreNotes> {
         return [note.name, note] as const;
       }),
     );
-    loaded = { protocols, counters };
+    const messages = new Map(
+      protocols.map((p) => [
+        p.name,
+        wasm.messages(p.name).map((m) => {
+          const note = { kind: m.kind, label: m.label, about: m.about };
+          m.free();
+          return note;
+        }),
+      ]),
+    );
+    loaded = { protocols, counters, messages };
     return loaded;
   })();
   return loading;
+}
+
+/** A message kind's description in `protocol` if the core's notes have arrived. */
+export function messageNote(protocol: string, kind: string): MessageNote | undefined {
+  return loaded?.messages.get(protocol)?.find((m) => m.kind === kind);
 }
 
 /** A counter's description if the core's notes have arrived (they load as the page starts). */

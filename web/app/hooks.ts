@@ -2,6 +2,7 @@
 // node colours and where nodes are drawn, and crashes a worker on purpose.
 import type { FrameMeasures } from '../canvas/frames';
 import { baseMapping } from '../canvas/render';
+import { drawnOn } from '../canvas/drawn';
 import type { Session } from '../sim/session';
 import { currentTx, spanUs, type AppStore } from './state';
 
@@ -49,6 +50,14 @@ export function installHooks(store: AppStore, session: Session, measures: Return
         return view ? Array.from(view.arrivalUs, (t) => (t >= 0 && t <= s.clock.tUs ? t : -1)) : null;
       },
       crashWorker: (k: number) => session.crashWorker(k),
+      /** Where the head of message `i` drawn in flight on panel `k` is, in page coordinates (null if none). */
+      messagePoint: (k: number, i: number) => {
+        const panel = store.get().panels[k];
+        const m = panel ? drawnOn(panel.canvas).at(i) : null;
+        if (!panel || !m) return null;
+        const rect = panel.canvas.getBoundingClientRect();
+        return { x: rect.left + m.x, y: rect.top + m.y, count: drawnOn(panel.canvas).count };
+      },
       /** Where node `node` of panel `k` is drawn, in page coordinates. */
       nodePoint: (k: number, node: number) => {
         const panel = store.get().panels[k];

@@ -140,7 +140,7 @@ export function initialState(): AppState {
     clock,
     pickedTx: 0,
     follow: true,
-    txOnly: false,
+    txOnly: true,
     txMax: 0,
     frame: { clock, tx: 0, spanUs: -1 },
     share: { url: '', error: '' },

@@ -2,13 +2,18 @@
 import { select, zoom, zoomIdentity, type ZoomTransform } from 'd3';
 import { EFFECTS, type RunChunk, type RunDone, type RunStart, type StreamedTrace } from '../../workers/protocol';
 import { runColour } from './palette';
-import { circularPositions, type LayoutKind } from './layouts';
+import { circularPositions, ringsBy, type LayoutKind } from './layouts';
+import { ringPositions } from './rings';
 import { LiveTrace } from '../sim/live';
 import { drawFrame, measured, nodeAt, nodeBuckets, type LayerTurn, type ViewTransform } from './render';
 import { nodesIn } from './selection';
 import { adversaryBehaviours, NodeStates } from '../sim/node-states';
 import { arrivalsFromScan, TraceView, type TxView } from '../sim/trace';
 import { count } from '../app/format';
+import type { Highlight } from './groups';
+import { drawnOn } from './drawn';
+import { describeSend } from './message-tip';
+import { messageNote } from '../app/core';
 
 /** A tx's state at a seeked time, read from the run's arrival logs (range scan). */
 export interface SeekState {
@@ -38,6 +43,8 @@ export class Panel {
   selected = -1;
   /** Nodes picked for a change (1 each), shared by every panel. */
   selection: Uint8Array | null = null;
+  /** The inspected node's groups of peers in this run (drawn around it). */
+  highlight: Highlight | null = null;
   /** Each node's state over time under the run's timed events (none without events). */
   states: NodeStates | null = null;
   private readonly box: HTMLElement;
@@ -84,7 +91,17 @@ export class Panel {
     this.box = document.createElement('div');
     this.box.className = 'select-box';
     this.box.hidden = true;
-    this.element.append(caption, this.canvas, this.box, this.progress, footer);
+    // A message in flight, named where the pointer or the keyboard picks it.
+    this.tip = document.createElement('div');
+    this.tip.className = 'msg-tip';
+    this.tip.id = `msg-tip-${index}`;
+    this.tip.setAttribute('role', 'status');
+    this.tip.hidden = true;
+    this.canvas.tabIndex = 0;
+    this.canvas.setAttribute('aria-describedby', this.tip.id);
+    this.canvas.title = 'Hover over a message to read it; with the canvas focused, [ and ] go through the messages in flight';
+    this.element.append(caption, this.canvas, this.box, this.tip, this.progress, footer);
+    this.readMessages();
 
     const behaviour = zoom<HTMLCanvasElement, unknown>()
       .scaleExtent([0.5, 40])
@@ -103,6 +120,46 @@ export class Panel {
     });
     this.selectByDragging(onSelectArea);
     this.setState('running', 'starting…');
+  }
+
+  private readonly tip: HTMLElement;
+  /** The message the keyboard picked among those drawn (-1: none). */
+  private picked = -1;
+
+  /** Hovering a message in flight (or `[` and `]` on the focused canvas) names it. */
+  private readMessages(): void {
+    const show = (i: number) => {
+      const m = this.trace ? drawnOn(this.canvas).at(i) : null;
+      if (!m || !this.trace) {
+        this.tip.hidden = true;
+        delete this.element.dataset.tip;
+        return;
+      }
+      const protocol = this.trace.protocol;
+      const text = describeSend(this.trace, (kind) => messageNote(protocol, kind), m.data, m.offset);
+      this.tip.textContent = text;
+      this.element.dataset.tip = text;
+      const width = this.canvas.clientWidth;
+      this.tip.style.left = `${this.canvas.offsetLeft + Math.min(Math.max(0, m.x + 10), Math.max(0, width - 220))}px`;
+      this.tip.style.top = `${this.canvas.offsetTop + m.y + 12}px`;
+      this.tip.hidden = false;
+    };
+    this.canvas.addEventListener('pointermove', (event) => {
+      if (event.buttons || event.shiftKey) return;
+      const rect = this.canvas.getBoundingClientRect();
+      this.picked = -1;
+      show(drawnOn(this.canvas).nearest(event.clientX - rect.left, event.clientY - rect.top));
+    });
+    this.canvas.addEventListener('pointerleave', () => show(-1));
+    this.canvas.addEventListener('blur', () => show(-1));
+    this.canvas.addEventListener('keydown', (event) => {
+      const n = drawnOn(this.canvas).count;
+      if (event.key === 'Escape') return show((this.picked = -1));
+      if ((event.key !== ']' && event.key !== '[') || !n) return;
+      event.preventDefault();
+      this.picked = event.key === ']' ? (this.picked + 1) % n : (this.picked - 1 + n) % n;
+      show(this.picked);
+    });
   }
 
   /** A drag just ended: the click it makes selects nothing. */
@@ -282,7 +339,9 @@ export class Panel {
     this.layout = kind === 'map' && !this.hasMap ? 'force' : kind;
     this.land = null;
     if (!trace) return;
-    if (this.layout === 'circular') this.positions = circularPositions(trace.nodes);
+    this.rings = null;
+    if (ringsBy(this.layout)) this.positions = new Float32Array(0); // drawn per tx (`ringsFor`)
+    else if (this.layout === 'circular') this.positions = circularPositions(trace.nodes);
     else if (this.layout === 'map') {
       // Nothing is drawn until the map's code has loaded.
       this.positions = new Float32Array(0);
@@ -298,6 +357,19 @@ export class Panel {
       });
     } else this.positions = trace.positions;
     this.element.dataset.layout = this.layout;
+  }
+
+  /** The ring layout last computed: for which tx, layout and number of nodes reached. */
+  private rings: { key: string; positions: Float32Array } | null = null;
+
+  /** Rings around `view`'s origin; recomputed when the tx, the layout or its reach changes. */
+  private ringsFor(view: TxView): Float32Array {
+    const by = ringsBy(this.layout)!;
+    let reached = 0;
+    for (let i = 0; i < view.arrivalUs.length; i += 1) if (view.arrivalUs[i] >= 0) reached += 1;
+    const key = `${view.tx}|${by}|${reached}`;
+    if (this.rings?.key !== key) this.rings = { key, positions: ringPositions(view, by) };
+    return this.rings.positions;
   }
 
   /** Where nodes are drawn in the current view (unit box). */
@@ -317,6 +389,8 @@ export class Panel {
       return true;
     }
     let view = this.trace ? this.tx(tx) : null;
+    // Rings are laid out around the picked tx as computed (ahead of playback), not as shown.
+    if (view && ringsBy(this.layout)) this.positions = this.ringsFor(view);
     // Without positions (waiting for the layout another run computes) there is nothing to draw yet.
     if (!this.trace || !view || !this.positions.length) {
       drawFrame(this.canvas, null);
@@ -327,7 +401,7 @@ export class Panel {
     if (seek && seek.tx === tx && seek.tUs === tUs) view = { ...view, arrivalUs: seek.arrivalUs };
     const censoring = this.censors?.tx === tx ? this.censors.nodes : null;
     const states = this.states?.at(tUs) ?? null;
-    const frame = { trace: this.trace, positions: this.positions, tx: view, tUs, spanUs, transform: this.transform, background: this.land, txOnly, censoring, layerTurn, states, selection: this.selection };
+    const frame = { trace: this.trace, positions: this.positions, tx: view, tUs, spanUs, transform: this.transform, background: this.land, txOnly, censoring, layerTurn, states, selection: this.selection, highlight: this.highlight };
     const stats = drawFrame(this.canvas, frame, this.selected);
     this.element.dataset.away = String(states ? states.away.reduce((n, a) => n + a, 0) : 0);
     this.element.dataset.adversariesNow = String(states && this.trace.behaviourNames ? states.behaviour.reduce((n, b) => n + (this.trace!.behaviourNames[b] !== 'honest' ? 1 : 0), 0) : this.trace.adversaries.reduce((n, a) => n + a, 0));
@@ -335,6 +409,8 @@ export class Panel {
     this.element.dataset.flashes = String(stats.flashes);
     this.element.dataset.duplicateFlashes = String(stats.duplicates);
     this.element.dataset.withheldFlashes = String(stats.withheld);
+    this.element.dataset.highlighted = String(stats.highlighted);
+    this.element.dataset.origin = String(view.origin);
     this.element.dataset.layer = stats.layerPending ? 'drawing' : 'done';
     return stats.layerPending;
   }

@@ -4,6 +4,7 @@
 import type { AppStore } from '../app/state';
 import { shallowEqual } from '../app/store';
 import type { LayoutKind } from './layouts';
+import { peerGroups } from './groups';
 
 export function mountPanels(store: AppStore, container: HTMLElement, redraw: () => void): void {
   store.subscribe(
@@ -18,6 +19,15 @@ export function mountPanels(store: AppStore, container: HTMLElement, redraw: () 
     (node) => {
       for (const p of store.get().panels) p.selected = node;
     },
+  );
+  // The inspected node's mesh (and other groups) are drawn in its run's panel.
+  store.subscribe(
+    (s) => [s.inspection, s.panels] as const,
+    ([inspection, panels]) => {
+      for (const p of panels) p.highlight = inspection?.kind === 'node' && inspection.label === p.label ? { node: inspection.inspection.node, groups: peerGroups(inspection.inspection) } : null;
+      redraw();
+    },
+    { equals: shallowEqual },
   );
   store.subscribe(
     (s) => [s.selection, s.panels] as const,

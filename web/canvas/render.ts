@@ -6,6 +6,8 @@ import { MessageClass, SendField } from '../wasm/txcast_wasm.js';
 import { ARRIVAL_BUCKET_COLOURS, ARRIVAL_BUCKETS, arrivalBucket, BACKGROUND, edgeColour, LAND, MARKS, UNREACHED } from './palette';
 import type { NodeState } from '../sim/node-states';
 import type { TxView } from '../sim/trace';
+import { GROUP_COLOURS, type Highlight } from './groups';
+import { drawnOn } from './drawn';
 
 /** Pan and zoom, as d3-zoom gives them: screen = k * base + (x, y). */
 export interface ViewTransform {
@@ -35,6 +37,8 @@ export interface FrameInput {
   states?: NodeState | null;
   /** Nodes picked for a change (1 each), ringed. */
   selection?: Uint8Array | null;
+  /** The inspected node's groups of peers (a GossipSub mesh), joined to it and ringed. */
+  highlight?: Highlight | null;
 }
 
 /** The canvas that works on its layer in this frame, once one has. */
@@ -153,7 +157,7 @@ function cssSize(canvas: HTMLCanvasElement): { width: number; height: number } {
   return size;
 }
 
-function fitCanvas(canvas: HTMLCanvasElement, context: CanvasRenderingContext2D): { width: number; height: number } {
+export function fitCanvas(canvas: HTMLCanvasElement, context: CanvasRenderingContext2D): { width: number; height: number } {
   const size = cssSize(canvas);
   const width = Math.max(1, size.width);
   const height = Math.max(1, size.height);
@@ -237,10 +241,12 @@ export interface FrameStats {
   withheld: number;
   /** The links are not all drawn yet: draw another frame to finish them. */
   layerPending: boolean;
+  /** Nodes ringed as the inspected node's group members (its mesh, its fanout). */
+  highlighted: number;
 }
 
 export function drawFrame(canvas: HTMLCanvasElement, frame: FrameInput | null, selected = -1): FrameStats {
-  const stats: FrameStats = { flashes: 0, duplicates: 0, withheld: 0, layerPending: false };
+  const stats: FrameStats = { flashes: 0, duplicates: 0, withheld: 0, layerPending: false, highlighted: 0 };
   const context = canvas.getContext('2d');
   if (!context) return stats;
   const { width, height } = fitCanvas(canvas, context);
@@ -339,14 +345,19 @@ export function drawFrame(canvas: HTMLCanvasElement, frame: FrameInput | null, s
   const duplicateFlash = new Path2D();
   const withheldFlash = new Path2D();
   const withheldAt = new Set<number>();
+  // What is drawn in flight is kept, so that hovering or focusing a message can name it.
+  const drawnMessages = drawnOn(canvas);
+  drawnMessages.clear();
   const flash = (path: Path2D, o: number, data: Float64Array) => {
     const sent = data[o + SendField.Time];
     const arrive = data[o + SendField.Arrive];
     const from = data[o + SendField.From];
     const to = data[o + SendField.To];
     const progress = arrive > sent ? (tUs - sent) / (arrive - sent) : 1;
+    const [hx, hy] = [x(from) + (x(to) - x(from)) * progress, y(from) + (y(to) - y(from)) * progress];
     path.moveTo(x(from), y(from));
-    path.lineTo(x(from) + (x(to) - x(from)) * progress, y(from) + (y(to) - y(from)) * progress);
+    path.lineTo(hx, hy);
+    drawnMessages.add(x(from), y(from), hx, hy, data, o);
   };
   const lookup = requestLookup(trace, frame.states);
   const { sends } = trace;
@@ -522,6 +533,25 @@ export function drawFrame(canvas: HTMLCanvasElement, frame: FrameInput | null, s
     context.strokeStyle = MARKS.selected;
     context.lineWidth = 1.6;
     context.stroke(picked);
+  }
+  // The inspected node's mesh and fanout: a line to each member and a ring around it.
+  const h = frame.highlight;
+  if (h && h.node < trace.nodes) {
+    for (const group of h.groups) {
+      const members = group.nodes.filter((n) => n < trace.nodes);
+      if (!members.length) continue;
+      const path = new Path2D();
+      for (const n of members) {
+        path.moveTo(x(h.node), y(h.node));
+        path.lineTo(x(n), y(n));
+        path.moveTo(x(n) + radius + 4, y(n));
+        path.arc(x(n), y(n), radius + 4, 0, 2 * Math.PI);
+      }
+      context.strokeStyle = GROUP_COLOURS[group.name] ?? GROUP_COLOURS.other;
+      context.lineWidth = 2;
+      context.stroke(path);
+      stats.highlighted += members.length;
+    }
   }
   if (selected >= 0 && selected < trace.nodes) {
     context.setLineDash([3, 3]);

@@ -66,7 +66,7 @@ describe('LiveNet', () => {
   });
 
   it('sorts sends by start time and lays out an empty network', () => {
-    const flat = [5, 1, 0, 0, 10, 0, 9, 0, -1, 2, 0, 1, 0, 10, 10, 7, 0, -1];
+    const flat = [5, 1, 0, 0, 10, 0, 9, 0, -1, -1, 2, 0, 1, 0, 10, 10, 7, 0, -1, -1];
     expect(Array.from(sortSends(flat).filter((_, i) => i % SEND_STRIDE === 0))).toEqual([2, 5]);
     expect([...livePositions(1)]).toEqual([0, 0]);
   });

@@ -120,7 +120,7 @@ export class LiveNet {
     if (n < 0) return;
     // An incoming frame is drawn as having left the peer FLASH_US before it landed here.
     const [sent, arrive, from, to] = direction === 'in' ? [t - FLASH_US, t, n, 0] : [t, t + FLASH_US, 0, n];
-    this.sends.push(sent, from, to, 0, bytes, p, arrive, 0, -1);
+    this.sends.push(sent, from, to, 0, bytes, p, arrive, 0, -1, -1);
     if (this.sends.length > MAX_SENDS * SEND_STRIDE) this.sends.splice(0, this.sends.length - MAX_SENDS * SEND_STRIDE);
   }
 

@@ -47,7 +47,7 @@ function flood(seed: number, nodes: number, txs: number): Trace {
       for (const to of peers[from]) {
         const lands = t + (rand() < 0.1 ? 0 : Math.floor(rand() * 100));
         const lost = rand() < 0.1 ? 1 : 0;
-        sends.push([t, from, to, 0, 300, 250, lands, lost, tx]);
+        sends.push([t, from, to, 0, 300, 250, lands, lost, tx, tx]);
         if (lost) continue;
         const had = arrival.get(to);
         if (had === undefined || lands < had) {

@@ -125,12 +125,15 @@ export class RunSlot {
     this.worker.postMessage(request);
   }
 
-  /** A node's state at a simulated time (the worker replays the run to it); one at a time. */
-  inspect(spec: RunSpec, tUs: number, node: number): Promise<InspectReply> {
-    if (this.busy || this.inspecting) return Promise.reject(new Error('the worker is busy'));
+  /**
+   * A node's state at a simulated time (the worker replays the run to it); one at a time. A run
+   * still computing in the worker answers between its slices.
+   */
+  inspect(spec: RunSpec, tUs: number, node: number, peel = false): Promise<InspectReply> {
+    if (this.inspecting) return Promise.reject(new Error('the worker is still inspecting another node'));
     this.worker ??= this.spawn();
     const id = nextId++;
-    const request: WorkerRequest = { kind: 'inspect', id, scenario: spec.scenario, run: spec.run, seed: spec.seed, tUs, node };
+    const request: WorkerRequest = { kind: 'inspect', id, scenario: spec.scenario, run: spec.run, seed: spec.seed, tUs, node, peel };
     return new Promise((resolve, reject) => {
       this.inspecting = { id, resolve, reject };
       this.worker!.postMessage(request);

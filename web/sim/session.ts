@@ -244,10 +244,32 @@ export class Session {
     const k = s.panels.indexOf(panel);
     const tUs = s.clock.tUs;
     store.update({ inspection: { kind: 'message', text: `replaying ${panel.label} to ${(tUs / 1000).toFixed(1)} ms…` } });
+    const protocol = panel.trace?.protocol ?? '';
     this.slots[k]
       ?.inspect({ scenario: s.scenarioText, run: panel.index, seed: s.runSeed, layoutSeed: 0n, layout: false }, tUs, node)
-      .then((reply) => store.update({ inspection: { kind: 'node', label: panel.label, tUs, inspection: reply.inspection } }))
+      .then((reply) => store.update({ inspection: { kind: 'node', label: panel.label, protocol, tUs, inspection: reply.inspection } }))
       .catch((error: unknown) => store.update({ inspection: { kind: 'message', text: `could not inspect node ${node}: ${error instanceof Error ? error.message : String(error)}` } }));
+  }
+
+  /** The inspected node's decoder, watched from the start of its run to the inspected time. */
+  peelInspected(): void {
+    const store = this.store;
+    const s = store.get();
+    const shown = s.inspection;
+    if (shown?.kind !== 'node') return;
+    const k = s.panels.findIndex((p) => p.label === shown.label);
+    const panel = s.panels[k];
+    if (!panel) return;
+    store.update({ inspection: { ...shown, peeling: 'loading' } });
+    this.slots[k]
+      ?.inspect({ scenario: s.scenarioText, run: panel.index, seed: s.runSeed, layoutSeed: 0n, layout: false }, shown.tUs, shown.inspection.node, true)
+      .then((reply) => {
+        // Only if the same node at the same time is still shown.
+        const now = store.get().inspection;
+        if (now?.kind !== 'node' || now.label !== shown.label || now.tUs !== shown.tUs || now.inspection.node !== shown.inspection.node) return;
+        store.update({ inspection: { ...shown, peeling: reply.peeling ?? 'this node has no decoder to watch' } });
+      })
+      .catch((error: unknown) => store.update({ inspection: { ...shown, peeling: `could not watch the decoder: ${error instanceof Error ? error.message : String(error)}` } }));
   }
 
   // ---- live changes: picked nodes, and a change applied at the current time ----------------

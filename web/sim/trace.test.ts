@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { arrivalsFromScan, deliveryOverTime, firstCopySenders, indexByTx, latenciesMs, TraceView, type TraceData } from './trace';
+import { SendField } from '../wasm/txcast_wasm.js';
 
 // Two txs on 4 nodes: tx 0 from node 0 at t=0 reaches 1 and 2; tx 1 from node 3 at t=100 reaches 2.
 const trace: TraceData = {
@@ -66,7 +67,7 @@ describe('streaming and the path a tx took', () => {
   });
 
   // Sends: t, from, to, kind, bytes, payload, arrive, lost, tx.
-  const send = (t: number, from: number, to: number, arrive: number, tx: number, lost = 0) => [t, from, to, 0, 300, 250, arrive, lost, tx];
+  const send = (t: number, from: number, to: number, arrive: number, tx: number, lost = 0) => [t, from, to, 0, 300, 250, arrive, lost, tx, tx];
 
   it('gives each node the sender of the first copy that reached it, ignoring lost and later copies', () => {
     const sends = Float64Array.from([
@@ -77,7 +78,7 @@ describe('streaming and the path a tx took', () => {
       ...send(130, 1, 0, 330, 0), // a duplicate back to the origin
     ]);
     const v = new TraceView({ ...trace, sends }).tx(0);
-    expect(v.sends!.length).toBe(4 * 9);
+    expect(v.sends!.length).toBe(4 * SendField.Stride);
     expect(Array.from(v.parent!)).toEqual([-1, 0, 1, -1]);
     expect(Array.from(v.hops!)).toEqual([0, 1, 2, -1]);
     // Given one tx's sends, a node not reached by the time a copy lands has no parent.

@@ -265,6 +265,14 @@ impl Decoder {
         self.queued_live
     }
 
+    /// Codewords from `sender` waiting on missing symbols (for inspection: it scans them all).
+    pub fn pending_from(&self, sender: SenderId) -> usize {
+        self.codewords
+            .iter()
+            .filter(|c| c.queued && c.sender == sender)
+            .count()
+    }
+
     /// Symbol `seq` if it is still in the peeling window.
     pub fn symbol(&self, seq: u64) -> Option<&[u8]> {
         if seq >= self.learned || seq + (self.peel_window as u64) < self.learned {

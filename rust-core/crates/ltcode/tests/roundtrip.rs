@@ -165,11 +165,19 @@ fn decoded_symbol_is_rekeyed_for_other_senders() {
         .encode_members(&b.window, &mut b.link, &[0, 1], &mut both);
     rx.take(from_b, 0, &both).unwrap();
     assert_eq!(rx.decoder.pending(), 1);
+    assert_eq!(
+        (
+            rx.decoder.pending_from(from_a),
+            rx.decoder.pending_from(from_b)
+        ),
+        (0, 1)
+    );
     let mut first = ltcode::Codeword::default();
     a.encoder
         .encode_members(&a.window, &mut a.link, &[0], &mut first);
     rx.take(from_a, 1, &first).unwrap();
     assert_eq!(sorted(rx.decoded.clone()), sorted(syms));
     assert_eq!(rx.decoder.pending(), 0);
+    assert_eq!(rx.decoder.pending_from(from_b), 0);
     assert_eq!(rx.decoder.stats(from_b).unwrap().decoded, 1);
 }

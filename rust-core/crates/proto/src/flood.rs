@@ -132,6 +132,13 @@ impl Protocol for Flood {
         self.left_out = behaviour.left_out();
     }
 
+    fn tx_status(&self, tx: TxId) -> crate::TxStatus {
+        match self.seen.contains(tx) {
+            true => crate::TxStatus::Have,
+            false => crate::TxStatus::Unknown,
+        }
+    }
+
     fn inspect(&self) -> Vec<(&'static str, String)> {
         vec![
             ("seen txs", self.seen.len().to_string()),

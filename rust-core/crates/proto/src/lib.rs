@@ -4,6 +4,7 @@
 
 mod behaviour;
 mod counter;
+mod detail;
 mod driver;
 mod ids;
 mod protocol;
@@ -30,9 +31,12 @@ pub mod wire;
 pub use behaviour::Behaviour;
 pub use content::{Content, StoreLimits, Synthetic, TxStore};
 pub use counter::{check_counters, Counter, Effect, Unit};
+pub use detail::{Cell, Detail, RowKey, Table};
 pub use driver::{Driver, Output};
 pub use ids::{IdBuild, IdHasher, IdMap, IdSet, PeerIdx, Tx, TxId, TxIdSet};
-pub use protocol::{Action, Ctx, Input, MsgClass, NodeSetup, Protocol, WireMsg};
+pub use protocol::{
+    Action, Ctx, Input, MsgClass, NodeSetup, Protocol, TimerNote, TxStatus, WireMsg,
+};
 pub use queue::EventQueue;
 pub use rng::{stream, Rng};
 pub use time::{Dur, Time};

@@ -4,6 +4,7 @@
 //! sans-IO contract").
 
 use crate::content::{Content, Synthetic};
+use crate::detail::Detail;
 use crate::timers::{TimerId, TimerTable};
 use crate::{Behaviour, Counter, Dur, PeerIdx, Rng, Time, Tx, TxId};
 
@@ -51,6 +52,11 @@ pub trait WireMsg {
     fn full_tx(&self) -> Option<TxId> {
         None
     }
+    /// The transaction this message is about: the one it carries, announces or asks for (the
+    /// first, if it names several). Narration and the page's message labels read it.
+    fn subject(&self) -> Option<TxId> {
+        self.full_tx()
+    }
     /// A short name of the message kind, for traces and the UI.
     fn kind(&self) -> &'static str;
     /// What the message does.
@@ -90,6 +96,35 @@ pub enum Action<M, T> {
     Count(&'static Counter, u64),
 }
 
+/// What a node knows of a transaction, as its protocol keeps it: the state a decision about a
+/// message for that tx was taken in (lessons narrate "it had not seen tx 2, so...").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TxStatus {
+    /// Never heard of it (or forgot it).
+    Unknown,
+    /// Some peer said it has it; not asked for yet.
+    Announced,
+    /// Asked this peer for it and waiting for the answer.
+    Requested(PeerIdx),
+    /// Received a copy and is still checking it (INV's `validate_ms`).
+    Verifying,
+    /// Holds it.
+    Have,
+}
+
+/// What a timer is, for narration: a short name and the tx it is about, if any.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TimerNote {
+    pub kind: &'static str,
+    pub tx: Option<TxId>,
+}
+
+impl TimerNote {
+    pub const fn of(kind: &'static str, tx: Option<TxId>) -> TimerNote {
+        TimerNote { kind, tx }
+    }
+}
+
 /// What a protocol is told about the node it runs on when it is created.
 #[derive(Clone, Debug, Default)]
 pub struct NodeSetup {
@@ -115,6 +150,25 @@ pub trait Protocol {
     /// Human-readable state for the node inspector, in a fixed order.
     fn inspect(&self) -> Vec<(&'static str, String)> {
         Vec::new()
+    }
+
+    /// Per-peer and per-tx state for the inspector (`Detail`): who is in the mesh, scores,
+    /// requests in flight. `now` dates backoffs and timeouts.
+    fn detail(&self, now: Time) -> Detail {
+        let _ = now;
+        Detail::default()
+    }
+
+    /// What the node knows of `tx` (lessons narrate decisions from it).
+    fn tx_status(&self, tx: TxId) -> TxStatus {
+        let _ = tx;
+        TxStatus::Unknown
+    }
+
+    /// What a timer of this protocol is, for narration.
+    fn describe_timer(timer: &Self::Timer) -> TimerNote {
+        let _ = timer;
+        TimerNote::of("timer", None)
     }
 }
 

@@ -125,6 +125,20 @@ impl Wanted {
         true
     }
 
+    /// The peers that announced it, in the order they did (the inspector lists them).
+    pub fn announcer_list(&self) -> &[PeerIdx] {
+        &self.announcers
+    }
+
+    /// What a node lacking the tx knows of it: asked someone, or only heard of it.
+    pub fn status(&self) -> crate::TxStatus {
+        match self.in_flight {
+            Some(p) => crate::TxStatus::Requested(p),
+            None if self.announcers.is_empty() => crate::TxStatus::Unknown,
+            None => crate::TxStatus::Announced,
+        }
+    }
+
     pub fn announced_by(&self, peer: PeerIdx) -> bool {
         self.announcers.contains(&peer)
     }

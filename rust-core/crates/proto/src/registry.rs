@@ -32,6 +32,111 @@ pub struct ProtocolInfo {
     /// The adversary behaviours it interprets, by name (`Behaviour::NAMES`); any other leaves
     /// a node honest in its runs.
     pub behaviours: &'static [&'static str],
+    /// Every kind of message it sends, each described (the page's legend and lessons).
+    pub messages: &'static [MessageInfo],
+}
+
+/// What a user is told about a kind of message.
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct MessageInfo {
+    /// As `WireMsg::kind` names it.
+    pub kind: &'static str,
+    /// As the protocol's spec writes it ("IHAVE", "SeenTx").
+    pub label: &'static str,
+    /// One line: what it says and when it is sent.
+    pub about: &'static str,
+}
+
+const fn msg(kind: &'static str, label: &'static str, about: &'static str) -> MessageInfo {
+    MessageInfo { kind, label, about }
+}
+
+const FLOOD_MESSAGES: &[MessageInfo] = &[msg(
+    "tx",
+    "TX",
+    "A whole transaction, pushed unasked to the peers.",
+)];
+const INV_MESSAGES: &[MessageInfo] = &[
+    msg(
+        "Inv",
+        "INV",
+        "Hashes of txs the sender has, sent after its trickle delay.",
+    ),
+    msg(
+        "GetData",
+        "GETDATA",
+        "Asks the peer that announced them for the txs.",
+    ),
+    msg("Tx", "TX", "A whole transaction, answering GETDATA."),
+];
+const SHREC_MESSAGES: &[MessageInfo] = &[
+    msg(
+        "Hello",
+        "HELLO",
+        "The key the receiver names txs to the sender with (short keyed IDs).",
+    ),
+    msg("Announce", "ANNOUNCE", "Short IDs of txs the sender has."),
+    msg(
+        "Request",
+        "REQUEST",
+        "Asks one announcer for a tx by its short ID.",
+    ),
+    msg("Tx", "TX", "A whole transaction, answering REQUEST."),
+];
+const CAT_MESSAGES: &[MessageInfo] = &[
+    msg(
+        "Txs",
+        "Txs",
+        "A whole transaction: pushed by its creator, or answering WantTx.",
+    ),
+    msg(
+        "SeenTx",
+        "SeenTx",
+        "The sender has this tx (its SHA-256 key): no need to push it there.",
+    ),
+    msg(
+        "WantTx",
+        "WantTx",
+        "Asks one peer that has seen the tx for it; the next is asked after a timeout.",
+    ),
+    msg(
+        "Hello",
+        "Hello",
+        "CAT2: the sender's node ID, so that SeenTx can name where a tx came from.",
+    ),
+];
+const GOSSIPSUB_MESSAGES: &[MessageInfo] = &[
+    msg("subscribe", "SUBSCRIBE", "The topics the sender joined: only subscribers are grafted and gossiped to."),
+    msg("publish", "PUBLISH", "A whole message (the tx), pushed along the mesh."),
+    msg("graft", "GRAFT", "Adds the link to both sides' mesh."),
+    msg("prune", "PRUNE", "Drops the link from the mesh, with a backoff before the next GRAFT."),
+    msg("ihave", "IHAVE", "Gossip: ids of recent messages, each heartbeat, to a few peers outside the mesh."),
+    msg("iwant", "IWANT", "Asks the IHAVE's sender for the messages the receiver lacks."),
+    msg("idontwant", "IDONTWANT", "v1.2: the sender has this message now; do not send it another copy."),
+    msg("iannounce", "IANNOUNCE", "v2.0: the sender has this message; ask with INEED (sent to some mesh peers instead of it)."),
+    msg("ineed", "INEED", "v2.0: send me that message; the next announcer is asked if it does not come in time."),
+];
+const STROKKUR_MESSAGES: &[MessageInfo] = &[
+    msg(
+        "key",
+        "KEY",
+        "A fresh SipHash key: the receiver names symbols to the sender by short IDs under it.",
+    ),
+    msg(
+        "codeword",
+        "CODEWORD",
+        "The XOR of a few symbols of the sender's window, their short IDs, and a loss count.",
+    ),
+    msg(
+        "loss report",
+        "LOSS REPORT",
+        "The codewords the sender failed to decode in time, sent alone.",
+    ),
+];
+
+/// The entry of a message kind of a protocol, if it lists it.
+pub fn message(protocol: &str, kind: &str) -> Option<&'static MessageInfo> {
+    info(protocol)?.messages.iter().find(|m| m.kind == kind)
 }
 
 impl ProtocolInfo {
@@ -74,6 +179,7 @@ pub const PROTOCOLS: &[ProtocolInfo] = &[
         live: false,
         counters: flood::counters::ALL,
         behaviours: FLOOD_BEHAVIOURS,
+        messages: FLOOD_MESSAGES,
     },
     ProtocolInfo {
         name: "push",
@@ -83,6 +189,7 @@ pub const PROTOCOLS: &[ProtocolInfo] = &[
         live: false,
         counters: flood::counters::ALL,
         behaviours: FLOOD_BEHAVIOURS,
+        messages: FLOOD_MESSAGES,
     },
     ProtocolInfo {
         name: "inv",
@@ -92,6 +199,7 @@ pub const PROTOCOLS: &[ProtocolInfo] = &[
         live: false,
         counters: inv::counters::ALL,
         behaviours: PULL_BEHAVIOURS,
+        messages: INV_MESSAGES,
     },
     ProtocolInfo {
         name: "shrec",
@@ -101,6 +209,7 @@ pub const PROTOCOLS: &[ProtocolInfo] = &[
         live: false,
         counters: shrec::counters::ALL,
         behaviours: PULL_BEHAVIOURS,
+        messages: SHREC_MESSAGES,
     },
     ProtocolInfo {
         name: "cat",
@@ -110,6 +219,7 @@ pub const PROTOCOLS: &[ProtocolInfo] = &[
         live: true,
         counters: cat::counters::ALL,
         behaviours: PULL_BEHAVIOURS,
+        messages: CAT_MESSAGES,
     },
     ProtocolInfo {
         name: "cat2",
@@ -119,6 +229,7 @@ pub const PROTOCOLS: &[ProtocolInfo] = &[
         live: false,
         counters: cat::counters::ALL,
         behaviours: PULL_BEHAVIOURS,
+        messages: CAT_MESSAGES,
     },
     ProtocolInfo {
         name: "gossipsub",
@@ -128,6 +239,7 @@ pub const PROTOCOLS: &[ProtocolInfo] = &[
         live: true,
         counters: gossipsub::counters::ALL,
         behaviours: GOSSIPSUB_BEHAVIOURS,
+        messages: GOSSIPSUB_MESSAGES,
     },
     ProtocolInfo {
         name: "strokkur",
@@ -137,6 +249,7 @@ pub const PROTOCOLS: &[ProtocolInfo] = &[
         live: true,
         counters: strokkur::counters::ALL,
         behaviours: STROKKUR_BEHAVIOURS,
+        messages: STROKKUR_MESSAGES,
     },
 ];
 

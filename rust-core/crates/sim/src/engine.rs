@@ -6,6 +6,7 @@ use crate::digest::EventLog;
 use crate::links::Links;
 use crate::metrics::Metrics;
 use crate::network::{Edge, Network};
+use crate::step::{knew, note_actions, note_input, Step, StepSink};
 use crate::timeline::What;
 use crate::workload::TxPlan;
 use proto::prefetch::{prefetch, warm};
@@ -44,9 +45,10 @@ pub struct EngineOptions {
 #[derive(Clone, Debug, PartialEq)]
 pub enum TraceEvent {
     /// A message left `from` for `to`; it arrives at `arrive_us` unless `lost`. `tx` is the
-    /// transaction it carries in full, if any.
+    /// transaction it carries in full, if any; `subject` the one it is about (`WireMsg::subject`).
     Send {
         tx: Option<u64>,
+        subject: Option<u64>,
         t_us: u64,
         from: u32,
         to: u32,
@@ -190,6 +192,8 @@ pub struct Engine<P: Protocol> {
     links: Option<Box<Links>>,
     next_change: usize,
     trace: Option<TraceSink>,
+    /// Every input handled and what it led to, for narration (off unless asked for).
+    steps: Option<StepSink>,
 }
 
 impl<P: Protocol> Engine<P> {
@@ -243,6 +247,7 @@ impl<P: Protocol> Engine<P> {
             links: (!net.timeline.is_empty()).then(|| Box::new(Links::new(&net))),
             next_change: 0,
             trace: None,
+            steps: None,
             net,
             plan,
         };
@@ -267,6 +272,11 @@ impl<P: Protocol> Engine<P> {
         self.trace = Some(sink);
     }
 
+    /// Send every input a node handles, with what it did, to `sink` (from now on).
+    pub fn set_steps(&mut self, sink: StepSink) {
+        self.steps = Some(sink);
+    }
+
     pub fn now_us(&self) -> u64 {
         self.now
     }
@@ -277,6 +287,14 @@ impl<P: Protocol> Engine<P> {
 
     pub fn events(&self) -> u64 {
         self.events
+    }
+
+    pub fn network(&self) -> &Network {
+        &self.net
+    }
+
+    pub fn node_mut(&mut self, v: usize) -> &mut P {
+        &mut self.nodes[v]
     }
 
     pub fn node(&self, v: usize) -> &P {
@@ -658,6 +676,19 @@ impl<P: Protocol> Engine<P> {
     /// a flooding run (cachegrind, flood-1000).
     #[inline(always)]
     fn dispatch(&mut self, node: usize, input: Input<P::Msg, P::Timer>) {
+        if self.steps.is_some() {
+            return self.dispatch_noted(node, input);
+        }
+        self.handle_at(node, input);
+        // Most inputs (a copy already seen) ask for nothing.
+        if !self.actions.is_empty() {
+            self.apply_all(node);
+        }
+    }
+
+    /// The node's protocol takes one input; its actions wait in `self.actions`.
+    #[inline(always)]
+    fn handle_at(&mut self, node: usize, input: Input<P::Msg, P::Timer>) {
         let mut cx: Ctx<'_, P> = Ctx::new(
             Time(self.now),
             &mut self.rngs[node],
@@ -665,10 +696,29 @@ impl<P: Protocol> Engine<P> {
             &mut self.actions,
         );
         self.nodes[node].handle(input, &mut cx);
-        // Most inputs (a copy already seen) ask for nothing.
-        if !self.actions.is_empty() {
-            self.apply_all(node);
+    }
+
+    /// `dispatch` for a run whose steps are recorded: the input, what the node knew of its
+    /// tx, and what it asked for go to the step sink before the actions are carried out.
+    #[cold]
+    #[inline(never)]
+    fn dispatch_noted(&mut self, node: usize, input: Input<P::Msg, P::Timer>) {
+        let noted = note_input::<P>(&self.net, node, &input);
+        let known = noted
+            .tx()
+            .map(|tx| knew(&self.net, node, &self.nodes[node], tx));
+        self.handle_at(node, input);
+        let step = Step {
+            t_us: self.now,
+            node: node as u32,
+            input: noted,
+            knew: known,
+            actions: note_actions::<P>(&self.net, node, &self.actions),
+        };
+        if let Some(sink) = &mut self.steps {
+            sink(&step);
         }
+        self.apply_all(node);
     }
 
     /// Carries out the actions a node just asked for, in order.
@@ -816,6 +866,7 @@ impl<P: Protocol> Engine<P> {
         if let Some(trace) = &mut self.trace {
             trace(&TraceEvent::Send {
                 tx: msg.full_tx().map(|t| t.0),
+                subject: msg.subject().map(|t| t.0),
                 t_us: self.now,
                 from: node as u32,
                 to: edge.peer,

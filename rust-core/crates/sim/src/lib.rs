@@ -5,6 +5,7 @@
 
 pub mod cities;
 pub mod demo;
+pub mod detail;
 mod digest;
 pub mod engine;
 pub mod events;
@@ -20,6 +21,7 @@ pub mod registry;
 pub mod run;
 pub mod scenario;
 pub mod schema;
+pub mod step;
 mod tagged;
 pub mod timeline;
 pub mod workload;

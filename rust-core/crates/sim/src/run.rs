@@ -2,17 +2,21 @@
 //! and the report that comes out. `Run` erases the protocol type so the CLI and the WASM
 //! bindings can step any protocol the same way.
 
+use crate::detail::{name_peers, NodeDetail};
 use crate::engine::{Engine, EngineOptions, TraceSink};
 use crate::load::{err, ScenarioError};
 use crate::metrics::{CounterReport, Metrics, Summary};
 use crate::network::Network;
 use crate::phases::{phases, Phase};
 use crate::scenario::Scenario;
+use crate::step::StepSink;
 use crate::workload::TxPlan;
 use proto::registry::ConfigCheck;
+use proto::strokkur::{PeelStep, Strokkur};
 use proto::Protocol;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
+use std::any::Any;
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
@@ -77,8 +81,17 @@ pub trait Run {
     fn events(&self) -> u64;
     /// The node's protocol state, for the inspector.
     fn inspect(&self, node: usize) -> Vec<(&'static str, String)>;
+    /// The node's per-peer and per-tx state, peers named by node.
+    fn detail(&self, node: usize) -> NodeDetail;
     fn metrics(&self) -> &Metrics;
     fn set_trace(&mut self, sink: TraceSink);
+    /// Record every input handled from now on (`engine::Engine::set_steps`).
+    fn set_steps(&mut self, sink: StepSink);
+    /// Watch a Strokkur node's decoder peel from now on; false for another protocol, or once
+    /// its decoder has learned a symbol.
+    fn watch_decoder(&mut self, node: usize) -> bool;
+    /// The watched decoder's steps, senders named by node.
+    fn peeling(&self, node: usize) -> Option<NodePeeling>;
     fn finish(self: Box<Self>) -> Finished;
 }
 
@@ -88,9 +101,19 @@ pub struct Finished {
     pub events: u64,
 }
 
+/// A watched Strokkur decoder's peeling (`ltcode::Peeling`), for the page.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NodePeeling {
+    pub steps: Vec<PeelStep>,
+    /// Each decoder sender handle's node (u32::MAX for one that stands for nobody now).
+    pub senders: Vec<u32>,
+    /// The tx each whole-tx symbol is, by `seq`.
+    pub txs: BTreeMap<u64, u64>,
+}
+
 struct Typed<P: Protocol>(Engine<P>);
 
-impl<P: Protocol> Run for Typed<P> {
+impl<P: Protocol + 'static> Run for Typed<P> {
     fn run_until(&mut self, t_us: u64) -> bool {
         self.0.run_until(t_us)
     }
@@ -109,11 +132,45 @@ impl<P: Protocol> Run for Typed<P> {
     fn inspect(&self, node: usize) -> Vec<(&'static str, String)> {
         self.0.node(node).inspect()
     }
+    fn detail(&self, node: usize) -> NodeDetail {
+        let now = proto::Time(self.0.now_us());
+        name_peers(self.0.network(), node, self.0.node(node).detail(now))
+    }
     fn metrics(&self) -> &Metrics {
         &self.0.metrics
     }
     fn set_trace(&mut self, sink: TraceSink) {
         self.0.set_trace(sink)
+    }
+    fn set_steps(&mut self, sink: StepSink) {
+        self.0.set_steps(sink)
+    }
+    fn watch_decoder(&mut self, node: usize) -> bool {
+        let any: &mut dyn Any = self.0.node_mut(node);
+        any.downcast_mut::<Strokkur>()
+            .is_some_and(Strokkur::watch_decoder)
+    }
+    fn peeling(&self, node: usize) -> Option<NodePeeling> {
+        let any: &dyn Any = self.0.node(node);
+        let s = any.downcast_ref::<Strokkur>()?;
+        let (steps, txs) = s.peeling()?;
+        let net = self.0.network();
+        let handles = steps.iter().filter_map(|st| match st {
+            PeelStep::Arrived { sender, .. } => Some(*sender),
+            _ => None,
+        });
+        let count = handles.max().map_or(0, |h| h as usize + 1);
+        let senders = (0..count as u32)
+            .map(|h| match s.sender_peer(h) {
+                Some(p) if p.idx() < net.degree(node) => net.edges[net.edge(node, p.0)].peer,
+                _ => u32::MAX,
+            })
+            .collect();
+        Some(NodePeeling {
+            steps: steps.to_vec(),
+            senders,
+            txs: txs.iter().map(|(&seq, tx)| (seq, tx.0)).collect(),
+        })
     }
     fn finish(self: Box<Self>) -> Finished {
         let (metrics, digest, events) = self.0.finish();

@@ -261,6 +261,7 @@ fn trace_line(label: &str, ev: &TraceEvent) -> String {
             payload,
             arrive_us,
             lost,
+            ..
         } => serde_json::json!({
             "run": label, "ev": "send", "t_us": t_us, "from": from, "to": to, "kind": kind,
             "class": class.name(), "bytes": bytes, "payload": payload, "arrive_us": arrive_us, "lost": lost, "tx": tx

@@ -6,6 +6,7 @@ pub mod arrival_store;
 pub mod layout;
 pub mod live_node;
 mod simulation;
+mod steps;
 
 pub use live_node::LiveNode;
 pub use simulation::Simulation;
@@ -207,6 +208,33 @@ fn counter_entry(c: &proto::Counter) -> CounterEntry {
         about: c.about.into(),
         effect: c.effect.map(|e| e.name().into()),
     }
+}
+
+/// A kind of message a protocol sends, as the page's legend and lessons show it.
+#[wasm_bindgen(getter_with_clone)]
+pub struct MessageEntry {
+    /// As the simulation's `kinds()` name it.
+    pub kind: String,
+    /// As the protocol's spec writes it ("IHAVE").
+    pub label: String,
+    /// One line: what it says and when it is sent.
+    pub about: String,
+}
+
+/// Every kind of message `protocol` sends (none for a name not in the registry).
+#[wasm_bindgen]
+pub fn messages(protocol: &str) -> Vec<MessageEntry> {
+    let Some(info) = proto::registry::info(protocol) else {
+        return Vec::new();
+    };
+    info.messages
+        .iter()
+        .map(|m| MessageEntry {
+            kind: m.kind.into(),
+            label: m.label.into(),
+            about: m.about.into(),
+        })
+        .collect()
 }
 
 /// Every counter a run or a light node can report, each once: the protocols' (in registry

@@ -3,6 +3,7 @@
 
 use crate::layout::SendField;
 use crate::layout::{push_row, ArrivalField, ChangeField, ChangeWhat, CountField, MessageClass};
+use crate::steps::{index_of, push_step, Names};
 use crate::{guarded, performance_now};
 use proto::MsgClass;
 use sim::engine::{EngineOptions, TraceEvent};
@@ -10,6 +11,7 @@ use sim::metrics::Metrics;
 use sim::network::Network;
 use sim::registry::start_run;
 use sim::run::{Prepared, Started};
+use sim::step::Step;
 use sim::timeline::What;
 use sim::workload::TxPlan;
 use std::cell::RefCell;
@@ -29,16 +31,10 @@ struct Captured {
     counts: Vec<f64>,
     counter_names: Vec<&'static str>,
     capture_sends: bool,
-}
-
-fn index_of<T: PartialEq>(names: &mut Vec<T>, name: T) -> f64 {
-    match names.iter().position(|n| *n == name) {
-        Some(i) => i as f64,
-        None => {
-            names.push(name);
-            (names.len() - 1) as f64
-        }
-    }
+    /// Laid out by `StepField` and `ActionField` (`capture_steps`).
+    steps: Vec<f64>,
+    step_actions: Vec<f64>,
+    timer_kinds: Vec<&'static str>,
 }
 
 fn push_arrival(out: &mut Vec<f64>, t_us: u64, node: u32, tx: u64) {
@@ -52,10 +48,20 @@ fn push_arrival(out: &mut Vec<f64>, t_us: u64, node: u32, tx: u64) {
 }
 
 impl Captured {
+    fn take_step(&mut self, step: &Step) {
+        let names = Names {
+            kinds: &mut self.kinds,
+            counters: &mut self.counter_names,
+            timers: &mut self.timer_kinds,
+        };
+        push_step(step, names, &mut self.steps, &mut self.step_actions);
+    }
+
     fn take(&mut self, event: &TraceEvent) {
         match *event {
             TraceEvent::Send {
                 tx,
+                subject,
                 t_us,
                 from,
                 to,
@@ -79,6 +85,7 @@ impl Captured {
                         (F::Arrive as usize, arrive_us as f64),
                         (F::Lost as usize, lost as u8 as f64),
                         (F::Tx as usize, tx.map_or(-1.0, |t| t as f64)),
+                        (F::Subject as usize, subject.map_or(-1.0, |t| t as f64)),
                     ];
                     push_row(&mut self.sends, F::Stride as usize, fields);
                 }
@@ -125,6 +132,132 @@ pub struct NodeInspection {
     /// The run's counters at this node: `counter_names[i]` counted `counter_values[i]`.
     pub counter_names: Vec<String>,
     pub counter_values: Vec<f64>,
+    /// Groups of nodes drawn around it (`group_names[i]` holds `group_nodes` up to
+    /// `group_ends[i]`): a GossipSub mesh and fanout.
+    pub group_names: Vec<String>,
+    pub group_nodes: Vec<u32>,
+    pub group_ends: Vec<u32>,
+    /// Tables: `table_titles[i]` has the columns up to `column_ends[i]` and the cells (row by
+    /// row) up to `cell_ends[i]`; `row_nodes` names each row's node (-1: a tx row).
+    pub table_titles: Vec<String>,
+    pub columns: Vec<String>,
+    pub column_ends: Vec<u32>,
+    pub cells: Vec<String>,
+    pub cell_ends: Vec<u32>,
+    pub row_nodes: Vec<i32>,
+}
+
+/// A watched Strokkur decoder's peeling (`Simulation::peeling`), flattened.
+#[wasm_bindgen(getter_with_clone)]
+pub struct DecoderView {
+    /// Laid out by `PeelField`.
+    pub steps: Vec<f64>,
+    /// The (short ID, symbol seq or -1) pairs the `Arrived` steps name, in order.
+    pub ids: Vec<f64>,
+    /// Each sender handle's node (-1: nobody now).
+    pub senders: Vec<i32>,
+    /// (symbol seq, tx) pairs: which tx each whole-tx symbol is.
+    pub txs: Vec<f64>,
+}
+
+fn flatten_peeling(view: sim::run::NodePeeling) -> DecoderView {
+    use crate::layout::{PeelField as F, PeelKind as K};
+    use proto::strokkur::PeelStep as S;
+    let mut steps = Vec::new();
+    let mut ids = Vec::new();
+    for step in &view.steps {
+        let (kind, cw, sender, seq, id, degree, n) = match *step {
+            S::Arrived {
+                cw,
+                sender,
+                ids: ref named,
+                degree,
+            } => {
+                for &(id, seq) in named {
+                    ids.extend_from_slice(&[id as f64, seq.map_or(-1.0, |s| s as f64)]);
+                }
+                let n = named.len() as f64;
+                (
+                    K::Arrived,
+                    cw as f64,
+                    sender as f64,
+                    -1.0,
+                    -1.0,
+                    degree as f64,
+                    n,
+                )
+            }
+            S::Known { seq } => (K::Known, -1.0, -1.0, seq as f64, -1.0, 0.0, 0.0),
+            S::Released { cw, seq, id } => (
+                K::Released,
+                cw as f64,
+                -1.0,
+                seq as f64,
+                id as f64,
+                0.0,
+                0.0,
+            ),
+            S::Reduced {
+                cw,
+                seq,
+                id,
+                degree,
+            } => (
+                K::Reduced,
+                cw as f64,
+                -1.0,
+                seq as f64,
+                id as f64,
+                degree as f64,
+                0.0,
+            ),
+            S::Redundant { cw } => (K::Redundant, cw as f64, -1.0, -1.0, -1.0, 0.0, 0.0),
+            S::Corrupt { cw } => (K::Corrupt, cw as f64, -1.0, -1.0, -1.0, 0.0, 0.0),
+            S::Lost { cw } => (K::Lost, cw as f64, -1.0, -1.0, -1.0, 0.0, 0.0),
+        };
+        let fields = [
+            (F::Kind as usize, kind as u8 as f64),
+            (F::Cw as usize, cw),
+            (F::Sender as usize, sender),
+            (F::Seq as usize, seq),
+            (F::Id as usize, id),
+            (F::Degree as usize, degree),
+            (F::Ids as usize, n),
+        ];
+        push_row(&mut steps, F::Stride as usize, fields);
+    }
+    DecoderView {
+        steps,
+        ids,
+        senders: view
+            .senders
+            .iter()
+            .map(|&n| if n == u32::MAX { -1 } else { n as i32 })
+            .collect(),
+        txs: view
+            .txs
+            .iter()
+            .flat_map(|(&seq, &tx)| [seq as f64, tx as f64])
+            .collect(),
+    }
+}
+
+/// A node's detail flattened into `NodeInspection`'s group and table fields.
+fn flatten_detail(detail: sim::detail::NodeDetail, out: &mut NodeInspection) {
+    for (name, nodes) in detail.groups {
+        out.group_names.push(name);
+        out.group_nodes.extend(nodes);
+        out.group_ends.push(out.group_nodes.len() as u32);
+    }
+    for t in detail.tables {
+        out.table_titles.push(t.title);
+        out.columns.extend(t.columns);
+        out.column_ends.push(out.columns.len() as u32);
+        out.cells.extend(t.rows.into_iter().flatten());
+        out.cell_ends.push(out.cells.len() as u32);
+        out.row_nodes
+            .extend(t.row_nodes.iter().map(|n| n.map_or(-1, |n| n as i32)));
+    }
 }
 
 #[wasm_bindgen]
@@ -222,6 +355,50 @@ impl Simulation {
     /// Collect every message sent (off by default: they are many).
     pub fn capture_sends(&mut self, on: bool) {
         self.captured.borrow_mut().capture_sends = on;
+    }
+
+    /// Record every input a node handles from now on, and what it did (`take_steps`): for
+    /// lessons, on small networks (it costs time and memory per event).
+    pub fn capture_steps(&mut self) {
+        let Some(started) = self.started.as_mut() else {
+            return;
+        };
+        let sink = Rc::clone(&self.captured);
+        started
+            .run
+            .set_steps(Box::new(move |step| sink.borrow_mut().take_step(step)));
+    }
+
+    /// Watch a Strokkur node's decoder peel from now on (call before advancing): false for
+    /// another protocol, a node that does not exist, or a decoder that learned a symbol already.
+    pub fn watch_decoder(&mut self, node: u32) -> bool {
+        let Some(started) = self.started.as_mut() else {
+            return false;
+        };
+        (node as usize) < self.net.nodes && started.run.watch_decoder(node as usize)
+    }
+
+    /// The watched decoder's peeling so far (undefined if `node` is not watched).
+    pub fn peeling(&self, node: u32) -> Option<DecoderView> {
+        let started = self.started.as_ref()?;
+        if node as usize >= self.net.nodes {
+            return None;
+        }
+        started.run.peeling(node as usize).map(flatten_peeling)
+    }
+
+    /// Steps since the last call, laid out by `StepField`.
+    pub fn take_steps(&mut self) -> Vec<f64> {
+        std::mem::take(&mut self.captured.borrow_mut().steps)
+    }
+    /// Their actions, laid out by `ActionField`, in step order.
+    pub fn take_step_actions(&mut self) -> Vec<f64> {
+        std::mem::take(&mut self.captured.borrow_mut().step_actions)
+    }
+    /// Timer kinds, indexed as steps and actions name them.
+    pub fn timer_kinds(&self) -> Vec<String> {
+        let captured = self.captured.borrow();
+        captured.timer_kinds.iter().map(|k| k.to_string()).collect()
     }
 
     /// Process events up to `until_us` of simulated time, at most `max_events` of them.
@@ -568,7 +745,7 @@ impl Simulation {
                 .iter()
                 .map(|(k, n)| (k.to_string(), n[v] as f64));
             let (counter_names, counter_values) = counters.unzip();
-            Ok(NodeInspection {
+            let mut out = NodeInspection {
                 node,
                 behaviour: format!(
                     "{:?}",
@@ -583,7 +760,18 @@ impl Simulation {
                 bytes_down: (s.down_payload + s.down_control) as f64,
                 counter_names,
                 counter_values,
-            })
+                group_names: Vec::new(),
+                group_nodes: Vec::new(),
+                group_ends: Vec::new(),
+                table_titles: Vec::new(),
+                columns: Vec::new(),
+                column_ends: Vec::new(),
+                cells: Vec::new(),
+                cell_ends: Vec::new(),
+                row_nodes: Vec::new(),
+            };
+            flatten_detail(started.run.detail(v), &mut out);
+            Ok(out)
         })
     }
 

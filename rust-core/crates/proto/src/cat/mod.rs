@@ -30,6 +30,7 @@ pub use msg::{CatMsg, NodeAddr, WireKey, KEY_LEN, NODE_ID_LEN};
 
 use crate::pull::{forget_peer, millis, PeerSession, Peers, Wanted};
 use crate::{Behaviour, Ctx, Dur, IdMap, Input, NodeSetup, PeerIdx, Protocol, Tx, TxId};
+use crate::{Cell, Detail, Table, Time, TimerNote, TxStatus};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -462,6 +463,51 @@ impl Protocol for Cat {
             for p in self.peers.iter_up() {
                 cx.send(p, CatMsg::Hello { node: self.me });
             }
+        }
+    }
+
+    fn tx_status(&self, tx: TxId) -> TxStatus {
+        if self.have.contains_key(&tx) {
+            return TxStatus::Have;
+        }
+        self.pending
+            .get(&tx)
+            .map_or(TxStatus::Unknown, |p| p.known.status())
+    }
+
+    fn describe_timer(timer: &CatTimer) -> TimerNote {
+        match timer {
+            CatTimer::SeenTx(tx) => TimerNote::of("SeenTx delay", Some(*tx)),
+            CatTimer::Request(tx) => TimerNote::of("WantTx timeout", Some(*tx)),
+            CatTimer::FromWait { tx, .. } => TimerNote::of("From wait", Some(*tx)),
+            CatTimer::Reply { tx, .. } => TimerNote::of("delayed reply", Some(tx.id)),
+        }
+    }
+
+    /// Pending wants and who has seen what: per tx being fetched (or whose SeenTx waits),
+    /// the peer asked and every peer known to have it.
+    fn detail(&self, _now: Time) -> Detail {
+        let mut table = Table::new(
+            "pending wants and who has seen what",
+            &["in pool", "WantTx in flight to", "seen by", "requests sent"],
+        );
+        let mut ids: Vec<TxId> = self.pending.keys().copied().collect();
+        ids.sort_unstable();
+        for id in ids {
+            let p = &self.pending[&id];
+            let have = if self.have.contains_key(&id) {
+                "yes"
+            } else {
+                "no"
+            };
+            let asked = p.known.in_flight.map_or(Cell::from("-"), Cell::Peer);
+            let seen = Cell::Peers(p.known.announcer_list().to_vec());
+            let sent = Cell::from(p.known.requests() as usize);
+            table.tx(id, vec![Cell::from(have), asked, seen, sent]);
+        }
+        Detail {
+            groups: Vec::new(),
+            tables: vec![table],
         }
     }
 

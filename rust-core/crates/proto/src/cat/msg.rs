@@ -328,6 +328,13 @@ impl WireMsg for CatMsg {
             _ => 0,
         }
     }
+    fn subject(&self) -> Option<TxId> {
+        match self {
+            CatMsg::Txs(tx) => Some(tx.id),
+            CatMsg::SeenTx { key, .. } | CatMsg::WantTx { key } => key.tx(),
+            CatMsg::Hello { .. } => None,
+        }
+    }
     fn full_tx(&self) -> Option<TxId> {
         match self {
             CatMsg::Txs(tx) => Some(tx.id),

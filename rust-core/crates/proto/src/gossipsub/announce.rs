@@ -128,6 +128,22 @@ impl AnnounceCache {
     pub fn len(&self) -> usize {
         self.pending.len()
     }
+
+    /// What the cache knows of a message not received yet: announced, or an INEED in flight.
+    pub fn status(&self, id: TxId) -> Option<crate::TxStatus> {
+        self.pending.get(&id).map(|p| p.wanted.status())
+    }
+
+    /// Per peer: messages it announced that we still lack, and INEEDs in flight to it.
+    pub fn of_peer(&self, peer: PeerIdx) -> (usize, usize) {
+        let mut announced = 0;
+        let mut asked = 0;
+        for p in self.pending.values() {
+            announced += p.wanted.announced_by(peer) as usize;
+            asked += (p.wanted.in_flight == Some(peer)) as usize;
+        }
+        (announced, asked)
+    }
 }
 
 #[cfg(test)]

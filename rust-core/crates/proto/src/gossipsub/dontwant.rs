@@ -32,6 +32,14 @@ impl DontWant {
         !self.set.is_empty() && self.set.contains(&(peer.0, id.0))
     }
 
+    /// How many messages a peer said IDONTWANT for (still remembered).
+    pub fn count_of(&self, peer: PeerIdx) -> usize {
+        self.buckets
+            .iter()
+            .map(|b| b.iter().filter(|(p, _)| *p == peer.0).count())
+            .sum()
+    }
+
     /// Forgets every IDONTWANT of a peer (its index may go to another peer).
     pub fn forget(&mut self, peer: PeerIdx) {
         if self.set.is_empty() {

@@ -40,6 +40,11 @@ impl Promises {
         self.queue.retain(|&(_, _, p)| p != peer);
     }
 
+    /// Promises a peer made that are still due.
+    pub fn count_of(&self, peer: PeerIdx) -> usize {
+        self.queue.iter().filter(|&&(_, _, p)| p == peer).count()
+    }
+
     pub fn len(&self) -> usize {
         self.queue.len()
     }

@@ -920,6 +920,76 @@ impl Protocol for Gossipsub {
         self.behaviour = behaviour.clone();
     }
 
+    fn tx_status(&self, tx: TxId) -> crate::TxStatus {
+        if self.seen.contains(tx) {
+            return crate::TxStatus::Have;
+        }
+        self.acache.status(tx).unwrap_or(crate::TxStatus::Unknown)
+    }
+
+    fn describe_timer(timer: &GossipsubTimer) -> crate::TimerNote {
+        match timer {
+            GossipsubTimer::Heartbeat => crate::TimerNote::of("heartbeat", None),
+            GossipsubTimer::INeedTimeout(id) => crate::TimerNote::of("INEED timeout", Some(*id)),
+        }
+    }
+
+    /// The mesh and fanout of the first topic, and what the router keeps per peer.
+    fn detail(&self, now: Time) -> crate::Detail {
+        use crate::{Cell, Table};
+        let mut table = Table::new(
+            "peers",
+            &[
+                "in",
+                "version",
+                "score",
+                "backoff (s)",
+                "IDONTWANT from it",
+                "announced, not received",
+                "INEED in flight",
+                "IWANT promises",
+            ],
+        );
+        let topic = self.peers.topic(TopicId(0));
+        for (i, peer) in self.peers.list.iter().enumerate() {
+            if !peer.connected {
+                continue;
+            }
+            let p = PeerIdx(i as u32);
+            let member = topic.and_then(|t| t.member(p));
+            let place = match member {
+                Some(m) if m.in_mesh => "mesh",
+                Some(m) if m.in_fanout => "fanout",
+                Some(m) if m.subscribed => "subscribed",
+                _ => "-",
+            };
+            let backoff = member.map_or(0.0, |m| {
+                m.backoff_until.0.saturating_sub(now.0) as f64 / 1e6
+            });
+            let (announced, asked) = self.acache.of_peer(p);
+            table.peer(
+                p,
+                vec![
+                    Cell::from(place),
+                    Cell::from(peer.version.protocol_id()),
+                    Cell::from(self.score(p)),
+                    Cell::from(backoff),
+                    Cell::from(self.dont_want.count_of(p)),
+                    Cell::from(announced),
+                    Cell::from(asked),
+                    Cell::from(self.promises.count_of(p)),
+                ],
+            );
+        }
+        crate::Detail {
+            groups: vec![
+                ("mesh", self.mesh().to_vec()),
+                ("fanout", self.fanout().to_vec()),
+            ],
+            tables: vec![table],
+        }
+    }
+
     fn inspect(&self) -> Vec<(&'static str, String)> {
         let connected = self.peers.list.iter().filter(|x| x.connected).count();
         let subscribed = self.subscribers(TopicId(0));

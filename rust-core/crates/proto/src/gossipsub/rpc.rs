@@ -130,6 +130,14 @@ impl WireMsg for Rpc {
             _ => None,
         }
     }
+    fn subject(&self) -> Option<TxId> {
+        match self {
+            Rpc::Publish(m) => Some(m.tx.id),
+            Rpc::IHave { ids, .. } | Rpc::IWant(ids) => ids.first().copied(),
+            Rpc::IDontWant(id) | Rpc::IAnnounce { id, .. } | Rpc::INeed(id) => Some(*id),
+            Rpc::Subscribe { .. } | Rpc::Graft { .. } | Rpc::Prune { .. } => None,
+        }
+    }
     fn class(&self) -> MsgClass {
         match self {
             Rpc::Publish(_) => MsgClass::Payload,

@@ -29,6 +29,7 @@ pub use msg::{
 
 use crate::pull::{forget_peer, millis, PeerSession, Peers, Wanted};
 use crate::{Behaviour, Ctx, Dur, IdMap, Input, NodeSetup, PeerIdx, Protocol, Tx, TxId};
+use crate::{Cell, Detail, Table, Time, TimerNote, TxStatus};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -418,6 +419,55 @@ impl Protocol for Inv {
 
     fn set_behaviour(&mut self, behaviour: &Behaviour, _: &mut Ctx<'_, Self>) {
         self.behaviour = behaviour.clone();
+    }
+
+    fn tx_status(&self, tx: TxId) -> TxStatus {
+        match self.txs.get(&tx) {
+            None => TxStatus::Unknown,
+            Some(s) if s.held => TxStatus::Have,
+            Some(s) if s.verifying > 0 => TxStatus::Verifying,
+            Some(s) => s.known.status(),
+        }
+    }
+
+    fn describe_timer(timer: &InvTimer) -> TimerNote {
+        match timer {
+            InvTimer::Trickle(_) => TimerNote::of("trickle", None),
+            InvTimer::Announce { tx, .. } => TimerNote::of("announce", Some(*tx)),
+            InvTimer::Retry(tx) => TimerNote::of("retry", Some(*tx)),
+            InvTimer::Verified(tx) => TimerNote::of("verified", Some(tx.id)),
+            InvTimer::Reply { tx, .. } => TimerNote::of("delayed reply", Some(tx.id)),
+        }
+    }
+
+    /// The txs this node lacks: whom it asked, who announced them; and the hashes queued
+    /// for each peer's trickle.
+    fn detail(&self, _now: Time) -> Detail {
+        let mut wants = Table::new(
+            "requests in flight",
+            &["requested from", "announced by", "copies verifying"],
+        );
+        let mut ids: Vec<TxId> = self.txs.keys().copied().collect();
+        ids.sort_unstable();
+        for id in ids {
+            let s = &self.txs[&id];
+            if s.held {
+                continue;
+            }
+            let from = s.known.in_flight.map_or(Cell::from("-"), Cell::Peer);
+            let by = Cell::Peers(s.known.announcer_list().to_vec());
+            wants.tx(id, vec![from, by, Cell::from(s.verifying as usize)]);
+        }
+        let mut queued = Table::new("hashes queued for the trickle", &["hashes"]);
+        for (p, q) in self.queued.iter().enumerate() {
+            if !q.is_empty() {
+                queued.peer(PeerIdx(p as u32), vec![Cell::from(q.len())]);
+            }
+        }
+        Detail {
+            groups: Vec::new(),
+            tables: vec![wants, queued],
+        }
     }
 
     fn inspect(&self) -> Vec<(&'static str, String)> {

@@ -234,6 +234,12 @@ impl WireMsg for InvMsg {
             _ => 0,
         }
     }
+    fn subject(&self) -> Option<TxId> {
+        match self {
+            InvMsg::Inv(ids) | InvMsg::GetData(ids) => ids.first().copied(),
+            InvMsg::Tx(tx) => Some(tx.id),
+        }
+    }
     fn full_tx(&self) -> Option<TxId> {
         match self {
             InvMsg::Tx(tx) => Some(tx.id),

@@ -399,6 +399,24 @@ impl Protocol for Shrec {
         }
     }
 
+    fn tx_status(&self, tx: TxId) -> crate::TxStatus {
+        if self.held.contains_key(&tx) {
+            return crate::TxStatus::Have;
+        }
+        self.fetching
+            .get(&prefix_of(tx))
+            .map_or(crate::TxStatus::Unknown, |f| f.known.status())
+    }
+
+    fn describe_timer(timer: &ShrecTimer) -> crate::TimerNote {
+        use crate::TimerNote;
+        match timer {
+            ShrecTimer::Request(_) => TimerNote::of("request timeout", None),
+            ShrecTimer::Announce(tx) => TimerNote::of("announce", Some(*tx)),
+            ShrecTimer::Reply { tx, .. } => TimerNote::of("delayed reply", Some(tx.id)),
+        }
+    }
+
     fn inspect(&self) -> Vec<(&'static str, String)> {
         vec![
             ("txs held", self.held.len().to_string()),

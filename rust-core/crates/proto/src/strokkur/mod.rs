@@ -35,6 +35,7 @@ mod rate;
 mod symbols;
 
 pub use config::{ConfigError, StrokkurConfig};
+pub use ltcode::PeelStep;
 pub use msg::StrokkurMsg;
 pub use rate::{Inflow, RateControl};
 pub use symbols::{SymbolKind, Symbols};
@@ -42,7 +43,9 @@ pub use symbols::{SymbolKind, Symbols};
 use crate::{Behaviour, Ctx, Dur, IdSet, Input, NodeSetup, PeerIdx, Protocol, Time, TimerId};
 use crate::{Tx, TxId};
 use ltcode::wire::Message;
+use ltcode::Peeling;
 use ltcode::{Codeword, CodingWindow, Decoder, Encoder, Event, LinkEncoder, LinkKey, SenderId};
+use std::collections::BTreeMap;
 
 impl ltcode::CodecRng for crate::Rng {
     fn next_u64(&mut self) -> u64 {
@@ -89,6 +92,8 @@ struct Peer {
     up: bool,
     /// The peer in our decoder (it codes with the key we sent it).
     sender: Option<SenderId>,
+    /// That key (a watched decoder's view hashes with it too).
+    key: Option<LinkKey>,
     /// Our codeword stream to the peer (coded with the key it sent us).
     link: Option<LinkEncoder>,
     rate: RateControl,
@@ -121,6 +126,7 @@ impl Peer {
         Peer {
             up: false,
             sender: None,
+            key: None,
             link: None,
             rate: RateControl::new(cfg),
             send_timer: None,
@@ -131,6 +137,13 @@ impl Peer {
             losses_heard: 0,
         }
     }
+}
+
+/// A decoder under watch (the page's peeling view): the same inputs fed to a `Peeling`, and the
+/// tx each whole-tx symbol turned out to be.
+struct Watch {
+    peeling: Peeling,
+    txs: BTreeMap<u64, TxId>,
 }
 
 pub struct Strokkur {
@@ -154,6 +167,7 @@ pub struct Strokkur {
     idle_after: Dur,
     /// Some peer's stream is paused for want of new symbols.
     paused: bool,
+    watch: Option<Box<Watch>>,
 }
 
 impl Strokkur {
@@ -209,8 +223,12 @@ impl Strokkur {
         *peer = Peer {
             up: true,
             sender: Some(sender),
+            key: Some(key),
             ..fresh
         };
+        if let Some(w) = self.watch.as_mut() {
+            w.peeling.add_sender(sender, &key);
+        }
         cx.send(p, StrokkurMsg::key(key));
     }
 
@@ -227,6 +245,9 @@ impl Strokkur {
         if let Some(sender) = sender {
             if let Some(codec) = self.codec.as_mut() {
                 codec.decoder.remove_sender(sender);
+            }
+            if let Some(w) = self.watch.as_mut() {
+                w.peeling.remove_sender(sender);
             }
             // The handle may go to another peer; until then it stands for nobody.
             if let Some(slot) = self.sender_peer.get_mut(sender as usize) {
@@ -277,6 +298,15 @@ impl Strokkur {
             .receive(sender, cx.now.0, &cw.ids, &cw.payload, &mut events);
         if result.is_err() {
             cx.count(&counters::REJECTED_CODEWORDS, 1);
+        }
+        if let Some(w) = self.watch.as_mut() {
+            let mut seen = Vec::new();
+            match result {
+                Ok(()) => w
+                    .peeling
+                    .receive(sender, cx.now.0, &cw.ids, &cw.payload, &mut seen),
+                Err(_) => w.peeling.poll(cx.now.0, &mut seen),
+            }
         }
         if self.behaviour == Behaviour::LieAboutLoss {
             let peer = &mut self.peers[from.idx()];
@@ -367,6 +397,9 @@ impl Strokkur {
         };
         let mut events = std::mem::take(&mut self.events);
         codec.decoder.poll(cx.now.0, &mut events);
+        if let Some(w) = self.watch.as_mut() {
+            w.peeling.poll(cx.now.0, &mut Vec::new());
+        }
         self.apply_events(&mut events, cx);
         self.events = events;
         self.arm_poll(cx);
@@ -414,6 +447,12 @@ impl Strokkur {
             };
             // Known symbols peel codewords waiting on them (sizes match: no error).
             let _ = codec.decoder.insert_known(symbol, &mut events);
+            if let Some(w) = self.watch.as_mut() {
+                if split.len() == 1 {
+                    w.txs.insert(w.peeling.learned(), tx.id);
+                }
+                w.peeling.insert_known(symbol, &mut Vec::new());
+            }
             if coded && codec.window.push(symbol).is_ok() {
                 self.on_window_push(cx);
             }
@@ -470,6 +509,9 @@ impl Strokkur {
         let kind = codec
             .symbols
             .identify(&self.symbol, &mut *cx.content, &mut self.done);
+        if let (Some(w), SymbolKind::Tx(tx)) = (self.watch.as_mut(), kind) {
+            w.txs.insert(seq, tx.id);
+        }
         let coded = match kind {
             // A tx learned again after it left the peeling window is not coded twice.
             SymbolKind::Tx(tx) if self.have.contains(&tx.id) => {
@@ -521,6 +563,7 @@ impl Protocol for Strokkur {
             last_push: Time::ZERO,
             idle_after: Dur::from_millis_f64(config.idle_after_ms),
             paused: false,
+            watch: None,
         }
     }
 
@@ -562,6 +605,76 @@ impl Protocol for Strokkur {
         }
     }
 
+    fn tx_status(&self, tx: TxId) -> crate::TxStatus {
+        match self.have.contains(&tx) {
+            true => crate::TxStatus::Have,
+            false => crate::TxStatus::Unknown,
+        }
+    }
+
+    fn describe_timer(timer: &StrokkurTimer) -> crate::TimerNote {
+        match timer {
+            StrokkurTimer::Send(_) => crate::TimerNote::of("codeword due", None),
+            StrokkurTimer::Poll => crate::TimerNote::of("decoder timeouts", None),
+        }
+    }
+
+    /// Per link: the codeword rate the peer's loss reports have set, what went each way, and
+    /// what the decoder made of the peer's codewords (those still in its peeling window
+    /// waiting on a missing symbol among them).
+    fn detail(&self, _now: Time) -> crate::Detail {
+        use crate::{Cell, Table};
+        let mut table = Table::new(
+            "links",
+            &[
+                "rate (/s)",
+                "codewords sent",
+                "losses it reported",
+                "losses to report",
+                "codewords received",
+                "decoded from",
+                "waiting to peel",
+                "lost (timed out)",
+            ],
+        );
+        for (i, peer) in self.peers.iter().enumerate() {
+            if !peer.up {
+                continue;
+            }
+            let decoder = self.codec.as_ref().map(|c| &c.decoder);
+            let stats = peer
+                .sender
+                .and_then(|s| decoder?.stats(s).cloned())
+                .unwrap_or_default();
+            let waiting = peer
+                .sender
+                .and_then(|s| Some(decoder?.pending_from(s)))
+                .unwrap_or(0);
+            let rate = if peer.link.is_some() {
+                peer.rate.rate()
+            } else {
+                0.0
+            };
+            table.peer(
+                PeerIdx(i as u32),
+                vec![
+                    Cell::from(rate),
+                    Cell::Num(peer.sent as f64),
+                    Cell::Num(peer.losses_heard as f64),
+                    Cell::Num(peer.losses_to_report as f64),
+                    Cell::Num(stats.received as f64),
+                    Cell::Num(stats.decoded as f64),
+                    Cell::Num(waiting as f64),
+                    Cell::Num(stats.lost as f64),
+                ],
+            );
+        }
+        crate::Detail {
+            groups: Vec::new(),
+            tables: vec![table],
+        }
+    }
+
     fn inspect(&self) -> Vec<(&'static str, String)> {
         let up: Vec<&Peer> = self.peers.iter().filter(|p| p.up).collect();
         let rates: f64 = up
@@ -585,6 +698,42 @@ impl Protocol for Strokkur {
 }
 
 impl Strokkur {
+    /// From now on, feed this node's decoder inputs to a `Peeling` too, for the page's peeling
+    /// view. Only before the decoder has learned a symbol (false after): the view starts from
+    /// an empty graph.
+    pub fn watch_decoder(&mut self) -> bool {
+        let Some(codec) = self.codec.as_ref() else {
+            return false;
+        };
+        if codec.decoder.learned() > 0 {
+            return false;
+        }
+        let params = self.cfg.params();
+        let mut peeling = Peeling::new(params.symbol_len, params.timeout_us);
+        for peer in self.peers.iter().filter(|p| p.up) {
+            if let (Some(sender), Some(key)) = (peer.sender, peer.key.as_ref()) {
+                peeling.add_sender(sender, key);
+            }
+        }
+        let txs = BTreeMap::new();
+        self.watch = Some(Box::new(Watch { peeling, txs }));
+        true
+    }
+
+    /// The watched decoder's steps so far, and the tx each named symbol is.
+    pub fn peeling(&self) -> Option<(&[PeelStep], &BTreeMap<u64, TxId>)> {
+        let w = self.watch.as_ref()?;
+        Some((w.peeling.steps(), &w.txs))
+    }
+
+    /// The peer a decoder sender handle stands for now.
+    pub fn sender_peer(&self, sender: SenderId) -> Option<PeerIdx> {
+        self.sender_peer
+            .get(sender as usize)
+            .copied()
+            .filter(|&p| p != NO_PEER)
+    }
+
     /// Codeword rate to each peer (0 for a peer that is down or sent no key), for traces.
     pub fn rates(&self) -> Vec<f64> {
         self.peers

@@ -1,0 +1,42 @@
+// Narration words a step from its record alone: the message, what the node knew, what it did.
+import { describe, expect, it } from 'vitest';
+import { ActionKind, Knew, MessageClass, StepInputKind } from '../wasm/txcast_wasm.js';
+import { narrate } from './narrate';
+import type { Action, Step } from './steps';
+
+const send = (peer: number, label: string, tx: number): Action => ({ act: ActionKind.Send, peer, name: label.toLowerCase(), label, cls: MessageClass.Request, tx, value: 60 });
+const step = (over: Partial<Step>): Step => ({
+  index: 0,
+  tUs: 12_300,
+  node: 4,
+  input: StepInputKind.Message,
+  peer: 7,
+  name: 'ihave',
+  label: 'IHAVE',
+  cls: MessageClass.Announcement,
+  tx: 2,
+  bytes: 80,
+  knew: Knew.Unknown,
+  knewPeer: -1,
+  actions: [],
+  ...over,
+});
+
+describe('narration', () => {
+  it('says why a node asked: it had not seen the tx', () => {
+    const line = narrate(step({ actions: [send(7, 'IWANT', 2)] }));
+    expect(line.text).toBe('12.3 ms: node 4 got IHAVE about tx 2 from node 7. It had not seen tx 2, so it sent IWANT (tx 2) to node 7.');
+    expect(line).toMatchObject({ kind: 'IHAVE', from: 7, to: 4 });
+  });
+  it('says why a node did not: it had asked another already, or had the tx', () => {
+    expect(narrate(step({ knew: Knew.Requested, knewPeer: 3 })).text).toContain('It had already asked node 3 for tx 2, so it sent nothing.');
+    const dup = narrate(step({ name: 'tx', label: 'TX', cls: MessageClass.Payload, knew: Knew.Have }));
+    expect(dup.text).toContain('It already had tx 2, so it sent nothing. This copy was a duplicate.');
+  });
+  it('groups a broadcast and sums counters', () => {
+    const count = (name: string, value: number): Action => ({ act: ActionKind.Count, peer: -1, name, label: name, cls: -1, tx: -1, value });
+    const line = narrate(step({ input: StepInputKind.Timer, peer: -1, name: 'heartbeat', label: 'heartbeat', cls: -1, tx: -1, knew: -1, actions: [send(1, 'GRAFT', -1), send(5, 'GRAFT', -1), count('gossipsub.graft_sent', 1), count('gossipsub.graft_sent', 1)] }));
+    expect(line.text).toBe("12.3 ms: node 4's heartbeat timer fired. It sent GRAFT to nodes 1 and 5 and counted gossipsub.graft_sent +2.");
+    expect(line).toMatchObject({ kind: 'heartbeat', from: -1, to: 4 });
+  });
+});
