@@ -371,20 +371,27 @@ impl Simulation {
 
     /// Watch a Strokkur node's decoder peel from now on (call before advancing): false for
     /// another protocol, a node that does not exist, or a decoder that learned a symbol already.
-    pub fn watch_decoder(&mut self, node: u32) -> bool {
+    pub fn watch_decoder(&mut self, node: u32) -> Result<bool, JsError> {
         let Some(started) = self.started.as_mut() else {
-            return false;
+            return Ok(false);
         };
-        (node as usize) < self.net.nodes && started.run.watch_decoder(node as usize)
+        let nodes = self.net.nodes;
+        guarded("watch_decoder", || {
+            Ok((node as usize) < nodes && started.run.watch_decoder(node as usize))
+        })
     }
 
     /// The watched decoder's peeling so far (undefined if `node` is not watched).
-    pub fn peeling(&self, node: u32) -> Option<DecoderView> {
-        let started = self.started.as_ref()?;
+    pub fn peeling(&self, node: u32) -> Result<Option<DecoderView>, JsError> {
+        let Some(started) = self.started.as_ref() else {
+            return Ok(None);
+        };
         if node as usize >= self.net.nodes {
-            return None;
+            return Ok(None);
         }
-        started.run.peeling(node as usize).map(flatten_peeling)
+        guarded("peeling", || {
+            Ok(started.run.peeling(node as usize).map(flatten_peeling))
+        })
     }
 
     /// Steps since the last call, laid out by `StepField`.
