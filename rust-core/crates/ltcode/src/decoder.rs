@@ -2,8 +2,11 @@
 //!
 //! Graph: pending codewords on one side, missing symbols on the other. A missing symbol is
 //! only known by its short ID under one sender's key, so the missing side is keyed by
-//! (sender, short ID). When a symbol is decoded it is re-keyed: hashed under every sender's
-//! key, and each sender's codewords waiting on that ID are peeled.
+//! (sender, short ID). When a symbol is decoded it is re-keyed: its digest is hashed under
+//! every sender's key, and each sender's codewords waiting on that ID are peeled.
+//!
+//! Symbols are values of the codec's form (`form`): their bytes, or stand-ins. The digest of a
+//! decoded value is taken once; the ring keeps it beside the value (a stand-in starts with it).
 //!
 //! A known entry names its symbol by sequence number, so whether the symbol is still in the
 //! peeling window follows from the number alone (no per-sender record of the ring to read).
@@ -15,6 +18,8 @@
 
 use std::collections::VecDeque;
 
+use crate::digest::Digest;
+use crate::form::Form;
 use crate::idmap::IdMap;
 use crate::params::{ParamError, Params};
 use crate::rng::CodecRng;
@@ -90,6 +95,11 @@ fn live_age(entry: u32, learned: u64, m: usize) -> Option<u64> {
     (entry & KNOWN != 0 && (1..=m as u64).contains(&age)).then_some(age)
 }
 
+/// Whether an entry names a symbol that left the peeling window (it may be dropped).
+fn stale(learned: u64, m: usize) -> impl Fn(u32) -> bool {
+    move |entry| entry & KNOWN != 0 && live_age(entry, learned, m).is_none()
+}
+
 #[derive(Clone, Debug)]
 struct Sender {
     ids: IdMap,
@@ -119,7 +129,9 @@ struct Pending {
 }
 
 pub struct Decoder {
-    symbol_len: usize,
+    form: Form,
+    /// Bytes of a value: l, or a stand-in's.
+    value_len: usize,
     peel_window: usize,
     max_degree: usize,
     timeout_us: u64,
@@ -129,8 +141,10 @@ pub struct Decoder {
     senders: Vec<Sender>,
     /// Each sender's key schedule, apart so one symbol is hashed under all of them at once.
     hashers: Vec<ShortIdHasher>,
-    /// Peeling window: ring of `peel_window` symbols, grown on demand.
+    /// Peeling window: ring of `peel_window` values, grown on demand.
     ring: Vec<u8>,
+    /// The digest of each value in the ring (`Form::Bytes` only: a stand-in holds its own).
+    digests: Vec<Digest>,
     learned: u64,
     /// Symbols evicted since stale map entries were last swept.
     evicted: usize,
@@ -156,7 +170,8 @@ impl Decoder {
     pub fn new(params: &Params, rng: &mut (impl CodecRng + ?Sized)) -> Result<Decoder, ParamError> {
         params.validate()?;
         Ok(Decoder {
-            symbol_len: params.symbol_len,
+            form: params.form,
+            value_len: params.value_len(),
             peel_window: params.peel_window,
             max_degree: params.window,
             timeout_us: params.timeout_us,
@@ -165,6 +180,7 @@ impl Decoder {
             senders: Vec::new(),
             hashers: Vec::new(),
             ring: Vec::new(),
+            digests: Vec::new(),
             learned: 0,
             evicted: 0,
             codewords: Vec::new(),
@@ -183,7 +199,8 @@ impl Decoder {
     }
 
     /// Registers a sender that names symbols with `key` (the key this node sent it). Symbols
-    /// already in the peeling window are hashed under the key so they peel its codewords.
+    /// already in the peeling window are keyed for it (their digests hashed under the key) so
+    /// they peel its codewords.
     pub fn add_sender(&mut self, key: &LinkKey) -> SenderId {
         let hasher = ShortIdHasher::new(key);
         let mut sender = Sender {
@@ -192,7 +209,7 @@ impl Decoder {
             active: true,
         };
         for seq in self.learned.saturating_sub(self.peel_window as u64)..self.learned {
-            let id = hasher.id(self.ring_symbol(self.ring_pos(seq)));
+            let id = hasher.id(&self.ring_digest(self.ring_pos(seq)));
             sender.ids.insert(id, known(seq));
         }
         match self.senders.iter().position(|s| !s.active) {
@@ -235,6 +252,7 @@ impl Decoder {
         self.learned = 0;
         self.evicted = 0;
         self.ring.clear();
+        self.digests.clear();
         for sender in self.senders.iter_mut().filter(|s| s.active) {
             sender.ids.clear();
         }
@@ -265,12 +283,21 @@ impl Decoder {
         self.queued_live
     }
 
-    /// Symbol `seq` if it is still in the peeling window.
+    /// The value of symbol `seq` (its bytes, or its stand-in) if it is still in the peeling
+    /// window.
     pub fn symbol(&self, seq: u64) -> Option<&[u8]> {
-        if seq >= self.learned || seq + (self.peel_window as u64) < self.learned {
-            return None;
-        }
-        Some(self.ring_symbol(self.ring_pos(seq)))
+        self.in_window(seq)
+            .then(|| self.ring_value(self.ring_pos(seq)))
+    }
+
+    /// The digest of symbol `seq` if it is still in the peeling window.
+    pub fn digest(&self, seq: u64) -> Option<Digest> {
+        self.in_window(seq)
+            .then(|| self.ring_digest(self.ring_pos(seq)))
+    }
+
+    fn in_window(&self, seq: u64) -> bool {
+        seq < self.learned && seq + self.peel_window as u64 >= self.learned
     }
 
     /// The earliest time `poll` has something to do (it may find nothing: never cancelled).
@@ -295,22 +322,20 @@ impl Decoder {
     }
 
     /// Adds a symbol this node got elsewhere (its own transaction, or one decoded by another
-    /// path). It peels pending codewords, which may decode more (reported in `out`). The
-    /// caller must not insert a symbol twice; it returns the symbol's `seq`.
-    pub fn insert_known(
-        &mut self,
-        symbol: &[u8],
-        out: &mut Vec<Event>,
-    ) -> Result<u64, WrongLength> {
-        if symbol.len() != self.symbol_len {
+    /// path), as a value of the codec's form. It peels pending codewords, which may decode
+    /// more (reported in `out`). The caller must not insert a symbol twice; it returns the
+    /// symbol's `seq`.
+    pub fn insert_known(&mut self, value: &[u8], out: &mut Vec<Event>) -> Result<u64, WrongLength> {
+        if value.len() != self.value_len {
             return Err(WrongLength {
-                expected: self.symbol_len,
-                got: symbol.len(),
+                expected: self.value_len,
+                got: value.len(),
             });
         }
+        let digest = self.form.digest(value);
         let (seq, pos) = self.make_room();
-        self.ring[pos * self.symbol_len..(pos + 1) * self.symbol_len].copy_from_slice(symbol);
-        self.announce(seq, pos, None);
+        self.store(pos, value, &digest);
+        self.announce(seq, pos, &digest, None);
         self.drain_work(out);
         Ok(seq)
     }
@@ -337,7 +362,7 @@ impl Decoder {
         state.stats.received += 1;
 
         let slot = self.alloc_codeword(sender);
-        let l = self.symbol_len;
+        let l = self.value_len;
         let at = slot as usize * l;
         self.payloads[at..at + l].copy_from_slice(payload);
         // Peel what is known already; remember the rest.
@@ -395,9 +420,9 @@ impl Decoder {
                 max: self.max_degree,
             });
         }
-        if payload.len() != self.symbol_len {
+        if payload.len() != self.value_len {
             return Err(Reject::PayloadLength {
-                expected: self.symbol_len,
+                expected: self.value_len,
                 got: payload.len(),
             });
         }
@@ -430,7 +455,7 @@ impl Decoder {
                     queued: false,
                 });
                 self.payloads
-                    .resize(self.payloads.len() + self.symbol_len, 0);
+                    .resize(self.payloads.len() + self.value_len, 0);
                 (self.codewords.len() - 1) as u32
             }
         };
@@ -467,7 +492,8 @@ impl Decoder {
             };
             // The ID is not live (checked by the caller): an entry is a waiting list or a
             // stale known one, which this replaces.
-            if let Some(head) = ids.insert(id, e).filter(|&head| head & KNOWN == 0) {
+            let previous = ids.insert_or_sweep(id, e, stale(self.learned, self.peel_window));
+            if let Some(head) = previous.filter(|&head| head & KNOWN == 0) {
                 self.edges[e as usize].next = head;
                 self.edges[head as usize].prev = e;
             }
@@ -541,7 +567,7 @@ impl Decoder {
 
     /// Settles a codeword left with at most one unknown symbol.
     fn resolve(&mut self, slot: u32, out: &mut Vec<Event>) {
-        let l = self.symbol_len;
+        let l = self.value_len;
         let at = slot as usize * l;
         let cw = self.codewords[slot as usize];
         let sender = cw.sender;
@@ -560,7 +586,8 @@ impl Decoder {
             return;
         }
         let id = cw.id_xor;
-        if hasher.id(&self.payloads[at..at + l]) != id {
+        let digest = self.form.digest(&self.payloads[at..at + l]);
+        if hasher.id(&digest) != id {
             state.stats.corrupt += 1;
             out.push(Event::Corrupt { sender });
             self.retire(slot);
@@ -569,9 +596,12 @@ impl Decoder {
         state.stats.decoded += 1;
         let (seq, pos) = self.make_room();
         self.ring[pos * l..(pos + 1) * l].copy_from_slice(&self.payloads[at..at + l]);
+        if self.form == Form::Bytes {
+            self.digests[pos] = digest;
+        }
         self.retire(slot);
         out.push(Event::Decoded { seq, from: sender });
-        self.announce(seq, pos, Some((sender, id)));
+        self.announce(seq, pos, &digest, Some((sender, id)));
     }
 
     fn drain_work(&mut self, out: &mut Vec<Event>) {
@@ -588,9 +618,12 @@ impl Decoder {
         let seq = self.learned;
         self.learned += 1;
         let pos = self.ring_pos(seq);
-        let l = self.symbol_len;
+        let l = self.value_len;
         if self.ring.len() < (pos + 1) * l {
             self.ring.resize((pos + 1) * l, 0);
+            if self.form == Form::Bytes {
+                self.digests.push([0; 16]);
+            }
         } else {
             // The evicted symbol's map entries go stale (lookups check the age); they are
             // swept in bulk, which spares a cold random access per sender and symbol.
@@ -599,24 +632,39 @@ impl Decoder {
                 self.evicted = 0;
                 let (learned, m) = (self.learned, self.peel_window);
                 for sender in self.senders.iter_mut().filter(|s| s.active) {
-                    sender.ids.retain(|_, entry| {
-                        entry & KNOWN == 0 || live_age(entry, learned, m).is_some()
-                    });
+                    let stale = stale(learned, m);
+                    sender.ids.retain(|_, entry| !stale(entry));
                 }
             }
         }
         (seq, pos)
     }
 
-    /// Re-keys symbol `seq` (at ring `pos`) for every sender and peels the codewords waiting
-    /// on it. `origin` carries the ID already verified for the sender it was decoded from.
-    fn announce(&mut self, seq: u64, pos: usize, origin: Option<(SenderId, ShortId)>) {
-        let l = self.symbol_len;
+    /// Writes a value and its digest at ring `pos`.
+    fn store(&mut self, pos: usize, value: &[u8], digest: &Digest) {
+        let l = self.value_len;
+        self.ring[pos * l..(pos + 1) * l].copy_from_slice(value);
+        if self.form == Form::Bytes {
+            self.digests[pos] = *digest;
+        }
+    }
+
+    /// Re-keys symbol `seq` (at ring `pos`, with this digest) for every sender and peels the
+    /// codewords waiting on it. `origin` carries the ID already verified for the sender it
+    /// was decoded from.
+    fn announce(
+        &mut self,
+        seq: u64,
+        pos: usize,
+        digest: &Digest,
+        origin: Option<(SenderId, ShortId)>,
+    ) {
+        let l = self.value_len;
         let symbol = &self.ring[pos * l..(pos + 1) * l];
         // Hash first, then touch every sender's slot, then insert: the table misses overlap.
         self.rekeyed.clear();
         self.rekeyed.resize(self.hashers.len(), 0);
-        ids_into(&self.hashers, symbol, &mut self.rekeyed);
+        ids_into(&self.hashers, digest, &mut self.rekeyed);
         if let Some((from, id)) = origin {
             self.rekeyed[from as usize] = id;
         }
@@ -632,7 +680,8 @@ impl Decoder {
                 continue;
             }
             let id = self.rekeyed[index];
-            let Some(previous) = sender.ids.insert(id, known(seq)) else {
+            let stale = stale(self.learned, self.peel_window);
+            let Some(previous) = sender.ids.insert_or_sweep(id, known(seq), stale) else {
                 continue;
             };
             if previous & KNOWN != 0 {
@@ -669,7 +718,14 @@ impl Decoder {
         (seq % self.peel_window as u64) as usize
     }
 
-    fn ring_symbol(&self, pos: usize) -> &[u8] {
-        &self.ring[pos * self.symbol_len..(pos + 1) * self.symbol_len]
+    fn ring_value(&self, pos: usize) -> &[u8] {
+        &self.ring[pos * self.value_len..(pos + 1) * self.value_len]
+    }
+
+    fn ring_digest(&self, pos: usize) -> Digest {
+        match self.form {
+            Form::Bytes => self.digests[pos],
+            Form::StandIn => self.form.digest(self.ring_value(pos)),
+        }
     }
 }

@@ -1,14 +1,20 @@
 //! The node's FIFO coding window (§4.1): the k most recent transactions it received or
-//! created. One window per node; every link's encoder draws from it.
+//! created, as values (their bytes, or stand-ins: see `form`) with their digests. One window
+//! per node; every link's encoder draws from it.
 
+use crate::digest::Digest;
+use crate::form::Form;
 use crate::params::{ParamError, Params};
 
 #[derive(Clone, Debug)]
 pub struct CodingWindow {
     capacity: usize,
+    form: Form,
     symbol_len: usize,
-    /// `capacity * symbol_len` bytes; member at position p is `data[p*l..(p+1)*l]`.
+    value_len: usize,
+    /// `capacity * value_len` bytes; member at position p is `data[p*v..(p+1)*v]`.
     data: Vec<u8>,
+    digests: Vec<Digest>,
     /// Sequence number (0, 1, ...) of the symbol held at each position.
     seqs: Vec<u64>,
     pushed: u64,
@@ -25,32 +31,54 @@ impl CodingWindow {
         params.validate()?;
         Ok(CodingWindow {
             capacity: params.window,
+            form: params.form,
             symbol_len: params.symbol_len,
-            data: Vec::with_capacity(params.window * params.symbol_len),
+            value_len: params.value_len(),
+            data: Vec::with_capacity(params.window * params.value_len()),
+            digests: Vec::with_capacity(params.window),
             seqs: Vec::with_capacity(params.window),
             pushed: 0,
         })
     }
 
-    /// Adds a symbol, evicting the oldest once k are held.
-    pub fn push(&mut self, symbol: &[u8]) -> Result<(), WrongLength> {
-        if symbol.len() != self.symbol_len {
-            return Err(WrongLength {
-                expected: self.symbol_len,
-                got: symbol.len(),
-            });
+    /// Adds a value, evicting the oldest once k are held.
+    pub fn push(&mut self, value: &[u8]) -> Result<(), WrongLength> {
+        self.check(value)?;
+        self.put(value, self.form.digest(value));
+        Ok(())
+    }
+
+    /// Adds a value whose digest the caller has already (the decoder's `digest(seq)`).
+    pub fn push_digested(&mut self, value: &[u8], digest: &Digest) -> Result<(), WrongLength> {
+        self.check(value)?;
+        self.put(value, *digest);
+        Ok(())
+    }
+
+    fn check(&self, value: &[u8]) -> Result<(), WrongLength> {
+        match value.len() == self.value_len {
+            true => Ok(()),
+            false => Err(WrongLength {
+                expected: self.value_len,
+                got: value.len(),
+            }),
         }
+    }
+
+    fn put(&mut self, value: &[u8], digest: Digest) {
         let seq = self.pushed;
         self.pushed += 1;
         if self.seqs.len() < self.capacity {
             self.seqs.push(seq);
-            self.data.extend_from_slice(symbol);
+            self.digests.push(digest);
+            self.data.extend_from_slice(value);
         } else {
             let pos = (seq % self.capacity as u64) as usize;
+            let v = self.value_len;
             self.seqs[pos] = seq;
-            self.data[pos * self.symbol_len..(pos + 1) * self.symbol_len].copy_from_slice(symbol);
+            self.digests[pos] = digest;
+            self.data[pos * v..(pos + 1) * v].copy_from_slice(value);
         }
-        Ok(())
     }
 
     /// Members currently held (k once full).
@@ -66,14 +94,27 @@ impl CodingWindow {
         self.symbol_len
     }
 
+    pub fn form(&self) -> Form {
+        self.form
+    }
+
+    pub fn value_len(&self) -> usize {
+        self.value_len
+    }
+
     /// Symbols pushed so far.
     pub fn pushed(&self) -> u64 {
         self.pushed
     }
 
-    /// The member at `pos` (< len); positions are stable while the member stays.
+    /// The value of the member at `pos` (< len); positions are stable while the member stays.
     pub fn member(&self, pos: usize) -> &[u8] {
-        &self.data[pos * self.symbol_len..(pos + 1) * self.symbol_len]
+        &self.data[pos * self.value_len..(pos + 1) * self.value_len]
+    }
+
+    /// The digest of the member at `pos`.
+    pub fn digest(&self, pos: usize) -> &Digest {
+        &self.digests[pos]
     }
 
     /// Sequence number of the member at `pos`: lets link encoders cache its short ID.

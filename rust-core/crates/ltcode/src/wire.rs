@@ -2,7 +2,7 @@
 //! bytes.
 //!
 //! ```text
-//! message   = version:u8 (=1) kind:u8 body
+//! message   = version:u8 (=2) kind:u8 body
 //! codeword  (kind 1) = degree:varint payload_len:varint id:u32le * degree payload
 //! key       (kind 2) = key:[u8; 16]          the receiver's SipHash key for this link direction
 //! varint    = unsigned LEB128, at most 10 bytes, minimal (no trailing zero groups)
@@ -13,7 +13,8 @@ use crate::encoder::Codeword;
 use crate::params::{Params, MAX_SYMBOL_LEN, MAX_WINDOW};
 use crate::shortid::LinkKey;
 
-pub const VERSION: u8 = 1;
+/// 2: short IDs hash the symbol's digest (1 hashed its bytes), so the two do not mix.
+pub const VERSION: u8 = 2;
 pub const KIND_CODEWORD: u8 = 1;
 pub const KIND_KEY: u8 = 2;
 const KEY_LEN: usize = 16;
@@ -92,22 +93,29 @@ pub fn put_varint(out: &mut Vec<u8>, mut value: u64) {
 impl Codeword {
     /// Bytes `encode` writes.
     pub fn wire_len(&self) -> usize {
+        let payload = self.wire_payload_len();
         2 + varint_len(self.ids.len() as u64)
-            + varint_len(self.payload.len() as u64)
+            + varint_len(payload as u64)
             + 4 * self.ids.len()
-            + self.payload.len()
+            + payload
     }
 
+    /// Writes the codeword. A codeword of stand-ins (a simulation's) goes out as its stand-in
+    /// padded with zeros to l bytes, so its size is what `wire_len` says.
     pub fn encode(&self, out: &mut Vec<u8>) {
         out.reserve(self.wire_len());
         out.push(VERSION);
         out.push(KIND_CODEWORD);
         put_varint(out, self.ids.len() as u64);
-        put_varint(out, self.payload.len() as u64);
+        put_varint(out, self.wire_payload_len() as u64);
         for id in &self.ids {
             out.extend_from_slice(&id.to_le_bytes());
         }
         out.extend_from_slice(&self.payload);
+        out.resize(
+            out.len() + self.wire_payload_len().saturating_sub(self.payload.len()),
+            0,
+        );
     }
 }
 

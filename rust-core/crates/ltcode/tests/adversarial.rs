@@ -7,7 +7,7 @@ mod common;
 use std::collections::HashMap;
 
 use common::{random_symbols, small_params, Receiver, Sender};
-use ltcode::{short_id, CodecRng, Codeword, LinkKey, ShortIdHasher, SplitMix64};
+use ltcode::{digest, short_id, CodecRng, Codeword, LinkKey, ShortIdHasher, SplitMix64};
 
 const K: usize = 50;
 const LEN: usize = 32;
@@ -187,14 +187,14 @@ fn forge_collision(key: &LinkKey, targets: &[Vec<u8>], seed: u64) -> (Vec<u8>, u
     let wanted: HashMap<u32, usize> = targets
         .iter()
         .enumerate()
-        .map(|(i, t)| (hasher.id(t), i))
+        .map(|(i, t)| (hasher.id(&digest(t)), i))
         .collect();
     let mut rng = SplitMix64::new(seed);
     let mut candidate = vec![0u8; ATTACK_LEN];
     let start = rng.next_u64();
     for counter in 0u64..200_000_000 {
         candidate.copy_from_slice(&start.wrapping_add(counter).to_le_bytes());
-        if let Some(&target) = wanted.get(&hasher.id(&candidate)) {
+        if let Some(&target) = wanted.get(&hasher.id(&digest(&candidate))) {
             if candidate != targets[target] {
                 return (candidate, target);
             }
@@ -223,10 +223,7 @@ fn collision_attack(keyed: bool) -> (bool, bool, u64) {
     let mut rx = Receiver::new(&params, &mut rng);
     let h = rx.decoder.add_sender(&key_h);
     let a = rx.decoder.add_sender(&key_a);
-    let plant = Codeword {
-        ids: vec![short_id(&key_a, &forged)],
-        payload: forged.clone(),
-    };
+    let plant = Codeword::new(vec![short_id(&key_a, &forged)], forged.clone());
     rx.take(a, 0, &plant).unwrap();
     assert_eq!(rx.decoded, vec![forged.clone()]);
 

@@ -96,6 +96,11 @@ pub struct NodeSetup {
     /// The node's index in the simulation (0 on a real network).
     pub node: u32,
     pub behaviour: Behaviour,
+    /// No node of the network alters transaction bytes and nothing checks them but the
+    /// protocols themselves: a protocol that codes over bytes (Strokkur) may carry stand-ins
+    /// for them, with the same outcome for less work. The simulator sets it where no
+    /// adversary corrupts payloads; a live node never does.
+    pub stand_ins: bool,
 }
 
 pub trait Protocol {

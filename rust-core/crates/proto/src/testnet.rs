@@ -167,6 +167,7 @@ impl<P: Protocol, W: Wire<P>> TestNet<P, W> {
                     &NodeSetup {
                         node: i as u32,
                         behaviour,
+                        stand_ins: false,
                     },
                 )
             })
@@ -396,7 +397,10 @@ pub struct Solo<P: Protocol> {
 
 impl<P: Protocol> Solo<P> {
     pub fn new(config: &P::Config, behaviour: Behaviour, seed: u64) -> Self {
-        let setup = NodeSetup { node: 0, behaviour };
+        let setup = NodeSetup {
+            behaviour,
+            ..NodeSetup::default()
+        };
         Solo {
             node: P::new(config, &setup),
             rng: Rng::derive(seed, crate::stream::NODE, 0),

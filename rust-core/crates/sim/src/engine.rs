@@ -7,7 +7,8 @@ use crate::metrics::Metrics;
 use crate::network::{Edge, Network};
 use crate::workload::TxPlan;
 use proto::prefetch::{prefetch, warm};
-use proto::{stream, Action, Ctx, Input, NodeSetup, PeerIdx, Protocol, Rng, Time, WireMsg};
+use proto::WireMsg;
+use proto::{stream, Action, Behaviour, Ctx, Input, NodeSetup, PeerIdx, Protocol, Rng, Time};
 use proto::{Counter, EventQueue, MsgClass, TimerId, TimerTable, Unit};
 use std::collections::BinaryHeap;
 use std::rc::Rc;
@@ -35,6 +36,10 @@ pub const COUNTERS: &[&Counter] = &[&BAD_PEER_INDEX, &DISCONNECTS];
 pub struct EngineOptions {
     /// Partitioning of the per-node arrival logs (PQ, NP); the ADR's defaults if none.
     pub arrival_layout: Option<arrivals::Layout>,
+    /// Carry transaction bytes in codewords even where no adversary corrupts them (otherwise
+    /// protocols may carry stand-ins: `NodeSetup::stand_ins`). The events are the same either
+    /// way; tests check that.
+    pub real_payloads: bool,
 }
 
 /// One step of a run, for traces and the UI.
@@ -189,6 +194,7 @@ impl<P: Protocol> Engine<P> {
         options: &EngineOptions,
     ) -> Self {
         let n = net.nodes;
+        let stand_ins = !options.real_payloads && !net.behaviour.contains(&Behaviour::Corrupt);
         let nodes = (0..n)
             .map(|v| {
                 P::new(
@@ -196,6 +202,7 @@ impl<P: Protocol> Engine<P> {
                     &NodeSetup {
                         node: v as u32,
                         behaviour: net.behaviour[v].clone(),
+                        stand_ins,
                     },
                 )
             })

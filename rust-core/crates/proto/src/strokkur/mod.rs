@@ -31,6 +31,7 @@ mod config;
 pub mod counters;
 mod msg;
 mod rate;
+mod stand_in;
 mod symbols;
 
 pub use config::{ConfigError, StrokkurConfig};
@@ -41,7 +42,9 @@ pub use symbols::{SymbolKind, Symbols};
 use crate::{Behaviour, Ctx, Dur, IdSet, Input, NodeSetup, PeerIdx, Protocol, Time, TimerId};
 use crate::{Tx, TxId};
 use ltcode::wire::Message;
-use ltcode::{Codeword, CodingWindow, Decoder, Encoder, Event, LinkEncoder, LinkKey, SenderId};
+use ltcode::{
+    Codeword, CodingWindow, Decoder, Encoder, Event, Form, LinkEncoder, LinkKey, SenderId,
+};
 
 impl ltcode::CodecRng for crate::Rng {
     fn next_u64(&mut self) -> u64 {
@@ -73,13 +76,16 @@ struct Codec {
 }
 
 impl Codec {
-    fn new(cfg: &StrokkurConfig, rng: &mut crate::Rng) -> Option<Codec> {
-        let params = cfg.params();
+    fn new(cfg: &StrokkurConfig, form: Form, rng: &mut crate::Rng) -> Option<Codec> {
+        let params = ltcode::Params {
+            form,
+            ..cfg.params()
+        };
         Some(Codec {
             window: CodingWindow::new(&params).ok()?,
             encoder: Encoder::new(&params).ok()?,
             decoder: Decoder::new(&params, rng).ok()?,
-            symbols: Symbols::new(cfg),
+            symbols: Symbols::new(cfg, form),
         })
     }
 }
@@ -135,6 +141,8 @@ impl Peer {
 pub struct Strokkur {
     cfg: StrokkurConfig,
     behaviour: Behaviour,
+    /// Symbols' bytes, or stand-ins where the host allows them (`NodeSetup::stand_ins`).
+    form: Form,
     codec: Option<Codec>,
     broken: bool,
     peers: Vec<Peer>,
@@ -159,7 +167,7 @@ impl Strokkur {
     /// The codec, built on first use; None (and counted) if the config is invalid.
     fn ensure_codec(&mut self, cx: &mut Ctx<'_, Self>) -> bool {
         if self.codec.is_none() && !self.broken {
-            self.codec = Codec::new(&self.cfg, cx.rng);
+            self.codec = Codec::new(&self.cfg, self.form, cx.rng);
             if self.codec.is_none() {
                 self.broken = true;
                 cx.count(&counters::BAD_CONFIG, 1);
@@ -407,13 +415,13 @@ impl Strokkur {
         }
         let mut events = std::mem::take(&mut self.events);
         let coded = !self.behaviour.censors(tx.id);
-        for symbol in &split {
+        for value in &split {
             let Some(codec) = self.codec.as_mut() else {
                 break;
             };
             // Known symbols peel codewords waiting on them (sizes match: no error).
-            let _ = codec.decoder.insert_known(symbol, &mut events);
-            if coded && codec.window.push(symbol).is_ok() {
+            let _ = codec.decoder.insert_known(value, &mut events);
+            if coded && codec.window.push(value).is_ok() {
                 self.on_window_push(cx);
             }
             self.apply_events(&mut events, cx);
@@ -461,11 +469,12 @@ impl Strokkur {
         let Some(codec) = self.codec.as_mut() else {
             return;
         };
-        let Some(bytes) = codec.decoder.symbol(seq) else {
+        let (Some(value), Some(digest)) = (codec.decoder.symbol(seq), codec.decoder.digest(seq))
+        else {
             return;
         };
         self.symbol.clear();
-        self.symbol.extend_from_slice(bytes);
+        self.symbol.extend_from_slice(value);
         let kind = codec
             .symbols
             .identify(&self.symbol, &mut *cx.content, &mut self.done);
@@ -485,7 +494,7 @@ impl Strokkur {
                 false
             }
         };
-        if coded && codec.window.push(&self.symbol).is_ok() {
+        if coded && codec.window.push_digested(&self.symbol, &digest).is_ok() {
             self.on_window_push(cx);
         }
         for tx in self.done.drain(..) {
@@ -505,6 +514,10 @@ impl Protocol for Strokkur {
         Strokkur {
             cfg: config.clone(),
             behaviour: setup.behaviour.clone(),
+            form: match setup.stand_ins {
+                true => Form::StandIn,
+                false => Form::Bytes,
+            },
             codec: None,
             broken: false,
             peers: Vec::new(),
