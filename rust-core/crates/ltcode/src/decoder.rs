@@ -163,6 +163,10 @@ pub struct Decoder {
     sorted: Vec<ShortId>,
     /// The symbol being announced, hashed under each sender's key (indexed by sender).
     rekeyed: Vec<ShortId>,
+    /// The codeword being received, as it is peeled.
+    value: Vec<u8>,
+    /// The pending codeword being settled.
+    resolving: Vec<u8>,
 }
 
 impl Decoder {
@@ -195,6 +199,8 @@ impl Decoder {
             known: Vec::new(),
             sorted: Vec::new(),
             rekeyed: Vec::new(),
+            value: Vec::new(),
+            resolving: Vec::new(),
         })
     }
 
@@ -361,11 +367,11 @@ impl Decoder {
         }
         state.stats.received += 1;
 
-        let slot = self.alloc_codeword(sender);
-        let l = self.value_len;
-        let at = slot as usize * l;
-        self.payloads[at..at + l].copy_from_slice(payload);
         // Peel what is known already; remember the rest.
+        let l = self.value_len;
+        let mut value = std::mem::take(&mut self.value);
+        value.clear();
+        value.extend_from_slice(payload);
         self.unknown.clear();
         let state = &self.senders[sender as usize];
         self.known.clear();
@@ -384,17 +390,20 @@ impl Decoder {
         });
         std::hint::black_box(touched);
         for &pos in &self.known {
-            xor_into(
-                &mut self.payloads[at..at + l],
-                &self.ring[pos * l..(pos + 1) * l],
-            );
+            xor_into(&mut value, &self.ring[pos * l..(pos + 1) * l]);
         }
-        let cw = &mut self.codewords[slot as usize];
-        cw.remaining = self.unknown.len() as u32;
-        cw.id_xor = self.unknown.iter().fold(0, |acc, id| acc ^ id);
-        if self.unknown.len() <= 1 {
-            self.resolve(slot, out);
+        let remaining = self.unknown.len() as u32;
+        let id_xor = self.unknown.iter().fold(0, |acc, id| acc ^ id);
+        if remaining <= 1 {
+            // Settled at once: it never takes a slot.
+            self.settle(sender, remaining, id_xor, &value, out);
         } else {
+            let slot = self.alloc_codeword(sender);
+            let at = slot as usize * l;
+            self.payloads[at..at + l].copy_from_slice(&value);
+            let cw = &mut self.codewords[slot as usize];
+            cw.remaining = remaining;
+            cw.id_xor = id_xor;
             self.link_unknown(slot, sender);
             let generation = self.codewords[slot as usize].generation;
             self.codewords[slot as usize].queued = true;
@@ -403,6 +412,7 @@ impl Decoder {
             self.expiry.push_back((slot, generation, deadline));
             self.bound_pending(out);
         }
+        self.value = value;
         self.drain_work(out);
         Ok(())
     }
@@ -565,41 +575,50 @@ impl Decoder {
         self.free_codewords.push(slot);
     }
 
-    /// Settles a codeword left with at most one unknown symbol.
+    /// Settles a pending codeword left with at most one unknown symbol.
     fn resolve(&mut self, slot: u32, out: &mut Vec<Event>) {
         let l = self.value_len;
         let at = slot as usize * l;
         let cw = self.codewords[slot as usize];
-        let sender = cw.sender;
+        let mut value = std::mem::take(&mut self.resolving);
+        value.clear();
+        value.extend_from_slice(&self.payloads[at..at + l]);
+        self.retire(slot);
+        self.settle(cw.sender, cw.remaining, cw.id_xor, &value, out);
+        self.resolving = value;
+    }
+
+    /// Settles a codeword from `sender` peeled down to `value` with `remaining` (at most one)
+    /// unknown symbols, whose ID is `id`: a redundant codeword, a corrupt one, or a new symbol.
+    fn settle(
+        &mut self,
+        sender: SenderId,
+        remaining: u32,
+        id: ShortId,
+        value: &[u8],
+        out: &mut Vec<Event>,
+    ) {
         // If the last ID had become known meanwhile, announcing it would have peeled this
         // codeword through its edge, so remaining 1 means the ID is still missing.
         let state = &mut self.senders[sender as usize];
-        let hasher = &self.hashers[sender as usize];
-        if cw.remaining == 0 {
-            if is_zero(&self.payloads[at..at + l]) {
+        if remaining == 0 {
+            if is_zero(value) {
                 state.stats.redundant += 1;
             } else {
                 state.stats.corrupt += 1;
                 out.push(Event::Corrupt { sender });
             }
-            self.retire(slot);
             return;
         }
-        let id = cw.id_xor;
-        let digest = self.form.digest(&self.payloads[at..at + l]);
-        if hasher.id(&digest) != id {
+        let digest = self.form.digest(value);
+        if self.hashers[sender as usize].id(&digest) != id {
             state.stats.corrupt += 1;
             out.push(Event::Corrupt { sender });
-            self.retire(slot);
             return;
         }
         state.stats.decoded += 1;
         let (seq, pos) = self.make_room();
-        self.ring[pos * l..(pos + 1) * l].copy_from_slice(&self.payloads[at..at + l]);
-        if self.form == Form::Bytes {
-            self.digests[pos] = digest;
-        }
-        self.retire(slot);
+        self.store(pos, value, &digest);
         out.push(Event::Decoded { seq, from: sender });
         self.announce(seq, pos, &digest, Some((sender, id)));
     }
@@ -664,9 +683,19 @@ impl Decoder {
         // Hash first, then touch every sender's slot, then insert: the table misses overlap.
         self.rekeyed.clear();
         self.rekeyed.resize(self.hashers.len(), 0);
-        ids_into(&self.hashers, digest, &mut self.rekeyed);
-        if let Some((from, id)) = origin {
-            self.rekeyed[from as usize] = id;
+        match origin {
+            // The origin's ID is the one just checked.
+            Some((from, id)) => {
+                let from = from as usize;
+                ids_into(&self.hashers[..from], digest, &mut self.rekeyed[..from]);
+                ids_into(
+                    &self.hashers[from + 1..],
+                    digest,
+                    &mut self.rekeyed[from + 1..],
+                );
+                self.rekeyed[from] = id;
+            }
+            None => ids_into(&self.hashers, digest, &mut self.rekeyed),
         }
         let mut touched = 0u64;
         for (sender, &id) in self.senders.iter().zip(&self.rekeyed) {
