@@ -59,6 +59,7 @@ pub fn network_scenario(nodes: u32, txs: u64, protocol: &str) -> Scenario {
             rate_steps: Vec::new(),
         }),
         adversaries: Vec::new(),
+        events: Vec::new(),
         drain_ms: 10_000.0,
         protocols: vec![ProtocolSpec::named(protocol)],
     }
