@@ -205,7 +205,11 @@ impl<P: Protocol> Engine<P> {
         options: &EngineOptions,
     ) -> Self {
         let n = net.nodes;
-        let stand_ins = !options.real_payloads && !net.behaviour.contains(&Behaviour::Corrupt);
+        // Bytes wherever a node corrupts them, from the start or after a timed switch.
+        let corrupt = &Behaviour::Corrupt;
+        let stand_ins = !options.real_payloads
+            && !net.behaviour.contains(corrupt)
+            && !net.timeline.ever(corrupt);
         let nodes = (0..n)
             .map(|v| {
                 P::new(

@@ -30,6 +30,7 @@ fn scenario(workload: Poisson, adversaries: Vec<AdversarySet>) -> Scenario {
         processing_delay_ms: 0.0,
         workload: Workload::Poisson(workload),
         adversaries,
+        events: Vec::new(),
         drain_ms: 1_000.0,
         protocols: vec![ProtocolSpec {
             // A peeling window a few hundred symbols long: symbols leave it, and the short-ID
@@ -122,6 +123,31 @@ fn fragmented_txs_reassemble_the_same_from_stand_ins() {
 fn corrupt_adversaries_keep_real_bytes() {
     // With a node that corrupts payloads there is nothing to swap in: both runs carry bytes.
     let s = scenario(load(128, None), some(0.1, Behaviour::Corrupt));
+    let r = run(&s, false);
+    assert_eq!(r.digest, run(&s, true).digest);
+    assert!(
+        r.counters
+            .get("strokkur.corrupt_codewords")
+            .map_or(0, |c| c.total)
+            > 0
+    );
+}
+
+#[test]
+fn a_timed_switch_to_corrupt_keeps_real_bytes_too() {
+    // Honest at the start, a tenth of the nodes corrupt from 500 ms: the engine must carry
+    // bytes from the start. (A corrupt node overwrites a codeword's payload with draws from
+    // its stream, so stand-ins would draw fewer and the digests would part.)
+    let mut s = scenario(load(128, None), Vec::new());
+    s.events = vec![sim::events::TimedEvent::Behaviour(
+        sim::events::BehaviourChange {
+            at_ms: 500.0,
+            nodes: None,
+            fraction: Some(0.1),
+            region: None,
+            behaviour: Behaviour::Corrupt,
+        },
+    )];
     let r = run(&s, false);
     assert_eq!(r.digest, run(&s, true).digest);
     assert!(
