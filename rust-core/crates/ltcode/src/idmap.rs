@@ -60,6 +60,13 @@ impl IdMap {
         self.slots[self.home(key)]
     }
 
+    /// Whether the table outgrows a core's private caches, so that warming it pays. A small
+    /// one (a block decoder's) stays cached: warming would only add work.
+    #[inline]
+    pub fn is_large(&self) -> bool {
+        self.slots.len() > 1 << 14
+    }
+
     #[inline]
     pub fn get(&self, key: u32) -> Option<u32> {
         let mask = self.mask();
