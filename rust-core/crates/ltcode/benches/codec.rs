@@ -83,6 +83,9 @@ fn pieces(c: &mut Criterion) {
     let mut tx = vec![0u8; LEN];
     rng.fill(&mut tx);
     let hasher = ShortIdHasher::new(&LinkKey::random(&mut rng));
+    c.bench_function("short_id_128B", |b| {
+        b.iter(|| black_box(hasher.id(black_box(&tx))))
+    });
     c.bench_function("digest_128B", |b| {
         b.iter(|| black_box(digest(black_box(&tx))))
     });

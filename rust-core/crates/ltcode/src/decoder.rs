@@ -2,11 +2,12 @@
 //!
 //! Graph: pending codewords on one side, missing symbols on the other. A missing symbol is
 //! only known by its short ID under one sender's key, so the missing side is keyed by
-//! (sender, short ID). When a symbol is decoded it is re-keyed: its digest is hashed under
+//! (sender, short ID). When a symbol is decoded it is re-keyed: its name is hashed under
 //! every sender's key, and each sender's codewords waiting on that ID are peeled.
 //!
-//! Symbols are values of the codec's form (`form`): their bytes, or stand-ins. The digest of a
-//! decoded value is taken once; the ring keeps it beside the value (a stand-in starts with it).
+//! Symbols are values of the codec's form (`form`): their bytes, or stand-ins, named by their
+//! bytes or their digest. A decoded value's digest, where it is its name, is taken once; the
+//! ring keeps it beside the value (a stand-in starts with it).
 //!
 //! A known entry names its symbol by sequence number, so whether the symbol is still in the
 //! peeling window follows from the number alone (no per-sender record of the ring to read).
@@ -18,7 +19,7 @@
 
 use std::collections::VecDeque;
 
-use crate::digest::Digest;
+use crate::digest::{Digest, DIGEST_LEN};
 use crate::form::Form;
 use crate::idmap::IdMap;
 use crate::params::{ParamError, Params};
@@ -145,7 +146,8 @@ pub struct Decoder {
     hashers: Vec<ShortIdHasher>,
     /// Peeling window: ring of `peel_window` values, grown on demand.
     ring: Vec<u8>,
-    /// The digest of each value in the ring (`Form::Bytes` only: a stand-in holds its own).
+    /// The digest of each value in the ring (`Form::DigestedBytes` only: the other forms'
+    /// values hold their names).
     digests: Vec<Digest>,
     learned: u64,
     /// Symbols evicted since stale map entries were last swept.
@@ -207,7 +209,7 @@ impl Decoder {
     }
 
     /// Registers a sender that names symbols with `key` (the key this node sent it). Symbols
-    /// already in the peeling window are keyed for it (their digests hashed under the key) so
+    /// already in the peeling window are keyed for it (their names hashed under the key) so
     /// they peel its codewords.
     pub fn add_sender(&mut self, key: &LinkKey) -> SenderId {
         let hasher = ShortIdHasher::new(key);
@@ -217,7 +219,7 @@ impl Decoder {
             active: true,
         };
         for seq in self.learned.saturating_sub(self.peel_window as u64)..self.learned {
-            let id = hasher.id(&self.ring_digest(self.ring_pos(seq)));
+            let id = hasher.id(self.ring_name(self.ring_pos(seq)));
             sender.ids.insert(id, known(seq));
         }
         match self.senders.iter().position(|s| !s.active) {
@@ -298,10 +300,13 @@ impl Decoder {
             .then(|| self.ring_value(self.ring_pos(seq)))
     }
 
-    /// The digest of symbol `seq` if it is still in the peeling window.
+    /// The digest of symbol `seq` if it is still in the peeling window and the codec's form
+    /// names symbols by digest.
     pub fn digest(&self, seq: u64) -> Option<Digest> {
-        self.in_window(seq)
-            .then(|| self.ring_digest(self.ring_pos(seq)))
+        if !self.in_window(seq) || !self.form.named_by_digest() {
+            return None;
+        }
+        self.ring_name(self.ring_pos(seq)).try_into().ok()
     }
 
     fn in_window(&self, seq: u64) -> bool {
@@ -340,10 +345,10 @@ impl Decoder {
                 got: value.len(),
             });
         }
-        let digest = self.form.digest(value);
+        let digest = self.form.named_by_digest().then(|| self.form.digest(value));
         let (seq, pos) = self.make_room();
-        self.store(pos, value, &digest);
-        self.announce(seq, pos, &digest, None);
+        self.store(pos, value, digest.as_ref());
+        self.announce(seq, pos, None);
         self.drain_work(out);
         Ok(seq)
     }
@@ -617,17 +622,18 @@ impl Decoder {
             }
             return;
         }
-        let digest = self.form.digest(value);
-        if self.hashers[sender as usize].id(&digest) != id {
+        let digest = self.form.named_by_digest().then(|| self.form.digest(value));
+        let name = digest.as_ref().map_or(value, |d| &d[..]);
+        if self.hashers[sender as usize].id(name) != id {
             state.stats.corrupt += 1;
             out.push(Event::Corrupt { sender });
             return;
         }
         state.stats.decoded += 1;
         let (seq, pos) = self.make_room();
-        self.store(pos, value, &digest);
+        self.store(pos, value, digest.as_ref());
         out.push(Event::Decoded { seq, from: sender });
-        self.announce(seq, pos, &digest, Some((sender, id)));
+        self.announce(seq, pos, Some((sender, id)));
     }
 
     fn drain_work(&mut self, out: &mut Vec<Event>) {
@@ -647,8 +653,8 @@ impl Decoder {
         let l = self.value_len;
         if self.ring.len() < (pos + 1) * l {
             self.ring.resize((pos + 1) * l, 0);
-            if self.form == Form::Bytes {
-                self.digests.push([0; 16]);
+            if self.form == Form::DigestedBytes {
+                self.digests.push([0; DIGEST_LEN]);
             }
         } else {
             // The evicted symbol's map entries go stale (lookups check the age); they are
@@ -666,27 +672,25 @@ impl Decoder {
         (seq, pos)
     }
 
-    /// Writes a value and its digest at ring `pos`.
-    fn store(&mut self, pos: usize, value: &[u8], digest: &Digest) {
+    /// Writes a value and its digest (where it names the value) at ring `pos`.
+    fn store(&mut self, pos: usize, value: &[u8], digest: Option<&Digest>) {
         let l = self.value_len;
         self.ring[pos * l..(pos + 1) * l].copy_from_slice(value);
-        if self.form == Form::Bytes {
+        if let (Form::DigestedBytes, Some(digest)) = (self.form, digest) {
             self.digests[pos] = *digest;
         }
     }
 
-    /// Re-keys symbol `seq` (at ring `pos`, with this digest) for every sender and peels the
-    /// codewords waiting on it. `origin` carries the ID already verified for the sender it
-    /// was decoded from.
-    fn announce(
-        &mut self,
-        seq: u64,
-        pos: usize,
-        digest: &Digest,
-        origin: Option<(SenderId, ShortId)>,
-    ) {
+    /// Re-keys symbol `seq` (at ring `pos`) for every sender and peels the codewords waiting
+    /// on it. `origin` carries the ID already verified for the sender it was decoded from.
+    fn announce(&mut self, seq: u64, pos: usize, origin: Option<(SenderId, ShortId)>) {
         let l = self.value_len;
         let symbol = &self.ring[pos * l..(pos + 1) * l];
+        let name = match self.form {
+            Form::Bytes => symbol,
+            Form::DigestedBytes => &self.digests[pos][..],
+            Form::StandIn => &symbol[..DIGEST_LEN],
+        };
         // Hash first, then touch every sender's slot, then insert: the table misses overlap.
         self.rekeyed.clear();
         self.rekeyed.resize(self.hashers.len(), 0);
@@ -694,15 +698,15 @@ impl Decoder {
             // The origin's ID is the one just checked.
             Some((from, id)) => {
                 let from = from as usize;
-                ids_into(&self.hashers[..from], digest, &mut self.rekeyed[..from]);
+                ids_into(&self.hashers[..from], name, &mut self.rekeyed[..from]);
                 ids_into(
                     &self.hashers[from + 1..],
-                    digest,
+                    name,
                     &mut self.rekeyed[from + 1..],
                 );
                 self.rekeyed[from] = id;
             }
-            None => ids_into(&self.hashers, digest, &mut self.rekeyed),
+            None => ids_into(&self.hashers, name, &mut self.rekeyed),
         }
         let mut touched = 0u64;
         for (sender, &id) in self.senders.iter().zip(&self.rekeyed) {
@@ -758,10 +762,12 @@ impl Decoder {
         &self.ring[pos * self.value_len..(pos + 1) * self.value_len]
     }
 
-    fn ring_digest(&self, pos: usize) -> Digest {
+    /// What short IDs hash for the value at ring `pos` (see `form`).
+    fn ring_name(&self, pos: usize) -> &[u8] {
         match self.form {
-            Form::Bytes => self.digests[pos],
-            Form::StandIn => self.form.digest(self.ring_value(pos)),
+            Form::Bytes => self.ring_value(pos),
+            Form::DigestedBytes => &self.digests[pos],
+            Form::StandIn => &self.ring_value(pos)[..DIGEST_LEN],
         }
     }
 }

@@ -75,7 +75,7 @@ impl LinkEncoder {
         let seq = window.seq(pos);
         let entry = &mut self.cached[pos];
         if entry.0 != seq {
-            *entry = (seq, self.hasher.id(window.digest(pos)));
+            *entry = (seq, self.hasher.id(window.name(pos)));
         }
         entry.1
     }
@@ -139,7 +139,7 @@ impl Encoder {
         out.payload.clear();
         out.payload.resize(window.value_len(), 0);
         out.stands_for = match window.form() {
-            Form::Bytes => 0,
+            Form::Bytes | Form::DigestedBytes => 0,
             Form::StandIn => window.symbol_len(),
         };
         for &pos in positions {

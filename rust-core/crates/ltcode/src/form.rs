@@ -1,13 +1,19 @@
 //! The form symbols take inside the codec: the *values* that windows hold, codewords XOR and
-//! the decoder peels.
+//! the decoder peels, and the *name* of each value that short IDs hash (`shortid`).
 //!
-//! - [`Form::Bytes`]: a value is the symbol's l bytes, and its digest is computed from them.
-//!   What a live node uses, and what a simulation uses where anyone corrupts payloads.
+//! - [`Form::Bytes`]: a value is the symbol's l bytes, and is its own name. What a live node
+//!   and the wire (`wire::VERSION` 1) use: one keyed hash of the bytes per link, no digest.
+//! - [`Form::DigestedBytes`]: a value is the symbol's bytes, named by its digest (`digest`).
+//!   What a simulation uses where anyone corrupts payloads: the same names as stand-ins.
 //! - [`Form::StandIn`]: a value is a [`STAND_IN_LEN`]-byte stand-in: the symbol's digest,
-//!   then a tag the caller chooses (which transaction the symbol is). A simulation that never
-//!   checks payload bytes peels stand-ins instead: short IDs come from digests in both forms,
-//!   and XOR acts on each byte alone, so whatever peels, collides or decodes in one form does
-//!   the same in the other. A codeword of stand-ins still counts l payload bytes on the wire.
+//!   then a tag the caller chooses (which transaction the symbol is), named by that digest.
+//!   A simulation that never checks payload bytes peels stand-ins instead: names are digests
+//!   in both digest forms, and XOR acts on each byte alone, so whatever peels, collides or
+//!   decodes in one does the same in the other. A codeword of stand-ins still counts l payload
+//!   bytes on the wire.
+//!
+//! A digest costs more than one keyed hash of 128 bytes, so it pays only where a symbol is
+//! re-keyed for many peers and never hashed from its bytes (a simulation of stand-ins).
 
 use crate::digest::{digest, Digest, DIGEST_LEN};
 
@@ -20,6 +26,7 @@ pub const TAG_LEN: usize = STAND_IN_LEN - DIGEST_LEN;
 pub enum Form {
     #[default]
     Bytes,
+    DigestedBytes,
     StandIn,
 }
 
@@ -27,16 +34,21 @@ impl Form {
     /// Bytes of a value for symbols of `symbol_len` bytes.
     pub fn value_len(self, symbol_len: usize) -> usize {
         match self {
-            Form::Bytes => symbol_len,
+            Form::Bytes | Form::DigestedBytes => symbol_len,
             Form::StandIn => STAND_IN_LEN,
         }
+    }
+
+    /// Whether short IDs hash a value's digest (else its bytes).
+    pub fn named_by_digest(self) -> bool {
+        self != Form::Bytes
     }
 
     /// The digest of the symbol a value is (or stands in for).
     #[inline]
     pub fn digest(self, value: &[u8]) -> Digest {
         match self {
-            Form::Bytes => digest(value),
+            Form::Bytes | Form::DigestedBytes => digest(value),
             Form::StandIn => {
                 let mut d = [0; DIGEST_LEN];
                 let n = value.len().min(DIGEST_LEN);
@@ -73,7 +85,10 @@ mod tests {
     fn a_stand_in_carries_the_digest_and_the_tag() {
         let symbol = [7u8; 128];
         let value = stand_in(&symbol, &[3; TAG_LEN]);
-        assert_eq!(Form::StandIn.digest(&value), Form::Bytes.digest(&symbol));
+        assert_eq!(
+            Form::StandIn.digest(&value),
+            Form::DigestedBytes.digest(&symbol)
+        );
         assert_eq!(tag(&value), Some(&[3; TAG_LEN]));
         assert!(stands_for(&value, &symbol));
         assert!(!stands_for(&value, &[8u8; 128]));

@@ -1,8 +1,8 @@
 //! The node's FIFO coding window (§4.1): the k most recent transactions it received or
-//! created, as values (their bytes, or stand-ins: see `form`) with their digests. One window
-//! per node; every link's encoder draws from it.
+//! created, as values (their bytes, or stand-ins: see `form`) with the names short IDs hash.
+//! One window per node; every link's encoder draws from it.
 
-use crate::digest::Digest;
+use crate::digest::{Digest, DIGEST_LEN};
 use crate::form::Form;
 use crate::params::{ParamError, Params};
 
@@ -14,6 +14,8 @@ pub struct CodingWindow {
     value_len: usize,
     /// `capacity * value_len` bytes; member at position p is `data[p*v..(p+1)*v]`.
     data: Vec<u8>,
+    /// Each member's digest (`Form::DigestedBytes` only: the other forms' values hold their
+    /// names).
     digests: Vec<Digest>,
     /// Sequence number (0, 1, ...) of the symbol held at each position.
     seqs: Vec<u64>,
@@ -35,7 +37,7 @@ impl CodingWindow {
             symbol_len: params.symbol_len,
             value_len: params.value_len(),
             data: Vec::with_capacity(params.window * params.value_len()),
-            digests: Vec::with_capacity(params.window),
+            digests: Vec::new(),
             seqs: Vec::with_capacity(params.window),
             pushed: 0,
         })
@@ -43,15 +45,22 @@ impl CodingWindow {
 
     /// Adds a value, evicting the oldest once k are held.
     pub fn push(&mut self, value: &[u8]) -> Result<(), WrongLength> {
-        self.check(value)?;
-        self.put(value, self.form.digest(value));
-        Ok(())
+        self.push_digested(value, None)
     }
 
-    /// Adds a value whose digest the caller has already (the decoder's `digest(seq)`).
-    pub fn push_digested(&mut self, value: &[u8], digest: &Digest) -> Result<(), WrongLength> {
+    /// Adds a value whose digest the caller may have already (the decoder's `digest(seq)`),
+    /// so it is not taken twice.
+    pub fn push_digested(
+        &mut self,
+        value: &[u8],
+        digest: Option<&Digest>,
+    ) -> Result<(), WrongLength> {
         self.check(value)?;
-        self.put(value, *digest);
+        let digest = match self.form {
+            Form::DigestedBytes => Some(digest.copied().unwrap_or_else(|| self.form.digest(value))),
+            Form::Bytes | Form::StandIn => None,
+        };
+        self.put(value, digest);
         Ok(())
     }
 
@@ -65,18 +74,20 @@ impl CodingWindow {
         }
     }
 
-    fn put(&mut self, value: &[u8], digest: Digest) {
+    fn put(&mut self, value: &[u8], digest: Option<Digest>) {
         let seq = self.pushed;
         self.pushed += 1;
         if self.seqs.len() < self.capacity {
             self.seqs.push(seq);
-            self.digests.push(digest);
+            self.digests.extend(digest);
             self.data.extend_from_slice(value);
         } else {
             let pos = (seq % self.capacity as u64) as usize;
             let v = self.value_len;
             self.seqs[pos] = seq;
-            self.digests[pos] = digest;
+            if let Some(digest) = digest {
+                self.digests[pos] = digest;
+            }
             self.data[pos * v..(pos + 1) * v].copy_from_slice(value);
         }
     }
@@ -112,9 +123,13 @@ impl CodingWindow {
         &self.data[pos * self.value_len..(pos + 1) * self.value_len]
     }
 
-    /// The digest of the member at `pos`.
-    pub fn digest(&self, pos: usize) -> &Digest {
-        &self.digests[pos]
+    /// What short IDs hash for the member at `pos`: its bytes, or its digest (see `form`).
+    pub fn name(&self, pos: usize) -> &[u8] {
+        match self.form {
+            Form::Bytes => self.member(pos),
+            Form::DigestedBytes => &self.digests[pos],
+            Form::StandIn => &self.member(pos)[..DIGEST_LEN],
+        }
     }
 
     /// Sequence number of the member at `pos`: lets link encoders cache its short ID.

@@ -2,7 +2,7 @@
 //! bytes.
 //!
 //! ```text
-//! message   = version:u8 (=2) kind:u8 body
+//! message   = version:u8 (=1) kind:u8 body
 //! codeword  (kind 1) = degree:varint payload_len:varint id:u32le * degree payload
 //! key       (kind 2) = key:[u8; 16]          the receiver's SipHash key for this link direction
 //! varint    = unsigned LEB128, at most 10 bytes, minimal (no trailing zero groups)
@@ -13,8 +13,7 @@ use crate::encoder::Codeword;
 use crate::params::{Params, MAX_SYMBOL_LEN, MAX_WINDOW};
 use crate::shortid::LinkKey;
 
-/// 2: short IDs hash the symbol's digest (1 hashed its bytes), so the two do not mix.
-pub const VERSION: u8 = 2;
+pub const VERSION: u8 = 1;
 pub const KIND_CODEWORD: u8 = 1;
 pub const KIND_KEY: u8 = 2;
 const KEY_LEN: usize = 16;

@@ -7,7 +7,7 @@ mod common;
 use std::collections::HashMap;
 
 use common::{random_symbols, small_params, Receiver, Sender};
-use ltcode::{digest, short_id, CodecRng, Codeword, LinkKey, ShortIdHasher, SplitMix64};
+use ltcode::{short_id, CodecRng, Codeword, LinkKey, ShortIdHasher, SplitMix64};
 
 const K: usize = 50;
 const LEN: usize = 32;
@@ -187,14 +187,14 @@ fn forge_collision(key: &LinkKey, targets: &[Vec<u8>], seed: u64) -> (Vec<u8>, u
     let wanted: HashMap<u32, usize> = targets
         .iter()
         .enumerate()
-        .map(|(i, t)| (hasher.id(&digest(t)), i))
+        .map(|(i, t)| (hasher.id(t), i))
         .collect();
     let mut rng = SplitMix64::new(seed);
     let mut candidate = vec![0u8; ATTACK_LEN];
     let start = rng.next_u64();
     for counter in 0u64..200_000_000 {
         candidate.copy_from_slice(&start.wrapping_add(counter).to_le_bytes());
-        if let Some(&target) = wanted.get(&hasher.id(&digest(&candidate))) {
+        if let Some(&target) = wanted.get(&hasher.id(&candidate)) {
             if candidate != targets[target] {
                 return (candidate, target);
             }

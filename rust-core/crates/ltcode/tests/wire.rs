@@ -56,8 +56,7 @@ fn every_error_is_typed() {
     let l = limits();
     const V: u8 = wire::VERSION;
     assert_eq!(wire::decode(&[], &l), Err(WireError::Truncated));
-    // Version 1 hashed symbols' bytes for short IDs: refused, not misread.
-    assert_eq!(wire::decode(&[1, 1], &l), Err(WireError::Version(1)));
+    assert_eq!(wire::decode(&[2, 1], &l), Err(WireError::Version(2)));
     assert_eq!(wire::decode(&[V, 9], &l), Err(WireError::Kind(9)));
     assert_eq!(
         wire::decode(&good[..good.len() - 1], &l),

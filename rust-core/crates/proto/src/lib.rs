@@ -32,7 +32,7 @@ pub use content::{Content, StoreLimits, Synthetic, TxStore};
 pub use counter::{check_counters, Counter, Effect, Unit};
 pub use driver::{Driver, Output};
 pub use ids::{IdBuild, IdHasher, IdMap, IdSet, PeerIdx, Tx, TxId, TxIdSet};
-pub use protocol::{Action, Ctx, Input, MsgClass, NodeSetup, Protocol, WireMsg};
+pub use protocol::{Action, Ctx, Input, MsgClass, NodeSetup, Payloads, Protocol, WireMsg};
 pub use queue::EventQueue;
 pub use rng::{stream, Rng};
 pub use time::{Dur, Time};

@@ -5,7 +5,7 @@
 //! them into the receiver's store, so a live codec is tested with its protocol. The real
 //! simulator lives in crate `sim`.
 
-use crate::{Action, Behaviour, Content, Counter, Ctx, Dur, Input, NodeSetup, PeerIdx};
+use crate::{Action, Behaviour, Content, Counter, Ctx, Dur, Input, NodeSetup, Payloads, PeerIdx};
 use crate::{EventQueue, Synthetic, Time, TimerId, TimerTable, Tx, TxId, WireMsg};
 use crate::{Protocol, Rng};
 use std::collections::BTreeMap;
@@ -167,7 +167,7 @@ impl<P: Protocol, W: Wire<P>> TestNet<P, W> {
                     &NodeSetup {
                         node: i as u32,
                         behaviour,
-                        stand_ins: false,
+                        payloads: Payloads::Live,
                     },
                 )
             })

@@ -40,7 +40,9 @@ pub use msg::StrokkurMsg;
 pub use rate::{Inflow, RateControl};
 pub use symbols::{SymbolKind, Symbols};
 
-use crate::{Behaviour, Ctx, Dur, IdSet, Input, NodeSetup, PeerIdx, Protocol, Time, TimerId};
+use crate::{
+    Behaviour, Ctx, Dur, IdSet, Input, NodeSetup, Payloads, PeerIdx, Protocol, Time, TimerId,
+};
 use crate::{Tx, TxId};
 use ltcode::wire::Message;
 use ltcode::{
@@ -142,7 +144,7 @@ impl Peer {
 pub struct Strokkur {
     cfg: StrokkurConfig,
     behaviour: Behaviour,
-    /// Symbols' bytes, or stand-ins where the host allows them (`NodeSetup::stand_ins`).
+    /// Symbols' bytes, or stand-ins where the host allows them (`NodeSetup::payloads`).
     form: Form,
     codec: Option<Codec>,
     broken: bool,
@@ -470,10 +472,10 @@ impl Strokkur {
         let Some(codec) = self.codec.as_mut() else {
             return;
         };
-        let (Some(value), Some(digest)) = (codec.decoder.symbol(seq), codec.decoder.digest(seq))
-        else {
+        let Some(value) = codec.decoder.symbol(seq) else {
             return;
         };
+        let digest = codec.decoder.digest(seq);
         self.symbol.clear();
         self.symbol.extend_from_slice(value);
         let kind = codec
@@ -495,7 +497,12 @@ impl Strokkur {
                 false
             }
         };
-        if coded && codec.window.push_digested(&self.symbol, &digest).is_ok() {
+        if coded
+            && codec
+                .window
+                .push_digested(&self.symbol, digest.as_ref())
+                .is_ok()
+        {
             self.on_window_push(cx);
         }
         for tx in self.done.drain(..) {
@@ -515,9 +522,10 @@ impl Protocol for Strokkur {
         Strokkur {
             cfg: config.clone(),
             behaviour: setup.behaviour.clone(),
-            form: match setup.stand_ins {
-                true => Form::StandIn,
-                false => Form::Bytes,
+            form: match setup.payloads {
+                Payloads::Live => Form::Bytes,
+                Payloads::Simulated => Form::DigestedBytes,
+                Payloads::StandIns => Form::StandIn,
             },
             codec: None,
             broken: false,

@@ -152,7 +152,7 @@ impl Symbols {
         content: &mut dyn Content,
         done: &mut Vec<Tx>,
     ) -> SymbolKind {
-        if self.form == Form::Bytes {
+        if self.form != Form::StandIn {
             return self.identify_bytes(value, content, done);
         }
         match form::tag(value).and_then(untag) {
