@@ -4,10 +4,10 @@
 //!
 //! # Model
 //! Everything is a *symbol* of exactly `Params::symbol_len` (l) bytes: a fixed-size
-//! transaction, or a fragment of a variable-size one ([`fragment`]). A symbol's [`digest`]
-//! (BLAKE2b-128, taken once) is what every link's short ID hashes. Inside the codec a symbol is
+//! transaction, or a fragment of a variable-size one ([`fragment`]). Inside the codec a symbol is
 //! a *value* of the codec's [`Form`]: its bytes, or (in a simulation that never checks
-//! payloads) a stand-in that carries its digest and a tag ([`form`]).
+//! payloads) a stand-in that carries its [`digest`] and a tag. Every link's short ID hashes
+//! the symbol's *name*: its bytes on a real network, its digest in a simulation ([`form`]).
 //!
 //! # Sending side (one node, many links)
 //! - [`CodingWindow`]: the node's FIFO of its k most recent symbols (received or created).
@@ -23,7 +23,7 @@
 //!   send it to the peer ([`wire::encode_key`]) and call `add_sender(&key)` → [`SenderId`].
 //!   `remove_sender` when the peer goes.
 //! - `receive(sender, now_us, &ids, &payload, &mut events)` takes one codeword. It peels
-//!   symbols already known, decodes degree-1 codewords only when the payload's digest hashes
+//!   symbols already known, decodes degree-1 codewords only when the payload's name hashes
 //!   to the remaining ID under that sender's key, re-keys every decoded symbol for all senders
 //!   and peels their waiting codewords. Malformed codewords are refused with a [`Reject`].
 //! - `insert_known(&symbol, &mut events)`: a symbol the node has from elsewhere (its own).
