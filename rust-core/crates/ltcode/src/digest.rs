@@ -1,11 +1,12 @@
-//! A symbol's digest: BLAKE2b-128 of its bytes, computed once per symbol. Every link's short
-//! ID is a keyed hash of the digest (`shortid`), so re-keying a symbol for another peer hashes
-//! 16 bytes, not the whole symbol. 128 bits keep the digest collision resistant: two symbols
-//! with one digest would share their short ID under every key.
+//! A symbol's digest: BLAKE2b-128 of its bytes, computed once per symbol. In a simulation every
+//! link's short ID is a keyed hash of the digest (`form`, `shortid`), so re-keying a symbol for
+//! another peer hashes 16 bytes, not the whole symbol. 128 bits keep the digest collision
+//! resistant: two symbols with one digest would share their short ID under every key.
 //!
 //! BLAKE2b is written out here from RFC 7693 (unkeyed, 16-byte output): plain 64-bit code that
 //! the compiler unrolls, about twice as fast natively as the general crate and four times in
-//! WASM, where a digest is taken for every decoded symbol. Tests check it against `blake2`.
+//! WASM, where a simulation of real bytes takes a digest for every decoded symbol. Tests check
+//! it against `blake2`.
 
 pub const DIGEST_LEN: usize = 16;
 
