@@ -19,10 +19,12 @@ const VALID: &str = "the bench parameters are valid";
 pub fn headline(now_s: &mut dyn FnMut() -> f64) -> Vec<(&'static str, f64)> {
     let encode = encode_rate(now_s, 400_000, 1);
     let block = block_decode(now_s, 50, 4_000, 2);
+    let block_k500 = block_decode(now_s, 500, 400, 2);
     let stream = stream(now_s, 50, 400_000, STREAM_RATIO, 3);
     vec![
         ("encode_codewords_per_s", encode),
         ("block_decode_tx_per_s", block.tx_per_s),
+        ("block_decode_tx_per_s_k500", block_k500.tx_per_s),
         ("stream_tx_per_s", stream.tx_per_s),
         ("stream_codewords_per_tx", stream.codewords_per_tx),
         ("stream_decoded_fraction", stream.decoded_fraction),

@@ -34,6 +34,12 @@ pub fn run(name: &str, now_s: Clock) -> Result<Figures, String> {
 /// The engine bench's network: flooding 100 txs of 128 B over a degree-16 random regular
 /// graph with log-normal latency and unlimited bandwidth.
 pub fn engine_scenario(nodes: u32) -> Scenario {
+    network_scenario(nodes, 100, "flood")
+}
+
+/// `txs` txs of 128 B under `protocol` over a degree-16 random regular graph of `nodes` with
+/// log-normal latency and unlimited bandwidth (scenarios/flood-1000.json at another size).
+pub fn network_scenario(nodes: u32, txs: u64, protocol: &str) -> Scenario {
     Scenario {
         name: format!("engine bench, {nodes} nodes"),
         description: String::new(),
@@ -47,7 +53,7 @@ pub fn engine_scenario(nodes: u32) -> Scenario {
         workload: Workload::Poisson(Poisson {
             total_tps: 100.0,
             duration_ms: 2_000.0,
-            max_txs: Some(100),
+            max_txs: Some(txs),
             tx_bytes: 128,
             tx_size: None,
             rate_steps: Vec::new(),
@@ -55,13 +61,13 @@ pub fn engine_scenario(nodes: u32) -> Scenario {
         adversaries: Vec::new(),
         events: Vec::new(),
         drain_ms: 10_000.0,
-        protocols: vec![ProtocolSpec::named("flood")],
+        protocols: vec![ProtocolSpec::named(protocol)],
     }
 }
 
 /// Events per second of one full run (setup excluded).
-fn events_per_s(nodes: u32, now_s: Clock) -> f64 {
-    let prep = match Prepared::new(engine_scenario(nodes)) {
+fn events_per_s(scenario: Scenario, now_s: Clock) -> f64 {
+    let prep = match Prepared::new(scenario) {
         Ok(p) => p,
         Err(_) => return f64::NAN,
     };
@@ -82,12 +88,15 @@ const ENGINE_RUNS: usize = 3;
 fn engine(now_s: Clock) -> Figures {
     let best = |nodes: u32, now_s: Clock| {
         (0..ENGINE_RUNS)
-            .map(|_| events_per_s(nodes, now_s))
+            .map(|_| events_per_s(engine_scenario(nodes), now_s))
             .fold(f64::NAN, f64::max)
     };
+    // One run: about 20 million events, heartbeats most of them.
+    let gossipsub = events_per_s(network_scenario(100_000, 20, "gossipsub"), now_s);
     vec![
         ("events_per_s_1k", best(1_000, now_s)),
         ("events_per_s_10k", best(10_000, now_s)),
+        ("gossipsub_events_per_s_100k", gossipsub),
     ]
 }
 

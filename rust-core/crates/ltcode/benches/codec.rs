@@ -7,8 +7,8 @@ use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use ltcode::fragment::{self, FragmentParams, Reassembler};
 use ltcode::wire::{self, Limits};
 use ltcode::{
-    Codeword, CodingWindow, Decoder, Encoder, Event, LinkEncoder, LinkKey, Params, ShortIdHasher,
-    SplitMix64,
+    digest, Codeword, CodingWindow, Decoder, Encoder, Event, LinkEncoder, LinkKey, Params,
+    ShortIdHasher, SplitMix64,
 };
 
 const LEN: usize = 128;
@@ -86,11 +86,15 @@ fn pieces(c: &mut Criterion) {
     c.bench_function("short_id_128B", |b| {
         b.iter(|| black_box(hasher.id(black_box(&tx))))
     });
+    c.bench_function("digest_128B", |b| {
+        b.iter(|| black_box(digest(black_box(&tx))))
+    });
+    let d = digest(&tx);
+    c.bench_function("short_id_of_digest", |b| {
+        b.iter(|| black_box(hasher.id(black_box(&d))))
+    });
 
-    let cw = Codeword {
-        ids: vec![7; 5],
-        payload: tx.clone(),
-    };
+    let cw = Codeword::new(vec![7; 5], tx.clone());
     let mut bytes = Vec::new();
     cw.encode(&mut bytes);
     let limits = Limits::for_params(&Params::default());

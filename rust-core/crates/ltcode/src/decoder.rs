@@ -2,8 +2,12 @@
 //!
 //! Graph: pending codewords on one side, missing symbols on the other. A missing symbol is
 //! only known by its short ID under one sender's key, so the missing side is keyed by
-//! (sender, short ID). When a symbol is decoded it is re-keyed: hashed under every sender's
-//! key, and each sender's codewords waiting on that ID are peeled.
+//! (sender, short ID). When a symbol is decoded it is re-keyed: its name is hashed under
+//! every sender's key, and each sender's codewords waiting on that ID are peeled.
+//!
+//! Symbols are values of the codec's form (`form`): their bytes, or stand-ins, named by their
+//! bytes or their digest. A decoded value's digest, where it is its name, is taken once; the
+//! ring keeps it beside the value (a stand-in starts with it).
 //!
 //! A known entry names its symbol by sequence number, so whether the symbol is still in the
 //! peeling window follows from the number alone (no per-sender record of the ring to read).
@@ -15,6 +19,8 @@
 
 use std::collections::VecDeque;
 
+use crate::digest::{Digest, DIGEST_LEN};
+use crate::form::Form;
 use crate::idmap::IdMap;
 use crate::params::{ParamError, Params};
 use crate::rng::CodecRng;
@@ -71,6 +77,8 @@ pub struct SenderStats {
 }
 
 const NIL: u32 = u32::MAX;
+/// Ring bytes that stay within a core's private caches.
+const RING_CACHED: usize = 1 << 18;
 /// Map entries: the top bit set means "known: the symbol with this sequence number (mod
 /// 2^31)"; clear means "missing, waiting codewords' edge list starts at this edge".
 const KNOWN: u32 = 1 << 31;
@@ -88,6 +96,11 @@ fn known(seq: u64) -> u32 {
 fn live_age(entry: u32, learned: u64, m: usize) -> Option<u64> {
     let age = ((learned as u32).wrapping_sub(entry) & !KNOWN) as u64;
     (entry & KNOWN != 0 && (1..=m as u64).contains(&age)).then_some(age)
+}
+
+/// Whether an entry names a symbol that left the peeling window (it may be dropped).
+fn stale(learned: u64, m: usize) -> impl Fn(u32) -> bool {
+    move |entry| entry & KNOWN != 0 && live_age(entry, learned, m).is_none()
 }
 
 #[derive(Clone, Debug)]
@@ -119,7 +132,9 @@ struct Pending {
 }
 
 pub struct Decoder {
-    symbol_len: usize,
+    form: Form,
+    /// Bytes of a value: l, or a stand-in's.
+    value_len: usize,
     peel_window: usize,
     max_degree: usize,
     timeout_us: u64,
@@ -129,8 +144,11 @@ pub struct Decoder {
     senders: Vec<Sender>,
     /// Each sender's key schedule, apart so one symbol is hashed under all of them at once.
     hashers: Vec<ShortIdHasher>,
-    /// Peeling window: ring of `peel_window` symbols, grown on demand.
+    /// Peeling window: ring of `peel_window` values, grown on demand.
     ring: Vec<u8>,
+    /// The digest of each value in the ring (`Form::DigestedBytes` only: the other forms'
+    /// values hold their names).
+    digests: Vec<Digest>,
     learned: u64,
     /// Symbols evicted since stale map entries were last swept.
     evicted: usize,
@@ -149,6 +167,10 @@ pub struct Decoder {
     sorted: Vec<ShortId>,
     /// The symbol being announced, hashed under each sender's key (indexed by sender).
     rekeyed: Vec<ShortId>,
+    /// The codeword being received, as it is peeled.
+    value: Vec<u8>,
+    /// The pending codeword being settled.
+    resolving: Vec<u8>,
 }
 
 impl Decoder {
@@ -156,7 +178,8 @@ impl Decoder {
     pub fn new(params: &Params, rng: &mut (impl CodecRng + ?Sized)) -> Result<Decoder, ParamError> {
         params.validate()?;
         Ok(Decoder {
-            symbol_len: params.symbol_len,
+            form: params.form,
+            value_len: params.value_len(),
             peel_window: params.peel_window,
             max_degree: params.window,
             timeout_us: params.timeout_us,
@@ -165,6 +188,7 @@ impl Decoder {
             senders: Vec::new(),
             hashers: Vec::new(),
             ring: Vec::new(),
+            digests: Vec::new(),
             learned: 0,
             evicted: 0,
             codewords: Vec::new(),
@@ -179,11 +203,14 @@ impl Decoder {
             known: Vec::new(),
             sorted: Vec::new(),
             rekeyed: Vec::new(),
+            value: Vec::new(),
+            resolving: Vec::new(),
         })
     }
 
     /// Registers a sender that names symbols with `key` (the key this node sent it). Symbols
-    /// already in the peeling window are hashed under the key so they peel its codewords.
+    /// already in the peeling window are keyed for it (their names hashed under the key) so
+    /// they peel its codewords.
     pub fn add_sender(&mut self, key: &LinkKey) -> SenderId {
         let hasher = ShortIdHasher::new(key);
         let mut sender = Sender {
@@ -192,7 +219,7 @@ impl Decoder {
             active: true,
         };
         for seq in self.learned.saturating_sub(self.peel_window as u64)..self.learned {
-            let id = hasher.id(self.ring_symbol(self.ring_pos(seq)));
+            let id = hasher.id(self.ring_name(self.ring_pos(seq)));
             sender.ids.insert(id, known(seq));
         }
         match self.senders.iter().position(|s| !s.active) {
@@ -235,6 +262,7 @@ impl Decoder {
         self.learned = 0;
         self.evicted = 0;
         self.ring.clear();
+        self.digests.clear();
         for sender in self.senders.iter_mut().filter(|s| s.active) {
             sender.ids.clear();
         }
@@ -273,12 +301,24 @@ impl Decoder {
             .count()
     }
 
-    /// Symbol `seq` if it is still in the peeling window.
+    /// The value of symbol `seq` (its bytes, or its stand-in) if it is still in the peeling
+    /// window.
     pub fn symbol(&self, seq: u64) -> Option<&[u8]> {
-        if seq >= self.learned || seq + (self.peel_window as u64) < self.learned {
+        self.in_window(seq)
+            .then(|| self.ring_value(self.ring_pos(seq)))
+    }
+
+    /// The digest of symbol `seq` if it is still in the peeling window and the codec's form
+    /// names symbols by digest.
+    pub fn digest(&self, seq: u64) -> Option<Digest> {
+        if !self.in_window(seq) || !self.form.named_by_digest() {
             return None;
         }
-        Some(self.ring_symbol(self.ring_pos(seq)))
+        self.ring_name(self.ring_pos(seq)).try_into().ok()
+    }
+
+    fn in_window(&self, seq: u64) -> bool {
+        seq < self.learned && seq + self.peel_window as u64 >= self.learned
     }
 
     /// The earliest time `poll` has something to do (it may find nothing: never cancelled).
@@ -303,21 +343,19 @@ impl Decoder {
     }
 
     /// Adds a symbol this node got elsewhere (its own transaction, or one decoded by another
-    /// path). It peels pending codewords, which may decode more (reported in `out`). The
-    /// caller must not insert a symbol twice; it returns the symbol's `seq`.
-    pub fn insert_known(
-        &mut self,
-        symbol: &[u8],
-        out: &mut Vec<Event>,
-    ) -> Result<u64, WrongLength> {
-        if symbol.len() != self.symbol_len {
+    /// path), as a value of the codec's form. It peels pending codewords, which may decode
+    /// more (reported in `out`). The caller must not insert a symbol twice; it returns the
+    /// symbol's `seq`.
+    pub fn insert_known(&mut self, value: &[u8], out: &mut Vec<Event>) -> Result<u64, WrongLength> {
+        if value.len() != self.value_len {
             return Err(WrongLength {
-                expected: self.symbol_len,
-                got: symbol.len(),
+                expected: self.value_len,
+                got: value.len(),
             });
         }
+        let digest = self.form.named_by_digest().then(|| self.form.digest(value));
         let (seq, pos) = self.make_room();
-        self.ring[pos * self.symbol_len..(pos + 1) * self.symbol_len].copy_from_slice(symbol);
+        self.store(pos, value, digest.as_ref());
         self.announce(seq, pos, None);
         self.drain_work(out);
         Ok(seq)
@@ -344,40 +382,48 @@ impl Decoder {
         }
         state.stats.received += 1;
 
-        let slot = self.alloc_codeword(sender);
-        let l = self.symbol_len;
-        let at = slot as usize * l;
-        self.payloads[at..at + l].copy_from_slice(payload);
         // Peel what is known already; remember the rest.
+        let l = self.value_len;
+        let mut value = std::mem::take(&mut self.value);
+        value.clear();
+        value.extend_from_slice(payload);
         self.unknown.clear();
         let state = &self.senders[sender as usize];
         self.known.clear();
-        let touched = ids.iter().fold(0, |acc, &id| acc ^ state.ids.warm(id));
-        std::hint::black_box(touched);
+        if state.ids.is_large() {
+            let touched = ids.iter().fold(0, |acc, &id| acc ^ state.ids.warm(id));
+            std::hint::black_box(touched);
+        }
         for &id in ids {
             match state.ids.get(id).and_then(|e| self.live_pos(e)) {
                 Some(pos) => self.known.push(pos),
                 None => self.unknown.push(id),
             }
         }
-        // Touch every line of the known symbols before peeling, so their misses overlap.
-        let touched = self.known.iter().fold(0, |acc, &pos| {
-            let symbol = &self.ring[pos * l..(pos + 1) * l];
-            symbol.iter().step_by(64).fold(acc, |a, &b| a ^ b)
-        });
-        std::hint::black_box(touched);
-        for &pos in &self.known {
-            xor_into(
-                &mut self.payloads[at..at + l],
-                &self.ring[pos * l..(pos + 1) * l],
-            );
+        // Touch every line of the known symbols before peeling, so their misses overlap (a
+        // ring within a core's caches has none).
+        if self.ring.len() > RING_CACHED {
+            let touched = self.known.iter().fold(0, |acc, &pos| {
+                let symbol = &self.ring[pos * l..(pos + 1) * l];
+                symbol.iter().step_by(64).fold(acc, |a, &b| a ^ b)
+            });
+            std::hint::black_box(touched);
         }
-        let cw = &mut self.codewords[slot as usize];
-        cw.remaining = self.unknown.len() as u32;
-        cw.id_xor = self.unknown.iter().fold(0, |acc, id| acc ^ id);
-        if self.unknown.len() <= 1 {
-            self.resolve(slot, out);
+        for &pos in &self.known {
+            xor_into(&mut value, &self.ring[pos * l..(pos + 1) * l]);
+        }
+        let remaining = self.unknown.len() as u32;
+        let id_xor = self.unknown.iter().fold(0, |acc, id| acc ^ id);
+        if remaining <= 1 {
+            // Settled at once: it never takes a slot.
+            self.settle(sender, remaining, id_xor, &value, out);
         } else {
+            let slot = self.alloc_codeword(sender);
+            let at = slot as usize * l;
+            self.payloads[at..at + l].copy_from_slice(&value);
+            let cw = &mut self.codewords[slot as usize];
+            cw.remaining = remaining;
+            cw.id_xor = id_xor;
             self.link_unknown(slot, sender);
             let generation = self.codewords[slot as usize].generation;
             self.codewords[slot as usize].queued = true;
@@ -386,6 +432,7 @@ impl Decoder {
             self.expiry.push_back((slot, generation, deadline));
             self.bound_pending(out);
         }
+        self.value = value;
         self.drain_work(out);
         Ok(())
     }
@@ -403,9 +450,9 @@ impl Decoder {
                 max: self.max_degree,
             });
         }
-        if payload.len() != self.symbol_len {
+        if payload.len() != self.value_len {
             return Err(Reject::PayloadLength {
-                expected: self.symbol_len,
+                expected: self.value_len,
                 got: payload.len(),
             });
         }
@@ -438,7 +485,7 @@ impl Decoder {
                     queued: false,
                 });
                 self.payloads
-                    .resize(self.payloads.len() + self.symbol_len, 0);
+                    .resize(self.payloads.len() + self.value_len, 0);
                 (self.codewords.len() - 1) as u32
             }
         };
@@ -475,7 +522,8 @@ impl Decoder {
             };
             // The ID is not live (checked by the caller): an entry is a waiting list or a
             // stale known one, which this replaces.
-            if let Some(head) = ids.insert(id, e).filter(|&head| head & KNOWN == 0) {
+            let previous = ids.insert_or_sweep(id, e, stale(self.learned, self.peel_window));
+            if let Some(head) = previous.filter(|&head| head & KNOWN == 0) {
                 self.edges[e as usize].next = head;
                 self.edges[head as usize].prev = e;
             }
@@ -547,37 +595,51 @@ impl Decoder {
         self.free_codewords.push(slot);
     }
 
-    /// Settles a codeword left with at most one unknown symbol.
+    /// Settles a pending codeword left with at most one unknown symbol.
     fn resolve(&mut self, slot: u32, out: &mut Vec<Event>) {
-        let l = self.symbol_len;
+        let l = self.value_len;
         let at = slot as usize * l;
         let cw = self.codewords[slot as usize];
-        let sender = cw.sender;
+        let mut value = std::mem::take(&mut self.resolving);
+        value.clear();
+        value.extend_from_slice(&self.payloads[at..at + l]);
+        self.retire(slot);
+        self.settle(cw.sender, cw.remaining, cw.id_xor, &value, out);
+        self.resolving = value;
+    }
+
+    /// Settles a codeword from `sender` peeled down to `value` with `remaining` (at most one)
+    /// unknown symbols, whose ID is `id`: a redundant codeword, a corrupt one, or a new symbol.
+    fn settle(
+        &mut self,
+        sender: SenderId,
+        remaining: u32,
+        id: ShortId,
+        value: &[u8],
+        out: &mut Vec<Event>,
+    ) {
         // If the last ID had become known meanwhile, announcing it would have peeled this
         // codeword through its edge, so remaining 1 means the ID is still missing.
         let state = &mut self.senders[sender as usize];
-        let hasher = &self.hashers[sender as usize];
-        if cw.remaining == 0 {
-            if is_zero(&self.payloads[at..at + l]) {
+        if remaining == 0 {
+            if is_zero(value) {
                 state.stats.redundant += 1;
             } else {
                 state.stats.corrupt += 1;
                 out.push(Event::Corrupt { sender });
             }
-            self.retire(slot);
             return;
         }
-        let id = cw.id_xor;
-        if hasher.id(&self.payloads[at..at + l]) != id {
+        let digest = self.form.named_by_digest().then(|| self.form.digest(value));
+        let name = digest.as_ref().map_or(value, |d| &d[..]);
+        if self.hashers[sender as usize].id(name) != id {
             state.stats.corrupt += 1;
             out.push(Event::Corrupt { sender });
-            self.retire(slot);
             return;
         }
         state.stats.decoded += 1;
         let (seq, pos) = self.make_room();
-        self.ring[pos * l..(pos + 1) * l].copy_from_slice(&self.payloads[at..at + l]);
-        self.retire(slot);
+        self.store(pos, value, digest.as_ref());
         out.push(Event::Decoded { seq, from: sender });
         self.announce(seq, pos, Some((sender, id)));
     }
@@ -596,9 +658,12 @@ impl Decoder {
         let seq = self.learned;
         self.learned += 1;
         let pos = self.ring_pos(seq);
-        let l = self.symbol_len;
+        let l = self.value_len;
         if self.ring.len() < (pos + 1) * l {
             self.ring.resize((pos + 1) * l, 0);
+            if self.form == Form::DigestedBytes {
+                self.digests.push([0; DIGEST_LEN]);
+            }
         } else {
             // The evicted symbol's map entries go stale (lookups check the age); they are
             // swept in bulk, which spares a cold random access per sender and symbol.
@@ -607,30 +672,53 @@ impl Decoder {
                 self.evicted = 0;
                 let (learned, m) = (self.learned, self.peel_window);
                 for sender in self.senders.iter_mut().filter(|s| s.active) {
-                    sender.ids.retain(|_, entry| {
-                        entry & KNOWN == 0 || live_age(entry, learned, m).is_some()
-                    });
+                    let stale = stale(learned, m);
+                    sender.ids.retain(|_, entry| !stale(entry));
                 }
             }
         }
         (seq, pos)
     }
 
+    /// Writes a value and its digest (where it names the value) at ring `pos`.
+    fn store(&mut self, pos: usize, value: &[u8], digest: Option<&Digest>) {
+        let l = self.value_len;
+        self.ring[pos * l..(pos + 1) * l].copy_from_slice(value);
+        if let (Form::DigestedBytes, Some(digest)) = (self.form, digest) {
+            self.digests[pos] = *digest;
+        }
+    }
+
     /// Re-keys symbol `seq` (at ring `pos`) for every sender and peels the codewords waiting
     /// on it. `origin` carries the ID already verified for the sender it was decoded from.
     fn announce(&mut self, seq: u64, pos: usize, origin: Option<(SenderId, ShortId)>) {
-        let l = self.symbol_len;
+        let l = self.value_len;
         let symbol = &self.ring[pos * l..(pos + 1) * l];
+        let name = match self.form {
+            Form::Bytes => symbol,
+            Form::DigestedBytes => &self.digests[pos][..],
+            Form::StandIn => &symbol[..DIGEST_LEN],
+        };
         // Hash first, then touch every sender's slot, then insert: the table misses overlap.
         self.rekeyed.clear();
         self.rekeyed.resize(self.hashers.len(), 0);
-        ids_into(&self.hashers, symbol, &mut self.rekeyed);
-        if let Some((from, id)) = origin {
-            self.rekeyed[from as usize] = id;
+        match origin {
+            // The origin's ID is the one just checked.
+            Some((from, id)) => {
+                let from = from as usize;
+                ids_into(&self.hashers[..from], name, &mut self.rekeyed[..from]);
+                ids_into(
+                    &self.hashers[from + 1..],
+                    name,
+                    &mut self.rekeyed[from + 1..],
+                );
+                self.rekeyed[from] = id;
+            }
+            None => ids_into(&self.hashers, name, &mut self.rekeyed),
         }
         let mut touched = 0u64;
         for (sender, &id) in self.senders.iter().zip(&self.rekeyed) {
-            if sender.active {
+            if sender.active && sender.ids.is_large() {
                 touched ^= sender.ids.warm(id);
             }
         }
@@ -640,7 +728,8 @@ impl Decoder {
                 continue;
             }
             let id = self.rekeyed[index];
-            let Some(previous) = sender.ids.insert(id, known(seq)) else {
+            let stale = stale(self.learned, self.peel_window);
+            let Some(previous) = sender.ids.insert_or_sweep(id, known(seq), stale) else {
                 continue;
             };
             if previous & KNOWN != 0 {
@@ -677,7 +766,16 @@ impl Decoder {
         (seq % self.peel_window as u64) as usize
     }
 
-    fn ring_symbol(&self, pos: usize) -> &[u8] {
-        &self.ring[pos * self.symbol_len..(pos + 1) * self.symbol_len]
+    fn ring_value(&self, pos: usize) -> &[u8] {
+        &self.ring[pos * self.value_len..(pos + 1) * self.value_len]
+    }
+
+    /// What short IDs hash for the value at ring `pos` (see `form`).
+    fn ring_name(&self, pos: usize) -> &[u8] {
+        match self.form {
+            Form::Bytes => self.ring_value(pos),
+            Form::DigestedBytes => &self.digests[pos],
+            Form::StandIn => &self.ring_value(pos)[..DIGEST_LEN],
+        }
     }
 }

@@ -1,7 +1,8 @@
 //! Codeword generation (§4.1): pick a degree from the Robust Soliton distribution, then that
 //! many distinct window members uniformly; header = their short IDs under the link's key,
-//! payload = XOR of their bytes.
+//! payload = XOR of their values (bytes, or stand-ins: see `form`).
 
+use crate::form::Form;
 use crate::params::{ParamError, Params};
 use crate::rng::{below, CodecRng};
 use crate::shortid::{LinkKey, ShortId, ShortIdHasher};
@@ -9,16 +10,36 @@ use crate::soliton::RobustSoliton;
 use crate::window::CodingWindow;
 use crate::xor::xor_into;
 
-/// One codeword: the short IDs of its source symbols and the XOR of their bytes.
+/// One codeword: the short IDs of its source symbols and the XOR of their values.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Codeword {
     pub ids: Vec<ShortId>,
     pub payload: Vec<u8>,
+    /// For a codeword of stand-ins, the symbol length l its payload stands for (what the
+    /// wire carries); 0 for a codeword of bytes.
+    pub stands_for: usize,
 }
 
 impl Codeword {
+    /// A codeword of bytes with these short IDs and payload.
+    pub fn new(ids: Vec<ShortId>, payload: Vec<u8>) -> Codeword {
+        Codeword {
+            ids,
+            payload,
+            stands_for: 0,
+        }
+    }
+
     pub fn degree(&self) -> usize {
         self.ids.len()
+    }
+
+    /// Payload bytes on the wire: l for a codeword of stand-ins.
+    pub fn wire_payload_len(&self) -> usize {
+        match self.stands_for {
+            0 => self.payload.len(),
+            l => l,
+        }
     }
 }
 
@@ -54,7 +75,7 @@ impl LinkEncoder {
         let seq = window.seq(pos);
         let entry = &mut self.cached[pos];
         if entry.0 != seq {
-            *entry = (seq, self.hasher.id(window.member(pos)));
+            *entry = (seq, self.hasher.id(window.name(pos)));
         }
         entry.1
     }
@@ -116,7 +137,11 @@ impl Encoder {
     ) {
         out.ids.clear();
         out.payload.clear();
-        out.payload.resize(window.symbol_len(), 0);
+        out.payload.resize(window.value_len(), 0);
+        out.stands_for = match window.form() {
+            Form::Bytes | Form::DigestedBytes => 0,
+            Form::StandIn => window.symbol_len(),
+        };
         for &pos in positions {
             out.ids.push(link.id_of(window, pos));
             xor_into(&mut out.payload, window.member(pos));

@@ -60,6 +60,13 @@ impl IdMap {
         self.slots[self.home(key)]
     }
 
+    /// Whether the table outgrows a core's private caches, so that warming it pays. A small
+    /// one (a block decoder's) stays cached: warming would only add work.
+    #[inline]
+    pub fn is_large(&self) -> bool {
+        self.slots.len() > 1 << 14
+    }
+
     #[inline]
     pub fn get(&self, key: u32) -> Option<u32> {
         let mask = self.mask();
@@ -80,6 +87,35 @@ impl IdMap {
     /// Sets `key` to `value` (never `EMPTY`), returning the previous value.
     #[inline]
     pub fn insert(&mut self, key: u32, value: u32) -> Option<u32> {
+        let previous = self.place(key, value);
+        if previous.is_none() && self.over_limit() {
+            self.grow();
+        }
+        previous
+    }
+
+    /// Like `insert`, but when a new key fills the table it first drops the entries whose
+    /// values `stale` gives up, and grows only if that leaves it still full.
+    #[inline]
+    pub fn insert_or_sweep(
+        &mut self,
+        key: u32,
+        value: u32,
+        stale: impl Fn(u32) -> bool,
+    ) -> Option<u32> {
+        let previous = self.place(key, value);
+        if previous.is_none() && self.over_limit() {
+            self.retain(|_, v| !stale(v));
+            if self.over_limit() {
+                self.grow();
+            }
+        }
+        previous
+    }
+
+    /// Sets `key` to `value` (never `EMPTY`) without looking at the load.
+    #[inline]
+    fn place(&mut self, key: u32, value: u32) -> Option<u32> {
         debug_assert_ne!(value, EMPTY);
         let mask = self.mask();
         let mut i = self.home(key);
@@ -89,11 +125,6 @@ impl IdMap {
             if old == EMPTY {
                 self.slots[i] = pack(key, value);
                 self.len += 1;
-                // Linear probing stays within a cache line or two up to 3/4 full (8 slots a
-                // line); fuller tables would double the memory of thousands of decoders.
-                if self.len * 4 > self.slots.len() * 3 {
-                    self.grow();
-                }
                 return None;
             }
             if slot as u32 == key {
@@ -102,6 +133,13 @@ impl IdMap {
             }
             i = (i + 1) & mask;
         }
+    }
+
+    /// Linear probing stays within a cache line or two up to 3/4 full (8 slots a line);
+    /// fuller tables would double the memory of thousands of decoders.
+    #[inline]
+    fn over_limit(&self) -> bool {
+        self.len * 4 > self.slots.len() * 3
     }
 
     /// Removes `key`, shifting later members of its run back so lookups need no tombstones.
@@ -152,7 +190,7 @@ impl IdMap {
         for slot in old {
             let (key, value) = (slot as u32, (slot >> 32) as u32);
             if value != EMPTY && keep(key, value) {
-                self.insert(key, value);
+                self.place(key, value);
             }
         }
     }
@@ -164,7 +202,7 @@ impl IdMap {
         self.len = 0;
         for slot in old {
             if (slot >> 32) as u32 != EMPTY {
-                self.insert(slot as u32, (slot >> 32) as u32);
+                self.place(slot as u32, (slot >> 32) as u32);
             }
         }
     }

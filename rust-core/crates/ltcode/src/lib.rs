@@ -4,7 +4,10 @@
 //!
 //! # Model
 //! Everything is a *symbol* of exactly `Params::symbol_len` (l) bytes: a fixed-size
-//! transaction, or a fragment of a variable-size one ([`fragment`]).
+//! transaction, or a fragment of a variable-size one ([`fragment`]). Inside the codec a symbol is
+//! a *value* of the codec's [`Form`]: its bytes, or (in a simulation that never checks
+//! payloads) a stand-in that carries its [`digest`] and a tag. Every link's short ID hashes
+//! the symbol's *name*: its bytes on a real network, its digest in a simulation ([`form`]).
 //!
 //! # Sending side (one node, many links)
 //! - [`CodingWindow`]: the node's FIFO of its k most recent symbols (received or created).
@@ -20,9 +23,9 @@
 //!   send it to the peer ([`wire::encode_key`]) and call `add_sender(&key)` → [`SenderId`].
 //!   `remove_sender` when the peer goes.
 //! - `receive(sender, now_us, &ids, &payload, &mut events)` takes one codeword. It peels
-//!   symbols already known, decodes degree-1 codewords only when the payload hashes to the
-//!   remaining ID under that sender's key, re-keys every decoded symbol for all senders and
-//!   peels their waiting codewords. Malformed codewords are refused with a [`Reject`].
+//!   symbols already known, decodes degree-1 codewords only when the payload's name hashes
+//!   to the remaining ID under that sender's key, re-keys every decoded symbol for all senders
+//!   and peels their waiting codewords. Malformed codewords are refused with a [`Reject`].
 //! - `insert_known(&symbol, &mut events)`: a symbol the node has from elsewhere (its own).
 //! - `poll(now_us, &mut events)` / `next_deadline()`: codewords undecoded for tau become
 //!   [`Event::Loss`] for their sender (the rate controller's signal; `max_pending` bounds
@@ -89,7 +92,9 @@
 //!   find nothing to do, as proto timers are never cancelled).
 
 pub mod decoder;
+pub mod digest;
 pub mod encoder;
+pub mod form;
 pub mod fragment;
 mod idmap;
 pub mod params;
@@ -102,7 +107,9 @@ pub mod wire;
 mod xor;
 
 pub use decoder::{Decoder, Event, Reject, SenderId, SenderStats};
+pub use digest::{digest, Digest, DIGEST_LEN};
 pub use encoder::{Codeword, Encoder, LinkEncoder};
+pub use form::{Form, STAND_IN_LEN};
 pub use params::{ParamError, Params};
 pub use peeling::{PeelStep, Peeling};
 pub use rng::{CodecRng, SplitMix64};

@@ -1,5 +1,7 @@
 //! Codec parameters (Strokkur Table 1 and the reference node's defaults).
 
+use crate::form::Form;
+
 /// Largest coding window (and so codeword degree) the codec accepts.
 pub const MAX_WINDOW: usize = 4096;
 /// Largest symbol (fixed transaction or fragment) length in bytes.
@@ -23,6 +25,8 @@ pub struct Params {
     pub symbol_len: usize,
     /// Pending (undecoded) codewords held at most; beyond it the oldest is dropped as a loss.
     pub max_pending: usize,
+    /// Whether codewords carry symbols' bytes or stand-ins for them (see `form`).
+    pub form: Form,
 }
 
 impl Default for Params {
@@ -35,6 +39,7 @@ impl Default for Params {
             timeout_us: 500_000,
             symbol_len: 128,
             max_pending: 65_536,
+            form: Form::Bytes,
         }
     }
 }
@@ -71,6 +76,11 @@ impl std::fmt::Display for ParamError {
 impl std::error::Error for ParamError {}
 
 impl Params {
+    /// Bytes of a value: a symbol, or its stand-in.
+    pub fn value_len(&self) -> usize {
+        self.form.value_len(self.symbol_len)
+    }
+
     /// Every constructor (`CodingWindow`, `Encoder`, `Decoder`) calls this first.
     pub fn validate(&self) -> Result<(), ParamError> {
         if self.window == 0 || self.window > MAX_WINDOW {

@@ -8,6 +8,8 @@
 //! is known it is hashed under every sender's key and peeled out of each sender's codewords.
 
 use crate::decoder::{Event, SenderId};
+use crate::form::Form;
+use crate::params::Params;
 use crate::shortid::{LinkKey, ShortId, ShortIdHasher};
 use crate::xor::{is_zero, xor_into};
 use std::collections::{BTreeMap, VecDeque};
@@ -63,8 +65,19 @@ struct Sender {
     ids: BTreeMap<ShortId, Entry>,
 }
 
+/// A value's short ID under `hasher`: of its digest or of its bytes, as `form` names it.
+fn name_id(form: Form, hasher: &ShortIdHasher, value: &[u8]) -> ShortId {
+    if form.named_by_digest() {
+        hasher.id(&form.digest(value))
+    } else {
+        hasher.id(value)
+    }
+}
+
 pub struct Peeling {
-    symbol_len: usize,
+    /// Values and names as the decoder watched has them (`form`).
+    form: Form,
+    value_len: usize,
     timeout_us: u64,
     senders: Vec<Option<Sender>>,
     symbols: Vec<Vec<u8>>,
@@ -75,10 +88,11 @@ pub struct Peeling {
 }
 
 impl Peeling {
-    pub fn new(symbol_len: usize, timeout_us: u64) -> Peeling {
+    pub fn new(params: &Params) -> Peeling {
         Peeling {
-            symbol_len,
-            timeout_us,
+            form: params.form,
+            value_len: params.form.value_len(params.symbol_len),
+            timeout_us: params.timeout_us,
             senders: Vec::new(),
             symbols: Vec::new(),
             codewords: Vec::new(),
@@ -107,7 +121,12 @@ impl Peeling {
     pub fn add_sender(&mut self, sender: SenderId, key: &LinkKey) {
         let hasher = ShortIdHasher::new(key);
         let ids = (0..self.symbols.len() as u64)
-            .map(|seq| (hasher.id(&self.symbols[seq as usize]), Entry::Known(seq)))
+            .map(|seq| {
+                (
+                    name_id(self.form, &hasher, &self.symbols[seq as usize]),
+                    Entry::Known(seq),
+                )
+            })
             .collect();
         let slot = sender as usize;
         if self.senders.len() <= slot {
@@ -129,7 +148,7 @@ impl Peeling {
     }
 
     pub fn insert_known(&mut self, symbol: &[u8], out: &mut Vec<Event>) {
-        if symbol.len() != self.symbol_len {
+        if symbol.len() != self.value_len {
             return;
         }
         let seq = self.symbols.len() as u64;
@@ -242,7 +261,7 @@ impl Peeling {
         };
         let payload = std::mem::take(&mut c.payload);
         let s = self.senders[sender as usize].as_ref().unwrap();
-        if s.hasher.id(&payload) != id {
+        if name_id(self.form, &s.hasher, &payload) != id {
             out.push(Event::Corrupt { sender });
             self.steps.push(PeelStep::Corrupt { cw });
             return;
@@ -263,7 +282,7 @@ impl Peeling {
             };
             let id = match origin {
                 Some((from, id)) if from as usize == slot => id,
-                _ => s.hasher.id(&self.symbols[seq as usize]),
+                _ => name_id(self.form, &s.hasher, &self.symbols[seq as usize]),
             };
             let waiting = match s.ids.insert(id, Entry::Known(seq)) {
                 Some(Entry::Waiting(list)) => list,

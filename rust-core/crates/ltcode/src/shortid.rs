@@ -1,6 +1,7 @@
-//! Keyed short transaction IDs (§4.3): SipHash-2-4 under a 128-bit key chosen by the receiver
-//! for each link direction, truncated to 4 bytes. Without the key an adversary cannot aim a
-//! collision at a given transaction, so it cannot make a receiver mis-peel it.
+//! Keyed short transaction IDs (§4.3): SipHash-2-4 of a symbol's name (its bytes, or its
+//! digest: see `form`) under a 128-bit key chosen by the receiver for each link direction,
+//! truncated to 4 bytes. Without the key an adversary cannot aim a collision at a given
+//! transaction, so it cannot make a receiver mis-peel it.
 //!
 //! SipHash is written out here (from the SipHash paper) rather than taken through
 //! `core::hash::Hasher`: a decoded symbol is hashed under every peer's key, and hashing one
@@ -127,9 +128,9 @@ fn sip_round(v: &mut [u64; 4]) {
     v[2] = v[2].rotate_left(32);
 }
 
-/// One-off convenience for `ShortIdHasher::new(key).id(bytes)`.
-pub fn short_id(key: &LinkKey, bytes: &[u8]) -> ShortId {
-    ShortIdHasher::new(key).id(bytes)
+/// One-off convenience for `ShortIdHasher::new(key).id(name)`.
+pub fn short_id(key: &LinkKey, name: &[u8]) -> ShortId {
+    ShortIdHasher::new(key).id(name)
 }
 
 #[cfg(test)]

@@ -1,14 +1,22 @@
 //! The node's FIFO coding window (§4.1): the k most recent transactions it received or
-//! created. One window per node; every link's encoder draws from it.
+//! created, as values (their bytes, or stand-ins: see `form`) with the names short IDs hash.
+//! One window per node; every link's encoder draws from it.
 
+use crate::digest::{Digest, DIGEST_LEN};
+use crate::form::Form;
 use crate::params::{ParamError, Params};
 
 #[derive(Clone, Debug)]
 pub struct CodingWindow {
     capacity: usize,
+    form: Form,
     symbol_len: usize,
-    /// `capacity * symbol_len` bytes; member at position p is `data[p*l..(p+1)*l]`.
+    value_len: usize,
+    /// `capacity * value_len` bytes; member at position p is `data[p*v..(p+1)*v]`.
     data: Vec<u8>,
+    /// Each member's digest (`Form::DigestedBytes` only: the other forms' values hold their
+    /// names).
+    digests: Vec<Digest>,
     /// Sequence number (0, 1, ...) of the symbol held at each position.
     seqs: Vec<u64>,
     pushed: u64,
@@ -25,32 +33,63 @@ impl CodingWindow {
         params.validate()?;
         Ok(CodingWindow {
             capacity: params.window,
+            form: params.form,
             symbol_len: params.symbol_len,
-            data: Vec::with_capacity(params.window * params.symbol_len),
+            value_len: params.value_len(),
+            data: Vec::with_capacity(params.window * params.value_len()),
+            digests: Vec::new(),
             seqs: Vec::with_capacity(params.window),
             pushed: 0,
         })
     }
 
-    /// Adds a symbol, evicting the oldest once k are held.
-    pub fn push(&mut self, symbol: &[u8]) -> Result<(), WrongLength> {
-        if symbol.len() != self.symbol_len {
-            return Err(WrongLength {
-                expected: self.symbol_len,
-                got: symbol.len(),
-            });
+    /// Adds a value, evicting the oldest once k are held.
+    pub fn push(&mut self, value: &[u8]) -> Result<(), WrongLength> {
+        self.push_digested(value, None)
+    }
+
+    /// Adds a value whose digest the caller may have already (the decoder's `digest(seq)`),
+    /// so it is not taken twice.
+    pub fn push_digested(
+        &mut self,
+        value: &[u8],
+        digest: Option<&Digest>,
+    ) -> Result<(), WrongLength> {
+        self.check(value)?;
+        let digest = match self.form {
+            Form::DigestedBytes => Some(digest.copied().unwrap_or_else(|| self.form.digest(value))),
+            Form::Bytes | Form::StandIn => None,
+        };
+        self.put(value, digest);
+        Ok(())
+    }
+
+    fn check(&self, value: &[u8]) -> Result<(), WrongLength> {
+        match value.len() == self.value_len {
+            true => Ok(()),
+            false => Err(WrongLength {
+                expected: self.value_len,
+                got: value.len(),
+            }),
         }
+    }
+
+    fn put(&mut self, value: &[u8], digest: Option<Digest>) {
         let seq = self.pushed;
         self.pushed += 1;
         if self.seqs.len() < self.capacity {
             self.seqs.push(seq);
-            self.data.extend_from_slice(symbol);
+            self.digests.extend(digest);
+            self.data.extend_from_slice(value);
         } else {
             let pos = (seq % self.capacity as u64) as usize;
+            let v = self.value_len;
             self.seqs[pos] = seq;
-            self.data[pos * self.symbol_len..(pos + 1) * self.symbol_len].copy_from_slice(symbol);
+            if let Some(digest) = digest {
+                self.digests[pos] = digest;
+            }
+            self.data[pos * v..(pos + 1) * v].copy_from_slice(value);
         }
-        Ok(())
     }
 
     /// Members currently held (k once full).
@@ -66,14 +105,31 @@ impl CodingWindow {
         self.symbol_len
     }
 
+    pub fn form(&self) -> Form {
+        self.form
+    }
+
+    pub fn value_len(&self) -> usize {
+        self.value_len
+    }
+
     /// Symbols pushed so far.
     pub fn pushed(&self) -> u64 {
         self.pushed
     }
 
-    /// The member at `pos` (< len); positions are stable while the member stays.
+    /// The value of the member at `pos` (< len); positions are stable while the member stays.
     pub fn member(&self, pos: usize) -> &[u8] {
-        &self.data[pos * self.symbol_len..(pos + 1) * self.symbol_len]
+        &self.data[pos * self.value_len..(pos + 1) * self.value_len]
+    }
+
+    /// What short IDs hash for the member at `pos`: its bytes, or its digest (see `form`).
+    pub fn name(&self, pos: usize) -> &[u8] {
+        match self.form {
+            Form::Bytes => self.member(pos),
+            Form::DigestedBytes => &self.digests[pos],
+            Form::StandIn => &self.member(pos)[..DIGEST_LEN],
+        }
     }
 
     /// Sequence number of the member at `pos`: lets link encoders cache its short ID.

@@ -92,22 +92,29 @@ pub fn put_varint(out: &mut Vec<u8>, mut value: u64) {
 impl Codeword {
     /// Bytes `encode` writes.
     pub fn wire_len(&self) -> usize {
+        let payload = self.wire_payload_len();
         2 + varint_len(self.ids.len() as u64)
-            + varint_len(self.payload.len() as u64)
+            + varint_len(payload as u64)
             + 4 * self.ids.len()
-            + self.payload.len()
+            + payload
     }
 
+    /// Writes the codeword. A codeword of stand-ins (a simulation's) goes out as its stand-in
+    /// padded with zeros to l bytes, so its size is what `wire_len` says.
     pub fn encode(&self, out: &mut Vec<u8>) {
         out.reserve(self.wire_len());
         out.push(VERSION);
         out.push(KIND_CODEWORD);
         put_varint(out, self.ids.len() as u64);
-        put_varint(out, self.payload.len() as u64);
+        put_varint(out, self.wire_payload_len() as u64);
         for id in &self.ids {
             out.extend_from_slice(&id.to_le_bytes());
         }
         out.extend_from_slice(&self.payload);
+        out.resize(
+            out.len() + self.wire_payload_len().saturating_sub(self.payload.len()),
+            0,
+        );
     }
 }
 

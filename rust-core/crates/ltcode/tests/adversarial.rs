@@ -223,10 +223,7 @@ fn collision_attack(keyed: bool) -> (bool, bool, u64) {
     let mut rx = Receiver::new(&params, &mut rng);
     let h = rx.decoder.add_sender(&key_h);
     let a = rx.decoder.add_sender(&key_a);
-    let plant = Codeword {
-        ids: vec![short_id(&key_a, &forged)],
-        payload: forged.clone(),
-    };
+    let plant = Codeword::new(vec![short_id(&key_a, &forged)], forged.clone());
     rx.take(a, 0, &plant).unwrap();
     assert_eq!(rx.decoded, vec![forged.clone()]);
 

@@ -66,10 +66,7 @@ fn pending_codewords_are_bounded() {
     let mut rx = Receiver::new(&params, &mut rng);
     let from = rx.decoder.add_sender(&key);
     for i in 0..100u32 {
-        let cw = Codeword {
-            ids: vec![2 * i, 2 * i + 1],
-            payload: vec![0; 16],
-        };
+        let cw = Codeword::new(vec![2 * i, 2 * i + 1], vec![0; 16]);
         rx.take(from, i as u64, &cw).unwrap();
         assert!(rx.decoder.pending() <= 8);
     }
@@ -84,37 +81,19 @@ fn malformed_codewords_are_refused_and_counted() {
     let mut rx = Receiver::new(&params, &mut rng);
     let from = rx.decoder.add_sender(&key);
     let cases = [
+        (Codeword::new(vec![], vec![0; 16]), Reject::DegreeZero),
         (
-            Codeword {
-                ids: vec![],
-                payload: vec![0; 16],
-            },
-            Reject::DegreeZero,
-        ),
-        (
-            Codeword {
-                ids: vec![1, 2, 3, 4, 5],
-                payload: vec![0; 16],
-            },
+            Codeword::new(vec![1, 2, 3, 4, 5], vec![0; 16]),
             Reject::DegreeTooLarge { degree: 5, max: 4 },
         ),
         (
-            Codeword {
-                ids: vec![1],
-                payload: vec![0; 15],
-            },
+            Codeword::new(vec![1], vec![0; 15]),
             Reject::PayloadLength {
                 expected: 16,
                 got: 15,
             },
         ),
-        (
-            Codeword {
-                ids: vec![7, 7],
-                payload: vec![0; 16],
-            },
-            Reject::DuplicateId,
-        ),
+        (Codeword::new(vec![7, 7], vec![0; 16]), Reject::DuplicateId),
     ];
     for (cw, reject) in &cases {
         assert_eq!(rx.take(from, 0, cw), Err(*reject));
@@ -135,10 +114,7 @@ fn removing_a_sender_drops_its_pending_codewords_quietly() {
     let mut rx = Receiver::new(&params, &mut rng);
     let a = rx.decoder.add_sender(&key_a);
     let b = rx.decoder.add_sender(&key_b);
-    let pending = Codeword {
-        ids: vec![1, 2],
-        payload: vec![0; 16],
-    };
+    let pending = Codeword::new(vec![1, 2], vec![0; 16]);
     rx.take(a, 0, &pending).unwrap();
     rx.take(b, 0, &pending).unwrap();
     rx.decoder.remove_sender(a);

@@ -15,7 +15,7 @@ fn run(seed: u64) -> (Vec<Vec<Event>>, Vec<Vec<Event>>, Peeling) {
     let mut rng = SplitMix64::new(seed);
     let symbols = random_symbols(&mut rng, 40, params.symbol_len);
     let mut decoder = Decoder::new(&params, &mut rng).unwrap();
-    let mut peeling = Peeling::new(params.symbol_len, params.timeout_us);
+    let mut peeling = Peeling::new(&params);
     let mut senders = Vec::new();
     for _ in 0..3 {
         let key = LinkKey::random(&mut rng);

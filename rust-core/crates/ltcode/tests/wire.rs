@@ -17,12 +17,12 @@ proptest! {
 
     #[test]
     fn codewords_round_trip(ids in prop::collection::vec(any::<u32>(), 1..50), payload in prop::collection::vec(any::<u8>(), 1..256)) {
-        let cw = Codeword { ids, payload };
+        let cw = Codeword::new(ids, payload);
         let mut bytes = Vec::new();
         cw.encode(&mut bytes);
         prop_assert_eq!(bytes.len(), cw.wire_len());
         prop_assert_eq!(wire::decode(&bytes, &limits()), Ok(Message::Codeword(cw.clone())));
-        let mut reused = Codeword { ids: vec![9; 3], payload: vec![1; 7] };
+        let mut reused = Codeword::new(vec![9; 3], vec![1; 7]);
         wire::decode_codeword_into(&bytes, &limits(), &mut reused).unwrap();
         prop_assert_eq!(reused, cw);
     }
@@ -50,16 +50,14 @@ fn keys_round_trip() {
 
 #[test]
 fn every_error_is_typed() {
-    let cw = Codeword {
-        ids: vec![1, 2],
-        payload: vec![5; 10],
-    };
+    let cw = Codeword::new(vec![1, 2], vec![5; 10]);
     let mut good = Vec::new();
     cw.encode(&mut good);
     let l = limits();
+    const V: u8 = wire::VERSION;
     assert_eq!(wire::decode(&[], &l), Err(WireError::Truncated));
     assert_eq!(wire::decode(&[2, 1], &l), Err(WireError::Version(2)));
-    assert_eq!(wire::decode(&[1, 9], &l), Err(WireError::Kind(9)));
+    assert_eq!(wire::decode(&[V, 9], &l), Err(WireError::Kind(9)));
     assert_eq!(
         wire::decode(&good[..good.len() - 1], &l),
         Err(WireError::Truncated)
@@ -71,35 +69,35 @@ fn every_error_is_typed() {
         Err(WireError::TrailingBytes(1))
     );
     assert_eq!(
-        wire::decode(&[1, 1, 0, 1, 0], &l),
+        wire::decode(&[V, 1, 0, 1, 0], &l),
         Err(WireError::DegreeZero)
     );
     assert_eq!(
-        wire::decode(&[1, 1, 51, 1], &l),
+        wire::decode(&[V, 1, 51, 1], &l),
         Err(WireError::DegreeTooLarge {
             degree: 51,
             max: 50
         })
     );
     assert_eq!(
-        wire::decode(&[1, 1, 1, 0], &l),
+        wire::decode(&[V, 1, 1, 0], &l),
         Err(WireError::PayloadEmpty)
     );
     assert_eq!(
-        wire::decode(&[1, 1, 1, 0x81, 0x02], &l),
+        wire::decode(&[V, 1, 1, 0x81, 0x02], &l),
         Err(WireError::PayloadTooLarge { len: 257, max: 256 })
     );
     assert_eq!(
-        wire::decode(&[1, 1, 0x81, 0x00], &l),
+        wire::decode(&[V, 1, 0x81, 0x00], &l),
         Err(WireError::VarintNotMinimal)
     );
-    let mut huge = vec![1, 1];
+    let mut huge = vec![V, 1];
     huge.extend([0xff; 10]);
     assert_eq!(wire::decode(&huge, &l), Err(WireError::VarintOverflow));
-    assert_eq!(wire::decode(&[1, 2, 0, 0], &l), Err(WireError::Truncated));
+    assert_eq!(wire::decode(&[V, 2, 0, 0], &l), Err(WireError::Truncated));
     let mut wrong_kind = Codeword::default();
     assert_eq!(
-        wire::decode_codeword_into(&[1, 2], &l, &mut wrong_kind),
+        wire::decode_codeword_into(&[V, 2], &l, &mut wrong_kind),
         Err(WireError::Kind(2))
     );
 }

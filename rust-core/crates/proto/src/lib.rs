@@ -35,7 +35,7 @@ pub use detail::{Cell, Detail, RowKey, Table};
 pub use driver::{Driver, Output};
 pub use ids::{IdBuild, IdHasher, IdMap, IdSet, PeerIdx, Tx, TxId, TxIdSet};
 pub use protocol::{
-    Action, Ctx, Input, MsgClass, NodeSetup, Protocol, TimerNote, TxStatus, WireMsg,
+    Action, Ctx, Input, MsgClass, NodeSetup, Payloads, Protocol, TimerNote, TxStatus, WireMsg,
 };
 pub use queue::EventQueue;
 pub use rng::{stream, Rng};

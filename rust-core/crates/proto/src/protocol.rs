@@ -131,6 +131,21 @@ pub struct NodeSetup {
     /// The node's index in the simulation (0 on a real network).
     pub node: u32,
     pub behaviour: Behaviour,
+    pub payloads: Payloads,
+}
+
+/// How the host carries transaction bytes, for a protocol that codes over them (Strokkur).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Payloads {
+    /// A real network: real bytes, named on the wire as the wire says.
+    #[default]
+    Live,
+    /// A simulation in which some node alters bytes: real bytes, named as stand-ins are, so
+    /// the events are those of a run of stand-ins where bytes did not matter.
+    Simulated,
+    /// A simulation in which no node alters bytes and nothing checks them but the protocols
+    /// themselves: stand-ins may replace them, with the same outcome for less work.
+    StandIns,
 }
 
 pub trait Protocol {

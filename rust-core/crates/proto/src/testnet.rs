@@ -5,7 +5,7 @@
 //! them into the receiver's store, so a live codec is tested with its protocol. The real
 //! simulator lives in crate `sim`.
 
-use crate::{Action, Behaviour, Content, Counter, Ctx, Dur, Input, NodeSetup, PeerIdx};
+use crate::{Action, Behaviour, Content, Counter, Ctx, Dur, Input, NodeSetup, Payloads, PeerIdx};
 use crate::{EventQueue, Synthetic, Time, TimerId, TimerTable, Tx, TxId, WireMsg};
 use crate::{Protocol, Rng};
 use std::collections::BTreeMap;
@@ -167,6 +167,7 @@ impl<P: Protocol, W: Wire<P>> TestNet<P, W> {
                     &NodeSetup {
                         node: i as u32,
                         behaviour,
+                        payloads: Payloads::Live,
                     },
                 )
             })
@@ -396,7 +397,10 @@ pub struct Solo<P: Protocol> {
 
 impl<P: Protocol> Solo<P> {
     pub fn new(config: &P::Config, behaviour: Behaviour, seed: u64) -> Self {
-        let setup = NodeSetup { node: 0, behaviour };
+        let setup = NodeSetup {
+            behaviour,
+            ..NodeSetup::default()
+        };
         Solo {
             node: P::new(config, &setup),
             rng: Rng::derive(seed, crate::stream::NODE, 0),

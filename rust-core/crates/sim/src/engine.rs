@@ -11,7 +11,9 @@ use crate::timeline::What;
 use crate::workload::TxPlan;
 use proto::prefetch::{prefetch, warm};
 use proto::WireMsg;
-use proto::{stream, Action, Behaviour, Ctx, Input, NodeSetup, PeerIdx, Protocol, Rng, Time};
+use proto::{
+    stream, Action, Behaviour, Ctx, Input, NodeSetup, Payloads, PeerIdx, Protocol, Rng, Time,
+};
 use proto::{Counter, EventQueue, MsgClass, TimerId, TimerTable, Unit};
 use std::collections::BinaryHeap;
 use std::rc::Rc;
@@ -39,6 +41,10 @@ pub const COUNTERS: &[&Counter] = &[&BAD_PEER_INDEX, &DISCONNECTS];
 pub struct EngineOptions {
     /// Partitioning of the per-node arrival logs (PQ, NP); the ADR's defaults if none.
     pub arrival_layout: Option<arrivals::Layout>,
+    /// Carry transaction bytes in codewords even where no adversary corrupts them (otherwise
+    /// protocols may carry stand-ins: `NodeSetup::payloads`). The events are the same either
+    /// way; tests check that.
+    pub real_payloads: bool,
 }
 
 /// One step of a run, for traces and the UI.
@@ -205,6 +211,15 @@ impl<P: Protocol> Engine<P> {
         options: &EngineOptions,
     ) -> Self {
         let n = net.nodes;
+        // Bytes wherever a node corrupts them, from the start or after a timed switch.
+        let corrupt = &Behaviour::Corrupt;
+        let payloads = match options.real_payloads
+            || net.behaviour.contains(corrupt)
+            || net.timeline.ever(corrupt)
+        {
+            true => Payloads::Simulated,
+            false => Payloads::StandIns,
+        };
         let nodes = (0..n)
             .map(|v| {
                 P::new(
@@ -212,6 +227,7 @@ impl<P: Protocol> Engine<P> {
                     &NodeSetup {
                         node: v as u32,
                         behaviour: net.behaviour[v].clone(),
+                        payloads,
                     },
                 )
             })

@@ -184,6 +184,13 @@ impl Timeline {
         }
         honest
     }
+
+    /// Whether some change gives a node `behaviour` during the run.
+    pub fn ever(&self, behaviour: &Behaviour) -> bool {
+        self.changes
+            .iter()
+            .any(|c| matches!(&c.what, What::Behaviour { behaviour: b, .. } if b == behaviour))
+    }
 }
 
 /// Where each node stands as the timeline unrolls.

@@ -41,7 +41,10 @@ struct Solo {
 
 impl Solo {
     fn new(config: GossipsubConfig, behaviour: Behaviour) -> Solo {
-        let setup = NodeSetup { node: 0, behaviour };
+        let setup = NodeSetup {
+            behaviour,
+            ..NodeSetup::default()
+        };
         Solo {
             node: Gossipsub::new(&config, &setup),
             rng: Rng::from_seed(3),

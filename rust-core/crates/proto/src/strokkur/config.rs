@@ -96,6 +96,7 @@ impl StrokkurConfig {
             timeout_us: (self.decode_timeout_ms.max(0.0) * 1000.0).round() as u64,
             symbol_len: self.symbol_bytes as usize,
             max_pending: self.max_pending_codewords as usize,
+            form: ltcode::Form::Bytes,
         }
     }
 

@@ -32,6 +32,7 @@ mod config;
 pub mod counters;
 mod msg;
 mod rate;
+mod stand_in;
 mod symbols;
 
 pub use config::{ConfigError, StrokkurConfig};
@@ -40,11 +41,15 @@ pub use msg::StrokkurMsg;
 pub use rate::{Inflow, RateControl};
 pub use symbols::{SymbolKind, Symbols};
 
-use crate::{Behaviour, Ctx, Dur, IdSet, Input, NodeSetup, PeerIdx, Protocol, Time, TimerId};
+use crate::{
+    Behaviour, Ctx, Dur, IdSet, Input, NodeSetup, Payloads, PeerIdx, Protocol, Time, TimerId,
+};
 use crate::{Tx, TxId};
 use ltcode::wire::Message;
 use ltcode::Peeling;
-use ltcode::{Codeword, CodingWindow, Decoder, Encoder, Event, LinkEncoder, LinkKey, SenderId};
+use ltcode::{
+    Codeword, CodingWindow, Decoder, Encoder, Event, Form, LinkEncoder, LinkKey, SenderId,
+};
 use std::collections::BTreeMap;
 
 impl ltcode::CodecRng for crate::Rng {
@@ -77,13 +82,16 @@ struct Codec {
 }
 
 impl Codec {
-    fn new(cfg: &StrokkurConfig, rng: &mut crate::Rng) -> Option<Codec> {
-        let params = cfg.params();
+    fn new(cfg: &StrokkurConfig, form: Form, rng: &mut crate::Rng) -> Option<Codec> {
+        let params = ltcode::Params {
+            form,
+            ..cfg.params()
+        };
         Some(Codec {
             window: CodingWindow::new(&params).ok()?,
             encoder: Encoder::new(&params).ok()?,
             decoder: Decoder::new(&params, rng).ok()?,
-            symbols: Symbols::new(cfg),
+            symbols: Symbols::new(cfg, form),
         })
     }
 }
@@ -149,6 +157,8 @@ struct Watch {
 pub struct Strokkur {
     cfg: StrokkurConfig,
     behaviour: Behaviour,
+    /// Symbols' bytes, or stand-ins where the host allows them (`NodeSetup::payloads`).
+    form: Form,
     codec: Option<Codec>,
     broken: bool,
     peers: Vec<Peer>,
@@ -174,7 +184,7 @@ impl Strokkur {
     /// The codec, built on first use; None (and counted) if the config is invalid.
     fn ensure_codec(&mut self, cx: &mut Ctx<'_, Self>) -> bool {
         if self.codec.is_none() && !self.broken {
-            self.codec = Codec::new(&self.cfg, cx.rng);
+            self.codec = Codec::new(&self.cfg, self.form, cx.rng);
             if self.codec.is_none() {
                 self.broken = true;
                 cx.count(&counters::BAD_CONFIG, 1);
@@ -441,19 +451,19 @@ impl Strokkur {
         }
         let mut events = std::mem::take(&mut self.events);
         let coded = !self.behaviour.censors(tx.id);
-        for symbol in &split {
+        for value in &split {
             let Some(codec) = self.codec.as_mut() else {
                 break;
             };
             // Known symbols peel codewords waiting on them (sizes match: no error).
-            let _ = codec.decoder.insert_known(symbol, &mut events);
+            let _ = codec.decoder.insert_known(value, &mut events);
             if let Some(w) = self.watch.as_mut() {
                 if split.len() == 1 {
                     w.txs.insert(w.peeling.learned(), tx.id);
                 }
-                w.peeling.insert_known(symbol, &mut Vec::new());
+                w.peeling.insert_known(value, &mut Vec::new());
             }
-            if coded && codec.window.push(symbol).is_ok() {
+            if coded && codec.window.push(value).is_ok() {
                 self.on_window_push(cx);
             }
             self.apply_events(&mut events, cx);
@@ -501,11 +511,12 @@ impl Strokkur {
         let Some(codec) = self.codec.as_mut() else {
             return;
         };
-        let Some(bytes) = codec.decoder.symbol(seq) else {
+        let Some(value) = codec.decoder.symbol(seq) else {
             return;
         };
+        let digest = codec.decoder.digest(seq);
         self.symbol.clear();
-        self.symbol.extend_from_slice(bytes);
+        self.symbol.extend_from_slice(value);
         let kind = codec
             .symbols
             .identify(&self.symbol, &mut *cx.content, &mut self.done);
@@ -528,7 +539,12 @@ impl Strokkur {
                 false
             }
         };
-        if coded && codec.window.push(&self.symbol).is_ok() {
+        if coded
+            && codec
+                .window
+                .push_digested(&self.symbol, digest.as_ref())
+                .is_ok()
+        {
             self.on_window_push(cx);
         }
         for tx in self.done.drain(..) {
@@ -548,6 +564,11 @@ impl Protocol for Strokkur {
         Strokkur {
             cfg: config.clone(),
             behaviour: setup.behaviour.clone(),
+            form: match setup.payloads {
+                Payloads::Live => Form::Bytes,
+                Payloads::Simulated => Form::DigestedBytes,
+                Payloads::StandIns => Form::StandIn,
+            },
             codec: None,
             broken: false,
             peers: Vec::new(),
@@ -708,8 +729,11 @@ impl Strokkur {
         if codec.decoder.learned() > 0 {
             return false;
         }
-        let params = self.cfg.params();
-        let mut peeling = Peeling::new(params.symbol_len, params.timeout_us);
+        let params = ltcode::Params {
+            form: self.form,
+            ..self.cfg.params()
+        };
+        let mut peeling = Peeling::new(&params);
         for peer in self.peers.iter().filter(|p| p.up) {
             if let (Some(sender), Some(key)) = (peer.sender, peer.key.as_ref()) {
                 peeling.add_sender(sender, key);

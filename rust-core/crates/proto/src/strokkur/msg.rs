@@ -103,7 +103,7 @@ impl WireMsg for StrokkurMsg {
     /// The XOR of transaction bytes a codeword carries; its header (short IDs) is control.
     fn payload_len(&self) -> usize {
         match &self.body {
-            Some(Message::Codeword(cw)) => cw.payload.len(),
+            Some(Message::Codeword(cw)) => cw.wire_payload_len(),
             _ => 0,
         }
     }
@@ -145,10 +145,7 @@ mod tests {
     fn sizes_follow_the_codec_format() {
         // frame 1 + losses 1 + version 1 + kind 1 + key 16
         assert_eq!(StrokkurMsg::key(LinkKey([7; 16])).wire_len(), 20);
-        let cw = Codeword {
-            ids: vec![1, 2, 3],
-            payload: vec![9; 128],
-        };
+        let cw = Codeword::new(vec![1, 2, 3], vec![9; 128]);
         // frame 2 (body 143 > 127) + losses 1 + version, kind, degree, length 1+1+1+2 + 12 + 128
         let msg = StrokkurMsg::codeword(0, cw.clone());
         assert_eq!(msg.wire_len(), 2 + 1 + 5 + 12 + 128);
@@ -166,29 +163,17 @@ mod tests {
         assert_eq!(StrokkurMsg::report(77).wire_len(), 2);
         round_trip(&StrokkurMsg::codeword(
             u32::MAX,
-            Codeword {
-                ids: (0..50).collect(),
-                payload: vec![1; 128],
-            },
+            Codeword::new((0..50).collect(), vec![1; 128]),
         ));
         round_trip(&StrokkurMsg::codeword(
             0,
-            Codeword {
-                ids: vec![u32::MAX],
-                payload: vec![0; 16],
-            },
+            Codeword::new(vec![u32::MAX], vec![0; 16]),
         ));
     }
 
     #[test]
     fn bad_input_gives_typed_errors() {
-        let too_wide = StrokkurMsg::codeword(
-            1,
-            Codeword {
-                ids: (0..51).collect(),
-                payload: vec![1; 128],
-            },
-        );
+        let too_wide = StrokkurMsg::codeword(1, Codeword::new((0..51).collect(), vec![1; 128]));
         let mut out = Vec::new();
         too_wide.encode(&mut out);
         assert!(matches!(
@@ -212,10 +197,7 @@ mod tests {
 
         #[test]
         fn codewords_round_trip(losses in any::<u32>(), degree in 1usize..50, l in 1usize..128) {
-            round_trip(&StrokkurMsg::codeword(losses, Codeword {
-                ids: (0..degree as u32).map(|i| i.wrapping_mul(2_654_435_761)).collect(),
-                payload: vec![0x5a; l],
-            }));
+            round_trip(&StrokkurMsg::codeword(losses, Codeword::new((0..degree as u32).map(|i| i.wrapping_mul(2_654_435_761)).collect(), vec![0x5a; l])));
         }
     }
 }
