@@ -336,6 +336,7 @@ export class Panel {
     this.element.dataset.duplicateFlashes = String(stats.duplicates);
     this.element.dataset.withheldFlashes = String(stats.withheld);
     this.element.dataset.layer = stats.layerPending ? 'drawing' : 'done';
+    this.element.dataset.renderer = stats.gpu ? 'webgl' : '2d';
     return stats.layerPending;
   }
 }
