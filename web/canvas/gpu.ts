@@ -47,11 +47,17 @@ export const UNREACHED_RGBA = rgba(UNREACHED);
 export const PAYLOAD_RGBA = rgba(MARKS.payload);
 export const CONTROL_RGBA = rgba(MARKS.control);
 export const DUPLICATE_RGBA = rgba(MARKS.duplicate);
+/** Colours as 32-bit words of RGBA bytes in memory order, for stamping into an image. */
+const word = (c: readonly number[]) => new Uint32Array(Uint8Array.from(c).buffer)[0];
+const BUCKET_WORDS = BUCKET_RGBA.map(word);
+const UNREACHED_WORD = word(UNREACHED_RGBA);
 const LINK_RGB = [140, 160, 185];
 const BACKGROUND_RGBA = rgba(BACKGROUND).map((v) => v / 255) as [number, number, number, number];
 /** The land is rasterized once into a texture of this many pixels a side, covering this much of the unit box. */
 const LAND_PIXELS = 2048;
 const LAND_EXTENT = 1.05;
+/** Nodes this small (radius in device pixels) are stamped on the CPU rather than drawn as points. */
+const SPLAT_MAX_RADIUS = 3;
 
 // Positions in the unit box to clip space, by the same mapping the 2D path uses.
 const TO_CLIP = `
@@ -81,7 +87,9 @@ export class GpuRenderer {
   /** Buffers rewritten each frame, grown as needed. */
   private readonly dynamic;
   private readonly drawLand;
-  private readonly drawBackdrop;
+  /** Copies a texture over the whole canvas (blended for the nodes' image, not for the backdrop). */
+  private readonly drawImage;
+  private splat: { width: number; height: number; pixels: Uint32Array; texture: ReturnType<Regl['texture']> } | null = null;
   /** The land and links drawn for one view, kept in a framebuffer: redrawn only when the view changes. */
   private backdrop: { inputs: unknown[]; fbo: ReturnType<Regl['framebuffer']> } | null = null;
   private links: Kept[] = [];
@@ -91,8 +99,9 @@ export class GpuRenderer {
   private constructor(canvas: HTMLCanvasElement, regl: Regl) {
     this.canvas = canvas;
     this.regl = regl;
-    const dyn = () => ({ buffer: regl.buffer({ usage: 'dynamic', length: 4 }), bytes: 4 });
-    this.dynamic = { segments: dyn(), segmentColours: dyn(), nodeColours: dyn(), rings: dyn(), marks: dyn() };
+    // A buffer's type is how an attribute reads it unless told otherwise.
+    const dyn = (type: 'float' | 'uint8') => ({ buffer: regl.buffer({ usage: 'dynamic', type, length: 4 }), bytes: 4, type });
+    this.dynamic = { segments: dyn('float'), segmentColours: dyn('uint8'), nodeColours: dyn('uint8'), rings: dyn('float'), marks: dyn('float') };
     // Colours leave the fragment shader premultiplied, as the canvas composites them.
     const blend = { enable: true, func: { src: 'one', dst: 'one minus src alpha' } } as const;
     this.drawLines = regl({
@@ -156,7 +165,7 @@ void main() {
       blend,
       depth: { enable: false },
     });
-    this.drawBackdrop = regl({
+    this.drawImage = regl({
       vert: `precision highp float;
 attribute vec2 corner;
 varying vec2 uv;
@@ -169,8 +178,10 @@ uniform sampler2D image;
 varying vec2 uv;
 void main() { gl_FragColor = texture2D(image, uv); }`,
       attributes: { corner: [-1, -1, 1, -1, -1, 1, -1, 1, 1, -1, 1, 1] },
-      uniforms: { image: regl.prop<{ image: unknown }, 'image'>('image') },
+      uniforms: { image: regl.prop<ImageProps, 'image'>('image') },
       count: 6,
+      // regl takes blend.enable per draw; its types allow only a constant.
+      blend: { enable: regl.prop<ImageProps, 'blend'>('blend') as unknown as boolean, func: { src: 'one', dst: 'one minus src alpha' } },
       depth: { enable: false },
     });
     this.drawPoints = regl({
@@ -237,10 +248,10 @@ void main() {
   }
 
   /** Writes `data` into a per-frame buffer, growing it when it does not fit. */
-  private fill(slot: { buffer: ReturnType<Regl['buffer']>; bytes: number }, data: Float32Array | Uint8Array): ReturnType<Regl['buffer']> {
+  private fill(slot: { buffer: ReturnType<Regl['buffer']>; bytes: number; type: 'float' | 'uint8' }, data: Float32Array | Uint8Array): ReturnType<Regl['buffer']> {
     if (data.byteLength > slot.bytes) {
       slot.bytes = Math.max(data.byteLength, 2 * slot.bytes);
-      slot.buffer({ usage: 'dynamic', length: slot.bytes });
+      slot.buffer({ usage: 'dynamic', type: slot.type, length: slot.bytes });
     }
     if (data.byteLength) slot.buffer.subdata(data);
     return slot.buffer;
@@ -256,6 +267,49 @@ void main() {
       for (const old of list.splice(6)) old.buffer.destroy();
     }
     return found;
+  }
+
+  /**
+   * Level of detail for small nodes: each is stamped into an image on the CPU, which is drawn as one
+   * texture. SwiftShader sets up every point on its own, and tens of thousands of them took most
+   * of a frame; a few pixels per node written here take a millisecond or two.
+   */
+  private splatNodes(frame: GpuFrame, n: number): void {
+    const w = frame.pixelWidth;
+    const h = frame.pixelHeight;
+    if (!this.splat || this.splat.width !== w || this.splat.height !== h) {
+      this.splat?.texture.destroy();
+      this.splat = { width: w, height: h, pixels: new Uint32Array(w * h), texture: this.regl.texture({ width: w, height: h, min: 'nearest', mag: 'nearest' }) };
+    }
+    const { pixels, texture } = this.splat;
+    pixels.fill(0);
+    const r = Math.max(0.75, frame.radius * frame.ratio);
+    const reach = Math.ceil(r);
+    const { positions } = frame;
+    const [ox, oy] = frame.offset;
+    const scale = frame.mul * frame.ratio;
+    for (let i = 0; i < n; i += 1) {
+      const b = frame.nodeBuckets[i];
+      const colour = b >= 0 ? BUCKET_WORDS[b] : UNREACHED_WORD;
+      const cx = ox * frame.ratio + scale * positions[2 * i];
+      const cy = oy * frame.ratio + scale * positions[2 * i + 1];
+      const px = Math.round(cx);
+      const py = Math.round(cy);
+      if (px < -reach || py < -reach || px >= w + reach || py >= h + reach) continue;
+      for (let dy = -reach; dy <= reach; dy += 1) {
+        const y = py + dy;
+        if (y < 0 || y >= h) continue;
+        for (let dx = -reach; dx <= reach; dx += 1) {
+          const x = px + dx;
+          const d2 = (x - cx) * (x - cx) + (y - cy) * (y - cy);
+          // A node that left is a ring (its inside stays clear).
+          if (x < 0 || x >= w || d2 > r * r || (b === -2 && d2 < (r - 1) * (r - 1))) continue;
+          pixels[(h - 1 - y) * w + x] = colour; // texture rows run bottom up
+        }
+      }
+    }
+    texture.subimage({ width: w, height: h, data: new Uint8Array(pixels.buffer) });
+    this.drawImage({ image: texture, blend: true });
   }
 
   /** The land as a texture, rasterized once per path. */
@@ -310,7 +364,7 @@ void main() {
         }
       });
     }
-    this.drawBackdrop({ image: this.backdrop.fbo });
+    this.drawImage({ image: this.backdrop.fbo, blend: false });
 
     // The picked tx's path and messages in flight: segments built for this frame.
     if (frame.segmentCount) {
@@ -329,14 +383,18 @@ void main() {
       colours.set(b >= 0 ? BUCKET_RGBA[b] : UNREACHED_RGBA, 4 * i);
       rings[i] = b === -2 ? 1 : 0;
     }
-    this.drawPoints({
-      ...view,
-      position: nodes.buffer,
-      colour: { buffer: this.fill(this.dynamic.nodeColours, colours), normalized: true, type: 'uint8', size: 4 },
-      ring: this.fill(this.dynamic.rings, rings),
-      pointSize: Math.max(1, 2 * frame.radius * frame.ratio + 1),
-      count: n,
-    });
+    const pixels = frame.radius * frame.ratio;
+    if (pixels <= SPLAT_MAX_RADIUS) this.splatNodes(frame, n);
+    else {
+      this.drawPoints({
+        ...view,
+        position: nodes.buffer,
+        colour: { buffer: this.fill(this.dynamic.nodeColours, colours), normalized: true, type: 'uint8', size: 4 },
+        ring: this.fill(this.dynamic.rings, rings),
+        pointSize: Math.max(1, 2 * pixels + 1),
+        count: n,
+      });
+    }
     if (frame.rings.length) {
       this.drawPoints({
         ...view,
@@ -359,6 +417,11 @@ interface LineProps {
   alpha: number;
   count: number;
   width: number;
+}
+
+interface ImageProps {
+  image: unknown;
+  blend: boolean;
 }
 
 interface LandProps {
