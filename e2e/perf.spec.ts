@@ -7,7 +7,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { appState, runJson, runsDone } from './page';
 
 interface Hooks {
-  txcast: { frameTimes(): number[]; frameIntervals(): number[]; clearFrameTimes(): void; firstFrameMs(): number | null; longestTaskSinceRun(): number };
+  txcast: { setComputeCap(cap: number): boolean; frameTimes(): number[]; frameIntervals(): number[]; clearFrameTimes(): void; firstFrameMs(): number | null; longestTaskSinceRun(): number };
 }
 
 const figures: Record<string, number> = {};
@@ -155,6 +155,23 @@ for (const nodes of [10_000, 50_000]) {
     await frameTimes(page, nodes, threeProtocols(nodes), `3x${nodes}`);
   });
 }
+
+test('perf: computing 3 protocols at 10,000 nodes with one worker at a time and with one per core', async ({ page }) => {
+  test.setTimeout(600_000);
+  await page.goto('/');
+  await runsDone(page);
+  const cores = await page.evaluate(() => navigator.hardwareConcurrency);
+  // One session, one scenario, computed with each cap in turn (the machine is shared and noisy).
+  for (const cap of [1, cores]) {
+    expect(await page.evaluate((c) => (window as unknown as Hooks).txcast.setComputeCap(c), cap)).toBe(true);
+    const started = Date.now();
+    // The same network and txs each time; only the name differs, so the page runs it again.
+    await runJson(page, JSON.stringify({ ...JSON.parse(threeProtocols(10_000)), name: `perf: computed with ${cap} at once` }));
+    await runsDone(page, 300_000);
+    figures[`all_runs_computed_s_3x10000_cap${cap}`] = (Date.now() - started) / 1000;
+  }
+  console.log(`3x10000 nodes computed in ${figures.all_runs_computed_s_3x10000_cap1.toFixed(1)} s one worker at a time, ${figures[`all_runs_computed_s_3x10000_cap${cores}`].toFixed(1)} s with ${cores} at once`);
+});
 
 test('perf: gzipped sizes of the WASM module and the JS bundle', () => {
   const assets = path.join('dist', 'assets');

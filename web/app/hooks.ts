@@ -2,6 +2,7 @@
 // node colours and where nodes are drawn, and crashes a worker on purpose.
 import type { FrameMeasures } from '../canvas/frames';
 import { baseMapping } from '../canvas/render';
+import { setComputeCap } from '../sim/runner';
 import type { Session } from '../sim/session';
 import { currentTx, spanUs, type AppStore } from './state';
 
@@ -49,6 +50,8 @@ export function installHooks(store: AppStore, session: Session, measures: Return
         return view ? Array.from(view.arrivalUs, (t) => (t >= 0 && t <= s.clock.tUs ? t : -1)) : null;
       },
       crashWorker: (k: number) => session.crashWorker(k),
+      /** How many workers compute at once from now on (false where the page is not cross-origin isolated). */
+      setComputeCap: (cap: number) => setComputeCap(cap),
       /** Where node `node` of panel `k` is drawn, in page coordinates. */
       nodePoint: (k: number, node: number) => {
         const panel = store.get().panels[k];
