@@ -56,7 +56,7 @@ test('a big network is drawn with WebGL under its marks: nodes by arrival, every
   await expect(page.locator(layer)).toBeVisible();
   const early = await brightPixels(page, layer);
   // Later the tx has reached many nodes (bright arrival colours) and copies are in flight.
-  await showAt(page, 150);
+  await showAt(page, 350);
   const later = await brightPixels(page, layer);
   expect(later).toBeGreaterThan(early + 200);
   expect(Number(await panel.getAttribute('data-flashes'))).toBeGreaterThan(0);
@@ -96,6 +96,6 @@ test('without WebGL a big network is drawn with canvas 2D', async ({ page }) => 
   await expect(page.locator('.panel canvas.gpu-layer')).toHaveCount(0);
   const canvas = '.panel[data-run="0"] canvas';
   const early = await brightPixels(page, canvas);
-  await showAt(page, 150);
+  await showAt(page, 350);
   expect(await brightPixels(page, canvas)).toBeGreaterThan(early + 200);
 });

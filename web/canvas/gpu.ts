@@ -4,9 +4,9 @@
 // (in software too, where Chromium has no GPU: SwiftShader). Each panel has its own WebGL canvas
 // under its 2D canvas, which draws the sparse marks on top: copying WebGL pixels into a 2D canvas
 // instead would stall every frame on reading them back.
-import { rgb } from 'd3';
 import createREGL from 'regl';
-import { ARRIVAL_BUCKET_COLOURS, BACKGROUND, LAND, MARKS, UNREACHED } from './palette';
+import { BACKGROUND, LAND } from './palette';
+import { BUCKET_RGBA, BUCKET_WORDS, DUPLICATE_RGBA, rgba, UNREACHED_RGBA, UNREACHED_WORD } from './segments';
 
 /** What the GPU draws of one frame (positions in the unit box, mapped like the 2D path's). */
 export interface GpuFrame {
@@ -37,20 +37,6 @@ export interface GpuFrame {
   ringRadius: number;
 }
 
-/** A CSS colour as RGBA bytes. */
-function rgba(css: string, alpha = 255): [number, number, number, number] {
-  const c = rgb(css);
-  return [c.r, c.g, c.b, alpha];
-}
-export const BUCKET_RGBA = ARRIVAL_BUCKET_COLOURS.map((c) => rgba(c));
-export const UNREACHED_RGBA = rgba(UNREACHED);
-export const PAYLOAD_RGBA = rgba(MARKS.payload);
-export const CONTROL_RGBA = rgba(MARKS.control);
-export const DUPLICATE_RGBA = rgba(MARKS.duplicate);
-/** Colours as 32-bit words of RGBA bytes in memory order, for stamping into an image. */
-const word = (c: readonly number[]) => new Uint32Array(Uint8Array.from(c).buffer)[0];
-const BUCKET_WORDS = BUCKET_RGBA.map(word);
-const UNREACHED_WORD = word(UNREACHED_RGBA);
 const LINK_RGB = [140, 160, 185];
 const BACKGROUND_RGBA = rgba(BACKGROUND).map((v) => v / 255) as [number, number, number, number];
 /** The land is rasterized once into a texture of this many pixels a side, covering this much of the unit box. */
@@ -440,51 +426,4 @@ interface PointProps {
   size: [number, number];
   pointSize: number;
   count: number;
-}
-
-/** Appends segments to growing arrays (reused frame to frame). */
-export class Segments {
-  coords = new Float32Array(4 * 4096);
-  colours = new Uint8Array(8 * 4096);
-  count = 0;
-
-  reset(): void {
-    this.count = 0;
-  }
-
-  push(x0: number, y0: number, x1: number, y1: number, colour: readonly number[], alpha: number): void {
-    if (4 * (this.count + 1) > this.coords.length) {
-      const coords = new Float32Array(2 * this.coords.length);
-      coords.set(this.coords);
-      this.coords = coords;
-      const colours = new Uint8Array(2 * this.colours.length);
-      colours.set(this.colours);
-      this.colours = colours;
-    }
-    const c = 4 * this.count;
-    this.coords[c] = x0;
-    this.coords[c + 1] = y0;
-    this.coords[c + 2] = x1;
-    this.coords[c + 3] = y1;
-    const o = 8 * this.count;
-    for (let v = 0; v < 2; v += 1) {
-      this.colours[o + 4 * v] = colour[0];
-      this.colours[o + 4 * v + 1] = colour[1];
-      this.colours[o + 4 * v + 2] = colour[2];
-      this.colours[o + 4 * v + 3] = alpha;
-    }
-    this.count += 1;
-  }
-
-  /** Cuts segments `from` on to at most `length` back from their second end (their head). */
-  shorten(from: number, length: number): void {
-    for (let c = 4 * from; c < 4 * this.count; c += 4) {
-      const dx = this.coords[c] - this.coords[c + 2];
-      const dy = this.coords[c + 1] - this.coords[c + 3];
-      const d = Math.hypot(dx, dy);
-      if (d <= length) continue;
-      this.coords[c] = this.coords[c + 2] + (dx * length) / d;
-      this.coords[c + 1] = this.coords[c + 3] + (dy * length) / d;
-    }
-  }
 }

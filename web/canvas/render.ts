@@ -6,7 +6,8 @@ import { MessageClass, SendField } from '../wasm/txcast_wasm.js';
 import { ARRIVAL_BUCKET_COLOURS, ARRIVAL_BUCKETS, arrivalBucket, BACKGROUND, edgeColour, LAND, MARKS, UNREACHED } from './palette';
 import type { NodeState } from '../sim/node-states';
 import type { TxView } from '../sim/trace';
-import { BUCKET_RGBA, CONTROL_RGBA, DUPLICATE_RGBA, GpuRenderer, PAYLOAD_RGBA, Segments } from './gpu';
+import type { GpuRenderer } from './gpu';
+import { BUCKET_RGBA, CONTROL_RGBA, DUPLICATE_RGBA, PAYLOAD_RGBA, Segments } from './segments';
 
 /** Pan and zoom, as d3-zoom gives them: screen = k * base + (x, y). */
 export interface ViewTransform {
@@ -52,7 +53,21 @@ interface GpuLayer {
 }
 /** Each panel canvas's WebGL layer, made when it first draws a big network; null where WebGL failed. */
 const gpuLayers = new WeakMap<HTMLCanvasElement, GpuLayer | null>();
+/**
+ * The WebGL renderer's module (regl with it): loaded when a big network is first drawn, so the
+ * first screen does not download it. Undefined until it has loaded, null if it could not.
+ */
+let gpuModule: typeof import('./gpu') | null | undefined;
+let gpuLoading: Promise<void> | null = null;
+function loadGpu(): void {
+  gpuLoading ??= import('./gpu').then(
+    (m) => void (gpuModule = m),
+    () => void (gpuModule = null),
+  );
+}
 function gpuLayer(canvas: HTMLCanvasElement): GpuLayer | null {
+  if (!gpuModule) return null;
+  const { GpuRenderer } = gpuModule;
   let layer = gpuLayers.get(canvas);
   if (layer === undefined) {
     const under = document.createElement('canvas');
@@ -280,7 +295,11 @@ export function drawFrame(canvas: HTMLCanvasElement, frame: FrameInput | null, s
   if (!context) return stats;
   const { width, height } = fitCanvas(canvas, context);
   // A big network is drawn with WebGL under this canvas, which then only draws the marks.
-  const gpu = frame && frame.gpu !== false && frame.trace.nodes >= GPU_MIN_NODES ? gpuLayer(canvas) : null;
+  const big = frame !== null && frame.gpu !== false && frame.trace.nodes >= GPU_MIN_NODES;
+  // Until the renderer has loaded, canvas 2D draws, and asks for another frame.
+  if (big) loadGpu();
+  const loading = big && gpuModule === undefined;
+  const gpu = big ? gpuLayer(canvas) : null;
   const spare = gpuLayers.get(canvas);
   if (spare) spare.canvas.style.display = gpu ? '' : 'none';
   stats.gpu = gpu !== null;
@@ -350,7 +369,7 @@ export function drawFrame(canvas: HTMLCanvasElement, frame: FrameInput | null, s
     context.drawImage(ready.surface, 0, 0);
     context.restore();
   }
-  stats.layerPending = !gpu && (!ready || ready.drawn < links);
+  stats.layerPending = loading || (!gpu && (!ready || ready.drawn < links));
 
   const span = Math.max(1, spanUs);
   const bucketOf = (t: number) => arrivalBucket((t - tx.createdUs) / span);

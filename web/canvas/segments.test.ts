@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BUCKET_RGBA, PAYLOAD_RGBA, Segments } from './gpu';
+import { BUCKET_RGBA, PAYLOAD_RGBA, Segments } from './segments';
 import { ARRIVAL_BUCKETS } from './palette';
 
 describe('Segments', () => {
