@@ -109,9 +109,7 @@ void main() { gl_FragColor = vec4(tint.rgb * tint.a, tint.a); }`,
         colour: regl.prop<LineProps, 'colour'>('colour'),
       },
       uniforms: {
-        mul: regl.prop<LineProps, 'mul'>('mul'),
-        offset: regl.prop<LineProps, 'offset'>('offset'),
-        size: regl.prop<LineProps, 'size'>('size'),
+        ...viewUniforms(regl),
         alpha: regl.prop<LineProps, 'alpha'>('alpha'),
       },
       lineWidth: (_, p: LineProps) => Math.max(1, Math.min(p.width, regl.limits.lineWidthDims[1])),
@@ -140,9 +138,7 @@ void main() {
 }`,
       attributes: { corner: [-1, -1, 1, -1, -1, 1, -1, 1, 1, -1, 1, 1] },
       uniforms: {
-        mul: regl.prop<LandProps, 'mul'>('mul'),
-        offset: regl.prop<LandProps, 'offset'>('offset'),
-        size: regl.prop<LandProps, 'size'>('size'),
+        ...viewUniforms(regl),
         land: regl.prop<LandProps, 'land'>('land'),
         extent: LAND_EXTENT,
         colour: rgba(LAND).map((v) => v / 255),
@@ -204,9 +200,7 @@ void main() {
         ring: regl.prop<PointProps, 'ring'>('ring'),
       },
       uniforms: {
-        mul: regl.prop<PointProps, 'mul'>('mul'),
-        offset: regl.prop<PointProps, 'offset'>('offset'),
-        size: regl.prop<PointProps, 'size'>('size'),
+        ...viewUniforms(regl),
         pointSize: regl.prop<PointProps, 'pointSize'>('pointSize'),
       },
       primitive: 'points',
@@ -394,15 +388,24 @@ void main() {
   }
 }
 
-interface LineProps {
+interface LineProps extends ViewProps {
   position: unknown;
   colour: unknown;
-  mul: number;
-  offset: [number, number];
-  size: [number, number];
   alpha: number;
   count: number;
   width: number;
+}
+
+/** Where the unit box lands on the screen: the inputs of `TO_CLIP`. */
+interface ViewProps {
+  mul: number;
+  offset: [number, number];
+  size: [number, number];
+}
+
+/** `TO_CLIP`'s uniforms, taken from a draw's props. */
+function viewUniforms(regl: Regl) {
+  return { mul: regl.prop<ViewProps, 'mul'>('mul'), offset: regl.prop<ViewProps, 'offset'>('offset'), size: regl.prop<ViewProps, 'size'>('size') };
 }
 
 interface ImageProps {
@@ -410,20 +413,14 @@ interface ImageProps {
   blend: boolean;
 }
 
-interface LandProps {
-  mul: number;
-  offset: [number, number];
-  size: [number, number];
+interface LandProps extends ViewProps {
   land: unknown;
 }
 
-interface PointProps {
+interface PointProps extends ViewProps {
   position: unknown;
   colour: unknown;
   ring: unknown;
-  mul: number;
-  offset: [number, number];
-  size: [number, number];
   pointSize: number;
   count: number;
 }

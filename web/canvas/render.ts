@@ -37,8 +37,6 @@ export interface FrameInput {
   states?: NodeState | null;
   /** Nodes picked for a change (1 each), ringed. */
   selection?: Uint8Array | null;
-  /** Draw the bulk with WebGL where it is available and the network is big (default); false: canvas 2D only. */
-  gpu?: boolean;
 }
 
 /** From this many nodes on, links, flights and nodes are drawn with WebGL where the browser has it. */
@@ -295,7 +293,7 @@ export function drawFrame(canvas: HTMLCanvasElement, frame: FrameInput | null, s
   if (!context) return stats;
   const { width, height } = fitCanvas(canvas, context);
   // A big network is drawn with WebGL under this canvas, which then only draws the marks.
-  const big = frame !== null && frame.gpu !== false && frame.trace.nodes >= GPU_MIN_NODES;
+  const big = frame !== null && frame.trace.nodes >= GPU_MIN_NODES;
   // Until the renderer has loaded, canvas 2D draws, and asks for another frame.
   if (big) loadGpu();
   const loading = big && gpuModule === undefined;
@@ -345,7 +343,6 @@ export function drawFrame(canvas: HTMLCanvasElement, frame: FrameInput | null, s
   }
   const { edges } = trace;
   const links = edges.length >> 1;
-
   // None when another canvas had the turn to (re)start its layer: this frame shows the nodes on a plain background.
   const ready = !gpu && layer?.key === layerKey ? layer : null;
   if (ready && ready.drawn < links && takeTurn(frame.layerTurn, canvas)) {
