@@ -356,16 +356,16 @@ void main() {
     // Nodes: a point each, coloured by when the tx reached it.
     const nodes = this.kept(this.nodes, positions, positions, () => positions);
     const n = Math.min(nodes.count, frame.nodeBuckets.length);
-    const colours = new Uint8Array(4 * n);
-    const rings = new Float32Array(n);
-    for (let i = 0; i < n; i += 1) {
-      const b = frame.nodeBuckets[i];
-      colours.set(b >= 0 ? BUCKET_RGBA[b] : UNREACHED_RGBA, 4 * i);
-      rings[i] = b === -2 ? 1 : 0;
-    }
     const pixels = frame.radius * frame.ratio;
     if (pixels <= SPLAT_MAX_RADIUS) this.splatNodes(frame, n);
     else {
+      const colours = new Uint8Array(4 * n);
+      const rings = new Float32Array(n);
+      for (let i = 0; i < n; i += 1) {
+        const b = frame.nodeBuckets[i];
+        colours.set(b >= 0 ? BUCKET_RGBA[b] : UNREACHED_RGBA, 4 * i);
+        rings[i] = b === -2 ? 1 : 0;
+      }
       this.drawPoints({
         ...view,
         position: nodes.buffer,

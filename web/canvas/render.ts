@@ -648,14 +648,15 @@ function drawBulkOnGpu(
     const t = tx.arrivalUs[i];
     colourOf[i] = states?.away[i] ? -2 : t >= 0 && t <= tUs ? bucketOf(t) : -1;
   }
-  // Duplicates of the picked tx that landed recently: a ring where they land.
+  // Duplicates of the picked tx that landed recently: a ring where they land, for the latest
+  // `MAX_FLASHES` of them (a flood of 50,000 nodes lands tens of thousands in that time).
   const rings: number[] = [];
-  for (let d = 0; d + 1 < tx.duplicates.length; d += 2) {
-    const t = tx.duplicates[d];
-    if (t > tUs || t < tUs - DUPLICATE_MARK_US) continue;
-    const n = tx.duplicates[d + 1];
+  const { duplicates } = tx;
+  for (let d = firstAtOrAfter(duplicates, 2, tUs - DUPLICATE_MARK_US) * 2; d + 1 < duplicates.length && duplicates[d] <= tUs; d += 2) {
+    const n = duplicates[d + 1];
     rings.push(positions[2 * n], positions[2 * n + 1]);
   }
+  if (rings.length > 2 * MAX_FLASHES) rings.splice(0, rings.length - 2 * MAX_FLASHES);
   // Level of detail: links fade as more of them share the screen (roughly links / zoom²).
   const links = trace.edges.length >> 1;
   const visible = links / Math.max(1, transform.k * transform.k);
