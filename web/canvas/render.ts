@@ -464,7 +464,11 @@ export function drawFrame(canvas: HTMLCanvasElement, frame: FrameInput | null, s
   // short streak behind where it has got (whole lines from every sender would cover the network).
   if (gpu && !frame.txOnly && drawn > MAX_FLASHES) segments.shorten(flightsFrom, STREAK_PX / (k * scale));
   if (gpu) {
-    drawBulkOnGpu(gpu, canvas, frame, { width, height, radius, scale, cx, cy, segments }, bucketOf);
+    // A renderer that fails (its context lost, say) gives way to canvas 2D from the next frame on.
+    if (!drawBulkOnGpu(gpu, canvas, frame, { width, height, radius, scale, cx, cy, segments }, bucketOf)) {
+      stats.layerPending = true;
+      return stats;
+    }
     // The marks over a big network usually stay from frame to frame: a 2D canvas drawn again is
     // composited again, which took as long as the WebGL frames of all panels.
     const moving = lookup !== null || !!frame.states || (trace.effects?.length ?? 0) > 0 || (frame.censoring?.length ?? 0) > 0;
@@ -627,14 +631,17 @@ export function drawFrame(canvas: HTMLCanvasElement, frame: FrameInput | null, s
   return stats;
 }
 
-/** Draws the land, links, the segments gathered for this frame and the nodes into the WebGL layer under `canvas`. */
+/**
+ * Draws the land, links, the segments gathered for this frame and the nodes into the WebGL layer
+ * under `canvas`; false, with the layer dropped, if WebGL failed.
+ */
 function drawBulkOnGpu(
   gpu: GpuLayer,
   canvas: HTMLCanvasElement,
   frame: FrameInput,
   at: { width: number; height: number; radius: number; scale: number; cx: number; cy: number; segments: Segments },
   bucketOf: (t: number) => number,
-): void {
+): boolean {
   // The layer covers the canvas exactly (placed again only when the canvas's size changes).
   const placed = `${canvas.width}x${canvas.height}`;
   if (gpu.placed !== placed) {
@@ -661,23 +668,31 @@ function drawBulkOnGpu(
   const links = trace.edges.length >> 1;
   const visible = links / Math.max(1, transform.k * transform.k);
   const linkAlpha = Math.min(0.12, Math.max(0.01, 160 / Math.max(1, visible)));
-  gpu.renderer.draw({
-    pixelWidth: canvas.width,
-    pixelHeight: canvas.height,
-    ratio: canvas.width / at.width,
-    mul: transform.k * at.scale,
-    offset: [transform.k * at.cx + transform.x, transform.k * at.cy + transform.y],
-    positions,
-    edges: trace.edges,
-    background: frame.background ?? null,
-    linkAlpha,
-    radius: at.radius,
-    nodeBuckets: colourOf,
-    segments: at.segments.coords,
-    segmentColours: at.segments.colours,
-    segmentCount: at.segments.count,
-    segmentWidth: frame.txOnly ? 2 : 1,
-    rings: Float32Array.from(rings),
-    ringRadius: at.radius + 3,
-  });
+  try {
+    gpu.renderer.draw({
+      pixelWidth: canvas.width,
+      pixelHeight: canvas.height,
+      ratio: canvas.width / at.width,
+      mul: transform.k * at.scale,
+      offset: [transform.k * at.cx + transform.x, transform.k * at.cy + transform.y],
+      positions,
+      edges: trace.edges,
+      background: frame.background ?? null,
+      linkAlpha,
+      radius: at.radius,
+      nodeBuckets: colourOf,
+      segments: at.segments.coords,
+      segmentColours: at.segments.colours,
+      segmentCount: at.segments.count,
+      segmentWidth: frame.txOnly ? 2 : 1,
+      rings: Float32Array.from(rings),
+      ringRadius: at.radius + 3,
+    });
+    return true;
+  } catch (error) {
+    console.warn('WebGL failed; this panel is drawn with canvas 2D from now on:', error);
+    gpu.canvas.remove();
+    gpuLayers.set(canvas, null);
+    return false;
+  }
 }
