@@ -7,7 +7,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { appState, runJson, runsDone } from './page';
 
 interface Hooks {
-  txcast: { frameTimes(): number[]; frameIntervals(): number[]; clearFrameTimes(): void; firstFrameMs(): number | null; longestTaskSinceRun(): number };
+  txcast: { setComputeCap(cap: number): boolean; frameTimes(): number[]; frameIntervals(): number[]; clearFrameTimes(): void; firstFrameMs(): number | null; longestTaskSinceRun(): number };
 }
 
 const figures: Record<string, number> = {};
@@ -45,27 +45,47 @@ function quantile(sorted: number[], q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
 }
 
-/** One flood over a random 8-regular network of `nodes`: the layout and frames are what is measured. */
-function bigScenario(nodes: number): string {
+/**
+ * Over one random 8-regular network of `nodes`: one flood with ~4 txs (the layout and frames are
+ * what is measured), or the issue's shared link, flood, CAT and GossipSub with ~20 txs, 3 panels
+ * computed and played side by side.
+ */
+function bigScenario(nodes: number, protocols = ['flood'], totalTps = 4): string {
   return JSON.stringify({
-    name: `perf: ${nodes} nodes`,
+    name: `perf: ${protocols.join(', ')} on ${nodes} nodes`,
     seed: 5,
     nodes,
     topology: { kind: 'random_regular', degree: 8 },
     latency: { kind: 'lognormal', median_ms: 70, sigma: 0.5 },
-    workload: { kind: 'poisson', total_tps: 4, duration_ms: 1000, tx_bytes: 250 },
+    workload: { kind: 'poisson', total_tps: totalTps, duration_ms: 1000, tx_bytes: 250 },
     drain_ms: 2000,
-    protocols: [{ label: 'flood', protocol: 'flood' }],
+    protocols: protocols.map((p) => ({ label: p, protocol: p })),
   });
 }
+const threeProtocols = (nodes: number) => bigScenario(nodes, ['flood', 'cat', 'gossipsub'], 20);
 
-async function frameTimes(page: Page, nodes: number) {
+/**
+ * The page's JS heap in use now (MB) after a collection, as the DevTools protocol reports it:
+ * objects and the typed arrays' backing stores (where a trace's numbers live).
+ */
+async function heapMb(page: Page): Promise<number> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('HeapProfiler.collectGarbage');
+  const usage = (await cdp.send('Runtime.getHeapUsage')) as { usedSize: number; backingStorageSize?: number };
+  await cdp.detach();
+  return (usage.usedSize + (usage.backingStorageSize ?? 0)) / 2 ** 20;
+}
+
+async function frameTimes(page: Page, nodes: number, scenario = bigScenario(nodes), name = String(nodes)) {
   const since = await page.evaluate(() => performance.now());
-  await runJson(page, bigScenario(nodes));
-  await runsDone(page, 120_000);
-  await appState(page, 'charts', 'done');
+  const started = Date.now();
+  await runJson(page, scenario);
+  await runsDone(page, 300_000);
+  figures[`all_runs_computed_s_${name}`] = (Date.now() - started) / 1000;
+  await appState(page, 'charts', 'done', 120_000);
+  figures[`js_heap_mb_${name}`] = await heapMb(page);
   // While the run computes and plays (it plays as soon as the first chunk is computed).
-  await recordLongTasks(page, `during_run_${nodes}`, since);
+  await recordLongTasks(page, `during_run_${name}`, since);
   // Play slowly from the start so messages are in flight in every frame measured.
   await page.locator('#speed').selectOption({ label: '0.1×' });
   await page.locator('#timeline').fill('0');
@@ -78,12 +98,12 @@ async function frameTimes(page: Page, nodes: number) {
   expect(times.length).toBeGreaterThan(10);
   const intervals = (await page.evaluate(() => (window as unknown as Hooks).txcast.frameIntervals())).sort((a, b) => a - b);
   // Draw: our script's time per frame; interval: time between frames (includes the browser's paint).
-  figures[`draw_ms_median_${nodes}`] = quantile(times, 0.5);
-  figures[`draw_ms_p95_${nodes}`] = quantile(times, 0.95);
-  figures[`frame_interval_ms_median_${nodes}`] = quantile(intervals, 0.5);
-  figures[`frame_interval_ms_p95_${nodes}`] = quantile(intervals, 0.95);
+  figures[`draw_ms_median_${name}`] = quantile(times, 0.5);
+  figures[`draw_ms_p95_${name}`] = quantile(times, 0.95);
+  figures[`frame_interval_ms_median_${name}`] = quantile(intervals, 0.5);
+  figures[`frame_interval_ms_p95_${name}`] = quantile(intervals, 0.95);
   const tasks = await longTasksSince(page, since);
-  console.log(`${nodes} nodes: longest main-thread task ${tasks.longest.toFixed(0)} ms, ${tasks.over50} over 50 ms (run, charts and 3 s of playback)`);
+  console.log(`${name} nodes: longest main-thread task ${tasks.longest.toFixed(0)} ms, ${tasks.over50} over 50 ms (run, charts and 3 s of playback)`);
 }
 
 test.describe.configure({ mode: 'serial' });
@@ -108,6 +128,37 @@ test('perf: frame time at 2,000 and 5,000 nodes', async ({ page }) => {
   await runsDone(page);
   await frameTimes(page, 2000);
   await frameTimes(page, 5000);
+});
+
+for (const nodes of [10_000, 50_000]) {
+  test(`perf: 3 protocols at ${nodes.toLocaleString('en')} nodes: computed, held and played`, async ({ page }) => {
+    test.setTimeout(600_000);
+    await observeLongTasks(page);
+    await page.goto('/');
+    await runsDone(page);
+    await frameTimes(page, nodes, threeProtocols(nodes), `3x${nodes}`);
+  });
+}
+
+test('perf: computing 3 protocols at 10,000 nodes with one worker at a time and with one per core', async ({ page }) => {
+  test.setTimeout(600_000);
+  await observeLongTasks(page);
+  await page.goto('/');
+  await runsDone(page);
+  const cores = await page.evaluate(() => navigator.hardwareConcurrency);
+  // One session, one scenario, computed with each cap in turn (the machine is shared and noisy).
+  for (const cap of [1, cores]) {
+    expect(await page.evaluate((c) => (window as unknown as Hooks).txcast.setComputeCap(c), cap)).toBe(true);
+    const started = Date.now();
+    const since = await page.evaluate(() => performance.now());
+    // The same network and txs each time; only the name differs, so the page runs it again.
+    await runJson(page, JSON.stringify({ ...JSON.parse(threeProtocols(10_000)), name: `perf: computed with ${cap} at once` }));
+    await runsDone(page, 300_000);
+    figures[`all_runs_computed_s_3x10000_cap${cap}`] = (Date.now() - started) / 1000;
+    // What the page's thread pays for it (it plays the runs as they come).
+    await recordLongTasks(page, `computing_3x10000_cap${cap}`, since);
+  }
+  console.log(`3x10000 nodes computed in ${figures.all_runs_computed_s_3x10000_cap1.toFixed(1)} s one worker at a time, ${figures[`all_runs_computed_s_3x10000_cap${cores}`].toFixed(1)} s with ${cores} at once`);
 });
 
 test('perf: gzipped sizes of the WASM module and the JS bundle', () => {

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createPermits, forget, SharedPermit } from './permits';
+import { createPermits, forget, setCap, SharedPermit } from './permits';
 
 /** Whether `acquire()` has resolved, after letting pending wakeups run. */
 async function settled(promise: Promise<void>): Promise<boolean> {
@@ -47,6 +47,16 @@ describe('permits to compute', () => {
     forget(buffer, 0); // a is terminated while it holds
     expect(await settled(cWaits)).toBe(true);
     expect(await settled(bWaits)).toBe(false);
+  });
+
+  it('take a new cap from the next permit asked for on', async () => {
+    const buffer = createPermits(1)!;
+    expect(await settled(new SharedPermit(buffer, 0).acquire())).toBe(true);
+    setCap(buffer, 2);
+    expect(await settled(new SharedPermit(buffer, 1).acquire())).toBe(true);
+    expect(await settled(new SharedPermit(buffer, 2).acquire())).toBe(false);
+    setCap(buffer, 0.5); // never below one
+    expect(new Int32Array(buffer)[1]).toBe(1);
   });
 
   it('let as many compute as the cap allows without waiting', async () => {

@@ -1,7 +1,7 @@
 // Permits to compute, shared by the page and its simulation workers, so that at most `cap`
-// workers run the engine at once. Workers that all compute at once on a machine with few cores
-// leave the page's main thread waiting for a core, and every frame and message then takes
-// several times its own work: with `cap` = cores - 1 the page keeps a core.
+// workers run the engine at once: no more workers compute than there are cores, and the runs of
+// a scenario advance together rather than one after another. `setCap` changes the cap while
+// they run (the perf spec compares caps in one session).
 //
 // One word of shared memory holds who holds a permit (bit k for worker slot k) and who waits for
 // one (bit 16 + k). A worker asks before each slice of events and gives the permit back after it;
@@ -20,6 +20,11 @@ export function createPermits(cap: number): SharedArrayBuffer | null {
   const buffer = new SharedArrayBuffer(2 * Int32Array.BYTES_PER_ELEMENT);
   new Int32Array(buffer)[CAP] = Math.max(1, cap);
   return buffer;
+}
+
+/** Lets `cap` workers compute at once from their next slice on. */
+export function setCap(buffer: SharedArrayBuffer, cap: number): void {
+  Atomics.store(new Int32Array(buffer), CAP, Math.max(1, Math.floor(cap)));
 }
 
 const holds = (state: number, slot: number) => (state & (1 << slot)) !== 0;

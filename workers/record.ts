@@ -42,9 +42,8 @@ export class Series {
   }
 }
 
-/** Sends: every one counted into bandwidth bins by send time, the first SEND_CAP kept. */
+/** Sends: every one counted into bandwidth bins by send time, the first SEND_CAP passed on for drawing. */
 export class SendLog {
-  readonly kept = new Series();
   readonly bandwidth: Float64Array;
   readonly binUs: number;
   count = 0;
@@ -67,7 +66,6 @@ export class SendLog {
     const n = sends.length / SEND_STRIDE;
     const room = Math.max(0, this.cap - this.count);
     const kept = room <= 0 ? new Float64Array(0) : n <= room ? sends : sends.slice(0, room * SEND_STRIDE);
-    this.kept.push(kept);
     this.count += n;
     return kept;
   }

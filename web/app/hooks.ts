@@ -3,6 +3,7 @@
 import type { FrameMeasures } from '../canvas/frames';
 import { baseMapping } from '../canvas/render';
 import { drawnOn } from '../canvas/drawn';
+import { setComputeCap } from '../sim/runner';
 import type { Session } from '../sim/session';
 import { currentTx, spanUs, type AppStore } from './state';
 
@@ -58,6 +59,8 @@ export function installHooks(store: AppStore, session: Session, measures: Return
         const rect = panel.canvas.getBoundingClientRect();
         return { x: rect.left + m.x, y: rect.top + m.y, count: drawnOn(panel.canvas).count };
       },
+      /** How many workers compute at once from now on (false where the page is not cross-origin isolated). */
+      setComputeCap: (cap: number) => setComputeCap(cap),
       /** Where node `node` of panel `k` is drawn, in page coordinates. */
       nodePoint: (k: number, node: number) => {
         const panel = store.get().panels[k];

@@ -412,6 +412,7 @@ export class Panel {
     this.element.dataset.highlighted = String(stats.highlighted);
     this.element.dataset.origin = String(view.origin);
     this.element.dataset.layer = stats.layerPending ? 'drawing' : 'done';
+    this.element.dataset.renderer = stats.gpu ? 'webgl' : '2d';
     return stats.layerPending;
   }
 }

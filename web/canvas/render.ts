@@ -8,6 +8,8 @@ import type { NodeState } from '../sim/node-states';
 import type { TxView } from '../sim/trace';
 import { GROUP_COLOURS, type Highlight } from './groups';
 import { drawnOn } from './drawn';
+import type { GpuRenderer } from './gpu';
+import { BUCKET_RGBA, CONTROL_RGBA, DUPLICATE_RGBA, PAYLOAD_RGBA, Segments } from './segments';
 
 /** Pan and zoom, as d3-zoom gives them: screen = k * base + (x, y). */
 export interface ViewTransform {
@@ -41,6 +43,48 @@ export interface FrameInput {
   highlight?: Highlight | null;
 }
 
+/** From this many nodes on, links, flights and nodes are drawn with WebGL where the browser has it. */
+export const GPU_MIN_NODES = 3000;
+/** What each canvas's marks over its WebGL layer were last drawn for ('' when they move with time). */
+const overlays = new WeakMap<HTMLCanvasElement, string>();
+/** A panel canvas's WebGL canvas, under it, and where it was last placed. */
+interface GpuLayer {
+  canvas: HTMLCanvasElement;
+  renderer: GpuRenderer;
+  placed: string;
+}
+/** Each panel canvas's WebGL layer, made when it first draws a big network; null where WebGL failed. */
+const gpuLayers = new WeakMap<HTMLCanvasElement, GpuLayer | null>();
+/**
+ * The WebGL renderer's module (regl with it): loaded when a big network is first drawn, so the
+ * first screen does not download it. Undefined until it has loaded, null if it could not.
+ */
+let gpuModule: typeof import('./gpu') | null | undefined;
+let gpuLoading: Promise<void> | null = null;
+function loadGpu(): void {
+  gpuLoading ??= import('./gpu').then(
+    (m) => void (gpuModule = m),
+    () => void (gpuModule = null),
+  );
+}
+function gpuLayer(canvas: HTMLCanvasElement): GpuLayer | null {
+  if (!gpuModule) return null;
+  const { GpuRenderer } = gpuModule;
+  let layer = gpuLayers.get(canvas);
+  if (layer === undefined) {
+    const under = document.createElement('canvas');
+    under.className = 'gpu-layer';
+    under.setAttribute('aria-hidden', 'true');
+    const renderer = GpuRenderer.create(under);
+    layer = renderer && canvas.parentElement ? { canvas: under, renderer, placed: '' } : null;
+    if (layer) canvas.before(under);
+    gpuLayers.set(canvas, layer);
+  }
+  return layer;
+}
+/** Segments of one frame (reused: a big network's frame would otherwise allocate megabytes). */
+const gpuSegments = new Segments();
+
 /** The canvas that works on its layer in this frame, once one has. */
 export interface LayerTurn {
   holder?: HTMLCanvasElement;
@@ -59,6 +103,8 @@ type FrameTrace = Pick<RunTrace, 'nodes' | 'edges' | 'adversaries' | 'sends'> & 
 /** Messages drawn in flight at most per frame, and how far back to look for them (us). */
 const MAX_FLASHES = 4000;
 const FLASH_LOOKBACK_US = 2_000_000;
+/** With WebGL and more messages in flight than `MAX_FLASHES`, each is a streak this long (CSS px). */
+const STREAK_PX = 10;
 /** A duplicate stays marked this long after it lands (us). */
 const DUPLICATE_MARK_US = 250_000;
 /** An adversary's effect (withheld request, rejected corrupt data) stays marked this long (us). */
@@ -243,15 +289,28 @@ export interface FrameStats {
   layerPending: boolean;
   /** Nodes ringed as the inspected node's group members (its mesh, its fanout). */
   highlighted: number;
+  /** Links, flights and nodes were drawn with WebGL. */
+  gpu: boolean;
 }
 
 export function drawFrame(canvas: HTMLCanvasElement, frame: FrameInput | null, selected = -1): FrameStats {
-  const stats: FrameStats = { flashes: 0, duplicates: 0, withheld: 0, layerPending: false, highlighted: 0 };
+  const stats: FrameStats = { flashes: 0, duplicates: 0, withheld: 0, layerPending: false, highlighted: 0, gpu: false };
   const context = canvas.getContext('2d');
   if (!context) return stats;
   const { width, height } = fitCanvas(canvas, context);
-  context.fillStyle = BACKGROUND;
-  context.fillRect(0, 0, width, height);
+  // A big network is drawn with WebGL under this canvas, which then only draws the marks.
+  const big = frame !== null && frame.trace.nodes >= GPU_MIN_NODES;
+  // Until the renderer has loaded, canvas 2D draws, and asks for another frame.
+  if (big) loadGpu();
+  const loading = big && gpuModule === undefined;
+  const gpu = big ? gpuLayer(canvas) : null;
+  const spare = gpuLayers.get(canvas);
+  if (spare) spare.canvas.style.display = gpu ? '' : 'none';
+  stats.gpu = gpu !== null;
+  if (!gpu) {
+    context.fillStyle = BACKGROUND;
+    context.fillRect(0, 0, width, height);
+  }
   if (!frame) return stats;
 
   const { trace, positions, tx, tUs, spanUs, transform } = frame;
@@ -260,6 +319,8 @@ export function drawFrame(canvas: HTMLCanvasElement, frame: FrameInput | null, s
   const x = (i: number) => k * (cx + positions[2 * i] * scale) + transform.x;
   const y = (i: number) => k * (cy + positions[2 * i + 1] * scale) + transform.y;
   const radius = Math.min(6, Math.max(1.2, (0.16 * 2 * scale) / Math.sqrt(trace.nodes))) * Math.sqrt(k);
+  const segments = gpuSegments;
+  segments.reset();
 
   // The land and the faint links change only with the view: drawn once into a layer, then
   // copied each frame (stroking thousands of links every frame is most of a frame's cost).
@@ -268,7 +329,7 @@ export function drawFrame(canvas: HTMLCanvasElement, frame: FrameInput | null, s
   // Starting a layer (a canvas of its own) and drawing a batch of links into it take the frame's
   // one turn: when several panels start at once, their first frames would otherwise share one task.
   let layer = layers.get(canvas);
-  if ((!layer || layer.key !== layerKey) && takeTurn(frame.layerTurn, canvas)) {
+  if (!gpu && (!layer || layer.key !== layerKey) && takeTurn(frame.layerTurn, canvas)) {
     const surface = layer?.surface ?? document.createElement('canvas');
     surface.width = canvas.width;
     surface.height = canvas.height;
@@ -289,7 +350,7 @@ export function drawFrame(canvas: HTMLCanvasElement, frame: FrameInput | null, s
   const { edges } = trace;
   const links = edges.length >> 1;
   // None when another canvas had the turn to (re)start its layer: this frame shows the nodes on a plain background.
-  const ready = layer?.key === layerKey ? layer : null;
+  const ready = !gpu && layer?.key === layerKey ? layer : null;
   if (ready && ready.drawn < links && takeTurn(frame.layerTurn, canvas)) {
     const g = ready.surface.getContext('2d')!;
     g.setTransform(ratio, 0, 0, ratio, 0, 0);
@@ -311,14 +372,21 @@ export function drawFrame(canvas: HTMLCanvasElement, frame: FrameInput | null, s
     context.drawImage(ready.surface, 0, 0);
     context.restore();
   }
-  stats.layerPending = !ready || ready.drawn < links;
+  stats.layerPending = loading || (!gpu && (!ready || ready.drawn < links));
 
   const span = Math.max(1, spanUs);
   const bucketOf = (t: number) => arrivalBucket((t - tx.createdUs) / span);
 
   // The picked tx's path: each reached node joined to the peer whose copy reached it first,
   // coloured by when it arrived, so the spread reads hop by hop.
-  if (frame.txOnly && tx.parent) {
+  if (frame.txOnly && tx.parent && gpu) {
+    for (let i = 0; i < trace.nodes; i += 1) {
+      const p = tx.parent[i];
+      const t = tx.arrivalUs[i];
+      if (p < 0 || t < 0 || t > tUs) continue;
+      segments.push(positions[2 * p], positions[2 * p + 1], positions[2 * i], positions[2 * i + 1], BUCKET_RGBA[bucketOf(t)], 204);
+    }
+  } else if (frame.txOnly && tx.parent) {
     const tree: Path2D[] = Array.from({ length: ARRIVAL_BUCKETS }, () => new Path2D());
     for (let i = 0; i < trace.nodes; i += 1) {
       const p = tx.parent![i];
@@ -348,7 +416,20 @@ export function drawFrame(canvas: HTMLCanvasElement, frame: FrameInput | null, s
   // What is drawn in flight is kept, so that hovering or focusing a message can name it.
   const drawnMessages = drawnOn(canvas);
   drawnMessages.clear();
+  // With WebGL every message in flight is a segment (no cap): dense traffic reads as density.
+  const gpuFlash = (colour: readonly number[], o: number, data: Float64Array) => {
+    const sent = data[o + SendField.Time];
+    const arrive = data[o + SendField.Arrive];
+    const from = data[o + SendField.From];
+    const to = data[o + SendField.To];
+    const progress = arrive > sent ? (tUs - sent) / (arrive - sent) : 1;
+    const [fx, fy, tx2, ty2] = [positions[2 * from], positions[2 * from + 1], positions[2 * to], positions[2 * to + 1]];
+    segments.push(fx, fy, fx + (tx2 - fx) * progress, fy + (ty2 - fy) * progress, colour, frame.txOnly ? 242 : 120);
+    // As many as canvas 2D would draw stay pickable by pointer and keyboard.
+    if (drawnMessages.count < MAX_FLASHES) drawnMessages.add(x(from), y(from), x(from) + (x(to) - x(from)) * progress, y(from) + (y(to) - y(from)) * progress, data, o);
+  };
   const flash = (path: Path2D, o: number, data: Float64Array) => {
+    if (gpu && path !== withheldFlash) return gpuFlash(path === payload ? PAYLOAD_RGBA : path === control ? CONTROL_RGBA : DUPLICATE_RGBA, o, data);
     const sent = data[o + SendField.Time];
     const arrive = data[o + SendField.Arrive];
     const from = data[o + SendField.From];
@@ -363,7 +444,9 @@ export function drawFrame(canvas: HTMLCanvasElement, frame: FrameInput | null, s
   const { sends } = trace;
   const end = firstSendAfter(sends, tUs);
   let drawn = 0;
-  for (let s = end - 1; s >= 0 && drawn < MAX_FLASHES; s -= 1) {
+  const maxFlashes = gpu ? Infinity : MAX_FLASHES;
+  const flightsFrom = segments.count;
+  for (let s = end - 1; s >= 0 && drawn < maxFlashes; s -= 1) {
     const o = s * SEND_STRIDE;
     if (sends[o + SendField.Time] < tUs - FLASH_LOOKBACK_US) break;
     const arrive = sends[o + SendField.Arrive];
@@ -390,6 +473,23 @@ export function drawFrame(canvas: HTMLCanvasElement, frame: FrameInput | null, s
     }
   }
   stats.flashes = drawn;
+  // Level of detail: past what canvas 2D would draw, all traffic reads as density, each message a
+  // short streak behind where it has got (whole lines from every sender would cover the network).
+  if (gpu && !frame.txOnly && drawn > MAX_FLASHES) segments.shorten(flightsFrom, STREAK_PX / (k * scale));
+  if (gpu) {
+    // A renderer that fails (its context lost, say) gives way to canvas 2D from the next frame on.
+    if (!drawBulkOnGpu(gpu, canvas, frame, { width, height, radius, scale, cx, cy, segments }, bucketOf)) {
+      stats.layerPending = true;
+      return stats;
+    }
+    // The marks over a big network usually stay from frame to frame: a 2D canvas drawn again is
+    // composited again, which took as long as the WebGL frames of all panels.
+    const moving = lookup !== null || !!frame.states || (trace.effects?.length ?? 0) > 0 || (frame.censoring?.length ?? 0) > 0;
+    const marks = moving ? '' : `${canvas.width}x${canvas.height}|${k},${transform.x},${transform.y}|${identity(trace)}|${identity(positions)}|${tUs >= tx.createdUs ? tx.origin : -1}|${selected}|${frame.selection ? `${identity(frame.selection)}:${frame.selection.reduce((n, v) => n + v, 0)}` : ''}|${frame.highlight ? identity(frame.highlight) : ''}`;
+    if (marks && overlays.get(canvas) === marks) return stats;
+    overlays.set(canvas, marks);
+    context.clearRect(0, 0, width, height);
+  }
   context.lineWidth = frame.txOnly ? 2 : 1.2;
   context.globalAlpha = frame.txOnly ? 0.95 : 0.55;
   context.strokeStyle = MARKS.control;
@@ -430,7 +530,7 @@ export function drawFrame(canvas: HTMLCanvasElement, frame: FrameInput | null, s
   const buckets: Path2D[] = Array.from({ length: ARRIVAL_BUCKETS }, () => new Path2D());
   const unreached = new Path2D();
   const away = new Path2D();
-  for (let i = 0; i < trace.nodes; i += 1) {
+  for (let i = 0; i < (gpu ? 0 : trace.nodes); i += 1) {
     const t = tx.arrivalUs[i];
     const path = states?.away[i] ? away : t >= 0 && t <= tUs ? buckets[bucketOf(t)] : unreached;
     path.moveTo(x(i) + radius, y(i));
@@ -465,7 +565,7 @@ export function drawFrame(canvas: HTMLCanvasElement, frame: FrameInput | null, s
 
   // Duplicates of the picked tx that landed recently: a ring where they land.
   const duplicates = new Path2D();
-  for (let d = 0; d + 1 < tx.duplicates.length; d += 2) {
+  for (let d = 0; d + 1 < (gpu ? 0 : tx.duplicates.length); d += 2) {
     const t = tx.duplicates[d];
     if (t > tUs || t < tUs - DUPLICATE_MARK_US) continue;
     const n = tx.duplicates[d + 1];
@@ -561,4 +661,70 @@ export function drawFrame(canvas: HTMLCanvasElement, frame: FrameInput | null, s
     context.setLineDash([]);
   }
   return stats;
+}
+
+/**
+ * Draws the land, links, the segments gathered for this frame and the nodes into the WebGL layer
+ * under `canvas`; false, with the layer dropped, if WebGL failed.
+ */
+function drawBulkOnGpu(
+  gpu: GpuLayer,
+  canvas: HTMLCanvasElement,
+  frame: FrameInput,
+  at: { width: number; height: number; radius: number; scale: number; cx: number; cy: number; segments: Segments },
+  bucketOf: (t: number) => number,
+): boolean {
+  // The layer covers the canvas exactly (placed again only when the canvas's size changes).
+  const placed = `${canvas.width}x${canvas.height}`;
+  if (gpu.placed !== placed) {
+    Object.assign(gpu.canvas.style, { left: `${canvas.offsetLeft}px`, top: `${canvas.offsetTop}px`, width: `${at.width}px`, height: `${at.height}px` });
+    gpu.placed = placed;
+  }
+  const { trace, tx, tUs, transform, positions } = frame;
+  const states = frame.states;
+  const colourOf = new Int8Array(trace.nodes);
+  for (let i = 0; i < trace.nodes; i += 1) {
+    const t = tx.arrivalUs[i];
+    colourOf[i] = states?.away[i] ? -2 : t >= 0 && t <= tUs ? bucketOf(t) : -1;
+  }
+  // Duplicates of the picked tx that landed recently: a ring where they land, for the latest
+  // `MAX_FLASHES` of them (a flood of 50,000 nodes lands tens of thousands in that time).
+  const rings: number[] = [];
+  const { duplicates } = tx;
+  for (let d = firstAtOrAfter(duplicates, 2, tUs - DUPLICATE_MARK_US) * 2; d + 1 < duplicates.length && duplicates[d] <= tUs; d += 2) {
+    const n = duplicates[d + 1];
+    rings.push(positions[2 * n], positions[2 * n + 1]);
+  }
+  if (rings.length > 2 * MAX_FLASHES) rings.splice(0, rings.length - 2 * MAX_FLASHES);
+  // Level of detail: links fade as more of them share the screen (roughly links / zoom²).
+  const links = trace.edges.length >> 1;
+  const visible = links / Math.max(1, transform.k * transform.k);
+  const linkAlpha = Math.min(0.12, Math.max(0.01, 160 / Math.max(1, visible)));
+  try {
+    gpu.renderer.draw({
+      pixelWidth: canvas.width,
+      pixelHeight: canvas.height,
+      ratio: canvas.width / at.width,
+      mul: transform.k * at.scale,
+      offset: [transform.k * at.cx + transform.x, transform.k * at.cy + transform.y],
+      positions,
+      edges: trace.edges,
+      background: frame.background ?? null,
+      linkAlpha,
+      radius: at.radius,
+      nodeBuckets: colourOf,
+      segments: at.segments.coords,
+      segmentColours: at.segments.colours,
+      segmentCount: at.segments.count,
+      segmentWidth: frame.txOnly ? 2 : 1,
+      rings: Float32Array.from(rings),
+      ringRadius: at.radius + 3,
+    });
+    return true;
+  } catch (error) {
+    console.warn('WebGL failed; this panel is drawn with canvas 2D from now on:', error);
+    gpu.canvas.remove();
+    gpuLayers.set(canvas, null);
+    return false;
+  }
 }

@@ -1,7 +1,7 @@
 // One simulation worker per run slot: start a run, hear its network, its chunks as they are
 // computed and its end; ask it who has a tx at a time. A worker that crashes (or whose WASM
 // instance traps) is replaced by a fresh one on the next start.
-import { createPermits, forget } from '../../workers/permits';
+import { createPermits, forget, setCap } from '../../workers/permits';
 import type { ArrivalsReply, InspectReply, RunChunk, RunDone, RunRequest, RunStart, WorkerReply, WorkerRequest } from '../../workers/protocol';
 import engineUrl from '../wasm/txcast_wasm_bg.wasm?url';
 
@@ -17,8 +17,15 @@ export type RunSpec = Omit<RunRequest, 'kind' | 'id' | 'permits'>;
 
 let nextId = 1;
 
-/** Workers computing at once: one core is left to the page, so it never waits for one. */
-const permits = createPermits((navigator.hardwareConcurrency || 2) - 1);
+/** Workers computing at once: one per core the browser reports, so a scenario's runs use them all. */
+const permits = createPermits(navigator.hardwareConcurrency || 2);
+
+/** Changes how many workers compute at once (the perf spec compares); false where there are no permits (no isolation). */
+export function setComputeCap(cap: number): boolean {
+  if (!permits) return false;
+  setCap(permits, cap);
+  return true;
+}
 /** Time after which a terminated worker has surely stopped (it stops at its next interrupt check). */
 const FORGET_AGAIN_MS = 500;
 

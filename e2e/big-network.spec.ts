@@ -1,0 +1,101 @@
+// A big network (from 3,000 nodes on) is drawn with WebGL under the panel's 2D marks, and with
+// canvas 2D alone where the browser has no WebGL. Chromium here has no GPU: WebGL runs in
+// SwiftShader, as on many school machines.
+import { expect, test, type Page } from '@playwright/test';
+import { runJson, runsDone } from './page';
+
+const BIG = JSON.stringify({
+  name: 'e2e: a big flood',
+  seed: 11,
+  nodes: 3000,
+  topology: { kind: 'random_regular', degree: 6 },
+  latency: { kind: 'lognormal', median_ms: 70, sigma: 0.5 },
+  workload: { kind: 'poisson', total_tps: 4, duration_ms: 500, tx_bytes: 250 },
+  drain_ms: 1500,
+  protocols: [{ label: 'flood', protocol: 'flood' }],
+});
+
+/** Pixels of a canvas (WebGL or 2D) brighter than the background, the links and unreached nodes. */
+function brightPixels(page: Page, selector: string): Promise<number> {
+  return page.locator(selector).evaluate((canvas) => {
+    const c = canvas as HTMLCanvasElement;
+    const copy = document.createElement('canvas');
+    copy.width = c.width;
+    copy.height = c.height;
+    const g = copy.getContext('2d')!;
+    g.drawImage(c, 0, 0);
+    const { data } = g.getImageData(0, 0, c.width, c.height);
+    let n = 0;
+    for (let i = 0; i < data.length; i += 4) if (data[i + 3] > 0 && data[i] + data[i + 1] + data[i + 2] > 300) n += 1;
+    return n;
+  });
+}
+
+/** Runs the big scenario, pauses, and shows tx 0 at `position` of the timeline's 1000 steps. */
+async function showAt(page: Page, position: number): Promise<void> {
+  const app = page.locator('#app');
+  await page.fill('#tx', '0');
+  await page.locator('#tx').dispatchEvent('change');
+  await page.locator('#tx-only').uncheck();
+  await expect(app).toHaveAttribute('data-playing', 'false');
+  const before = await app.getAttribute('data-t-us');
+  await page.locator('#timeline').fill(String(position));
+  if (before !== null && Number(before) !== 0) await expect(app).not.toHaveAttribute('data-t-us', before);
+  await expect(app).toHaveAttribute('data-seek', 'scanned');
+}
+
+test('a big network is drawn with WebGL under its marks: nodes by arrival, every message in flight', async ({ page }) => {
+  test.setTimeout(120_000);
+  await page.goto('/');
+  await runJson(page, BIG);
+  await runsDone(page, 90_000);
+  const panel = page.locator('.panel[data-run="0"]');
+  await showAt(page, 0);
+  await expect(panel).toHaveAttribute('data-renderer', 'webgl');
+  const layer = '.panel[data-run="0"] canvas.gpu-layer';
+  await expect(page.locator(layer)).toBeVisible();
+  const early = await brightPixels(page, layer);
+  // Later the tx has reached many nodes (bright arrival colours) and copies are in flight.
+  await showAt(page, 350);
+  const later = await brightPixels(page, layer);
+  expect(later).toBeGreaterThan(early + 200);
+  expect(Number(await panel.getAttribute('data-flashes'))).toBeGreaterThan(0);
+  // The marks canvas on top stays transparent where it draws nothing: the network shows through.
+  const marks = '.panel[data-run="0"] canvas:not(.gpu-layer)';
+  const opaque = await page.locator(marks).evaluate((c) => {
+    const canvas = c as HTMLCanvasElement;
+    const { data } = canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height);
+    let n = 0;
+    for (let i = 3; i < data.length; i += 4) if (data[i] > 0) n += 1;
+    return n / (data.length / 4);
+  });
+  expect(opaque).toBeLessThan(0.05);
+  // Clicking a node still picks it: the marks canvas takes the pointer, the layer under it does not.
+  await page.locator(marks).scrollIntoViewIfNeeded();
+  const point = await page.evaluate(() => (window as unknown as { txcast: { nodePoint(k: number, n: number): { x: number; y: number } } }).txcast.nodePoint(0, 7));
+  await page.mouse.click(point.x, point.y);
+  await expect(page.locator('#inspector')).toHaveAttribute('data-node', /^\d+$/, { timeout: 20_000 });
+});
+
+test('without WebGL a big network is drawn with canvas 2D', async ({ page }) => {
+  test.setTimeout(120_000);
+  // A browser without WebGL: every WebGL context is refused.
+  await page.addInitScript(() => {
+    const original = HTMLCanvasElement.prototype.getContext;
+    HTMLCanvasElement.prototype.getContext = function (this: HTMLCanvasElement, kind: string, ...rest: unknown[]) {
+      if (kind.includes('webgl')) return null;
+      return (original as (this: HTMLCanvasElement, ...args: unknown[]) => RenderingContext | null).call(this, kind, ...rest);
+    } as typeof original;
+  });
+  await page.goto('/');
+  await runJson(page, BIG);
+  await runsDone(page, 90_000);
+  const panel = page.locator('.panel[data-run="0"]');
+  await showAt(page, 0);
+  await expect(panel).toHaveAttribute('data-renderer', '2d');
+  await expect(page.locator('.panel canvas.gpu-layer')).toHaveCount(0);
+  const canvas = '.panel[data-run="0"] canvas';
+  const early = await brightPixels(page, canvas);
+  await showAt(page, 350);
+  expect(await brightPixels(page, canvas)).toBeGreaterThan(early + 200);
+});
