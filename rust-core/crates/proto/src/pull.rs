@@ -56,7 +56,7 @@ pub struct Peers {
 }
 
 /// A peer as it was when something was set up for it: its index and that index's session.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct PeerSession {
     pub peer: PeerIdx,
     session: u32,
@@ -142,6 +142,11 @@ impl Wanted {
     /// How many peers announced it (and are still remembered).
     pub fn announcers(&self) -> usize {
         self.announcers.len()
+    }
+
+    /// The peers that announced it (and are still remembered), in the order they did.
+    pub fn announcer_list(&self) -> &[PeerIdx] {
+        &self.announcers
     }
 
     /// Picks the next announcer not yet asked that `up` says is still connected, marks the

@@ -19,6 +19,13 @@
 //! (every later request). Rejections: `cat.bad_key`, `cat.oversized_txs`, `cat.want_unknown`,
 //! `cat.duplicate_seen_tx`, `cat.unrequested_txs`, `cat.no_peer_for_tx`.
 //!
+//! Budgets (txcast's, for a live network where peers may lie): a tx a peer announced that we
+//! lack is charged to that peer until it arrives or the peer leaves (`max_pending_per_peer`,
+//! `max_pending` in all: `cat.seen_tx_over_budget`, `cat.pending_full`); a tx announced only
+//! by peers that left is forgotten; the pool remembers its newest `max_pool_txs` txs
+//! (`cat.forgotten_txs`); a WantTx for a tx already sent to that peer is not answered again
+//! (`cat.want_repeated`), so a small request cannot draw the same bytes out of a node twice.
+//!
 //! Adversaries (`NodeSetup.behaviour`): `Silent` sends nothing; `WithholdOnRequest` announces
 //! but never answers a request; `DelayReplies` answers late; `Spam` also pushes every new tx in
 //! full to the peers not known to have it; `Censor` leaves a share of txs out of everything.
@@ -29,7 +36,8 @@ mod msg;
 pub use msg::{CatMsg, NodeAddr, WireKey, KEY_LEN, NODE_ID_LEN};
 
 use crate::pull::{forget_peer, millis, PeerSession, Peers, Wanted};
-use crate::{Behaviour, Ctx, Dur, IdMap, Input, NodeSetup, PeerIdx, Protocol, Tx, TxId};
+use crate::{Behaviour, Budget, Ctx, Dur, IdMap, Input, Ledger, NodeSetup, Over, PeerIdx};
+use crate::{Protocol, Recent, Tx, TxId};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -53,6 +61,15 @@ pub struct CatConfig {
     /// Largest tx accepted; a peer sending a bigger one is disconnected, as an oversized
     /// message on a Tendermint channel is (later celestia-core: 1 MiB).
     pub max_tx_bytes: u32,
+    /// Txs a peer announced that this node lacks, charged to that peer until they arrive or it
+    /// leaves: a SeenTx beyond this many is ignored (a peer cannot make the node track txs
+    /// that never come without bound).
+    pub max_pending_per_peer: u32,
+    /// The same, for all peers together.
+    pub max_pending: u32,
+    /// Txs the pool remembers; beyond this the oldest are forgotten (one announced again
+    /// later is fetched again).
+    pub max_pool_txs: u32,
 }
 
 impl Default for CatConfig {
@@ -65,9 +82,31 @@ impl Default for CatConfig {
             from_wait_ms: 200,
             drop_unrequested: false,
             max_tx_bytes: 1 << 20,
+            max_pending_per_peer: 4096,
+            max_pending: 65_536,
+            max_pool_txs: 1 << 18,
         }
     }
 }
+
+impl CatConfig {
+    /// The config's budget rules (a zero budget would fetch nothing).
+    pub fn validate(&self) -> Result<(), (&'static str, String)> {
+        let positive = [
+            ("max_pending_per_peer", self.max_pending_per_peer),
+            ("max_pending", self.max_pending),
+            ("max_pool_txs", self.max_pool_txs),
+            ("max_tx_bytes", self.max_tx_bytes),
+        ];
+        match positive.into_iter().find(|(_, v)| *v == 0) {
+            Some((field, _)) => Err((field, "must be at least 1".into())),
+            None => Ok(()),
+        }
+    }
+}
+
+/// Who was sent which tx in full, remembered for this many (peer, tx) pairs.
+const SERVED_MEMORY: usize = 1 << 16;
 
 /// Timers that name a peer carry its session: one set for a peer that has left does nothing,
 /// even if another peer has its index by then.
@@ -87,6 +126,8 @@ pub enum CatTimer {
 struct Pending {
     /// Peers known to have the tx, in the order we learned it; requests walk this list.
     known: Wanted,
+    /// While the tx is missing, each of `known` is charged for it in `Cat::missing`.
+    charged: bool,
     /// CAT2: the node the tx reached us from by broadcast, or we are waiting for.
     came_from: Option<PeerIdx>,
     waiting_for_from: bool,
@@ -97,9 +138,13 @@ pub struct Cat {
     behaviour: Behaviour,
     me: NodeAddr,
     peers: Peers,
-    /// Txs in the pool, with their size.
-    have: IdMap<TxId, u32>,
+    /// Txs in the pool, with their size (the newest `max_pool_txs`).
+    have: Recent<TxId, u32>,
     pending: IdMap<TxId, Pending>,
+    /// Announcements of txs we lack, charged to their announcers.
+    missing: Ledger,
+    /// Txs sent in full in answer to a WantTx, by the session of the peer that asked.
+    served: Recent<(PeerSession, TxId)>,
     /// CAT2: each peer's node ID, from its Hello.
     peer_addr: Vec<Option<NodeAddr>>,
     addr_peer: IdMap<NodeAddr, PeerIdx>,
@@ -115,17 +160,63 @@ impl Cat {
     }
 
     fn accept(&mut self, tx: Tx, cx: &mut Ctx<'_, Self>) {
+        self.settle(tx.id);
+        let before = self.have.forgotten;
         self.have.insert(tx.id, tx.len);
+        if self.have.forgotten > before {
+            cx.count(&counters::FORGOTTEN_TXS, self.have.forgotten - before);
+        }
         cx.deliver(tx);
         cx.count(&counters::SUCCESSFUL_TXS, 1);
     }
 
+    /// The tx is here: its announcers are no longer charged for it.
+    fn settle(&mut self, id: TxId) {
+        let Some(entry) = self.pending.get_mut(&id).filter(|e| e.charged) else {
+            return;
+        };
+        entry.charged = false;
+        for &p in entry.known.announcer_list() {
+            self.missing.refund(p);
+        }
+    }
+
+    /// `from` says it has `id`, which we lack: charge it, or say (counted) that it is over
+    /// its budget or that all peers are. A peer already listed is not charged again.
+    fn charge_announcer(&mut self, from: PeerIdx, id: TxId, cx: &mut Ctx<'_, Self>) -> bool {
+        if self
+            .pending
+            .get(&id)
+            .is_some_and(|e| e.known.announced_by(from))
+        {
+            return true;
+        }
+        match self.missing.charge(from) {
+            Ok(()) => {
+                let entry = self.pending.entry(id).or_default();
+                entry.charged = true;
+                entry.known.add(from);
+                true
+            }
+            Err(Over::Peer) => {
+                cx.count(&counters::SEEN_TX_OVER_BUDGET, 1);
+                false
+            }
+            Err(Over::Total) => {
+                cx.count(&counters::PENDING_FULL, 1);
+                false
+            }
+        }
+    }
+
     fn on_submit(&mut self, tx: Tx, cx: &mut Ctx<'_, Self>) {
-        if self.have.contains_key(&tx.id) {
+        if self.have.contains(&tx.id) {
             cx.count(&counters::ALREADY_SEEN_TXS, 1);
             return;
         }
         self.accept(tx, cx);
+        // Nothing is fetched or announced for it any more (our own txs get no SeenTx timer).
+        self.pending.remove(&tx.id);
         if self.may_send_about(tx.id) {
             for p in self.peers.iter_up() {
                 // A pool that drops unrequested txs is announced to, not pushed to.
@@ -147,25 +238,32 @@ impl Cat {
             cx.disconnect(from);
             return;
         }
-        if self.have.contains_key(&tx.id) {
+        if self.have.contains(&tx.id) {
             cx.count(&counters::ALREADY_SEEN_TXS, 1);
             if let Some(p) = self.pending.get_mut(&tx.id) {
                 p.known.add(from);
             }
             return;
         }
-        let entry = self.pending.entry(tx.id).or_default();
-        let requested = entry.known.asked(from);
-        entry.known.add(from);
+        let requested = self
+            .pending
+            .get(&tx.id)
+            .is_some_and(|e| e.known.asked(from));
         if !requested {
             cx.count(&counters::UNREQUESTED_TXS, 1);
             if self.cfg.drop_unrequested {
+                // Dropped, but the peer has it: an announcement, with its charge.
+                self.charge_announcer(from, tx.id, cx);
                 return;
             }
+        }
+        self.accept(tx, cx);
+        let entry = self.pending.entry(tx.id).or_default();
+        entry.known.add(from);
+        if !requested {
             entry.came_from = Some(from);
         }
         entry.known.in_flight = None;
-        self.accept(tx, cx);
         if !self.may_send_about(tx.id) {
             self.pending.remove(&tx.id);
             return;
@@ -198,7 +296,7 @@ impl Cat {
             cx.disconnect(from);
             return;
         };
-        if self.have.contains_key(&id) {
+        if self.have.contains(&id) {
             if let Some(p) = self.pending.get_mut(&id) {
                 if !p.known.add(from) {
                     cx.count(&counters::DUPLICATE_SEEN_TX, 1);
@@ -206,10 +304,18 @@ impl Cat {
             }
             return;
         }
-        let entry = self.pending.entry(id).or_default();
-        if !entry.known.add(from) {
+        if self
+            .pending
+            .get(&id)
+            .is_some_and(|e| e.known.announced_by(from))
+        {
             cx.count(&counters::DUPLICATE_SEEN_TX, 1);
+        } else if !self.charge_announcer(from, id, cx) {
+            return;
         }
+        let Some(entry) = self.pending.get_mut(&id) else {
+            return;
+        };
         if entry.known.in_flight.is_some() || entry.waiting_for_from {
             return;
         }
@@ -273,7 +379,7 @@ impl Cat {
     }
 
     fn on_request_timer(&mut self, id: TxId, cx: &mut Ctx<'_, Self>) {
-        if self.have.contains_key(&id) {
+        if self.have.contains(&id) {
             return;
         }
         let Some(entry) = self.pending.get_mut(&id) else {
@@ -287,7 +393,7 @@ impl Cat {
     }
 
     fn on_from_wait_timer(&mut self, id: TxId, from: PeerSession, cx: &mut Ctx<'_, Self>) {
-        if self.have.contains_key(&id) {
+        if self.have.contains(&id) {
             return;
         }
         let Some(entry) = self.pending.get_mut(&id) else {
@@ -318,6 +424,10 @@ impl Cat {
             p.known.add(from);
         }
         if !self.may_send_about(id) {
+            return;
+        }
+        if !self.served.insert((self.peers.session(from), id), ()) {
+            cx.count(&counters::WANT_REPEATED, 1);
             return;
         }
         let tx = Tx { id, len };
@@ -377,14 +487,19 @@ impl Cat {
     }
 
     /// A peer left, and its index may go to another: forget its node ID and every list it is
-    /// in. A broadcast tx that came from it no longer names it in SeenTx (the index will name
-    /// someone else). A tx whose WantTx was in flight to it, or that we were waiting to get
-    /// from it (CAT2), is asked of the next peer known to have it at once.
+    /// in, and its charges. A broadcast tx that came from it no longer names it in SeenTx (the
+    /// index will name someone else). A tx we lack that no one else announced is forgotten. A
+    /// tx whose WantTx was in flight to it, or that we were waiting to get from it (CAT2), is
+    /// asked of the next peer known to have it at once.
     fn on_peer_down(&mut self, p: PeerIdx, cx: &mut Ctx<'_, Self>) {
         self.peers.set(p, false);
         self.forget_addr(p);
+        self.missing.clear(p);
         let lists = self.pending.iter_mut().map(|(id, e)| (id, &mut e.known));
         let mut stalled = forget_peer(lists, p);
+        // Whether kept or not, the outcome does not depend on the map's order.
+        self.pending
+            .retain(|_, e| !(e.charged && e.known.announcers() == 0));
         for (&id, entry) in self.pending.iter_mut() {
             if entry.came_from == Some(p) {
                 entry.came_from = None;
@@ -396,7 +511,7 @@ impl Cat {
         stalled.sort_unstable();
         stalled.dedup();
         for id in stalled {
-            if !self.have.contains_key(&id) {
+            if !self.have.contains(&id) {
                 self.request_next(id, cx);
             }
         }
@@ -414,8 +529,13 @@ impl Protocol for Cat {
             behaviour: setup.behaviour.clone(),
             me: NodeAddr::of_node(setup.node),
             peers: Peers::default(),
-            have: IdMap::default(),
+            have: Recent::new(config.max_pool_txs as usize),
             pending: IdMap::default(),
+            missing: Ledger::new(Budget {
+                per_peer: config.max_pending_per_peer,
+                total: config.max_pending,
+            }),
+            served: Recent::new(SERVED_MEMORY),
             peer_addr: Vec::new(),
             addr_peer: IdMap::default(),
         }
