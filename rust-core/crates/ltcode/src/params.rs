@@ -23,6 +23,12 @@ pub struct Params {
     pub symbol_len: usize,
     /// Pending (undecoded) codewords held at most; beyond it the oldest is dropped as a loss.
     pub max_pending: usize,
+    /// Pending codewords held at most from one sender; beyond it that sender's newest is
+    /// dropped as a loss (one sender cannot crowd out the others).
+    pub max_pending_per_sender: usize,
+    /// A new sender gets the newest this many symbols of the peeling window hashed under its
+    /// key (an older one it names is decoded again): bounds the work a connecting peer costs.
+    pub rekey_window: usize,
 }
 
 impl Default for Params {
@@ -35,6 +41,8 @@ impl Default for Params {
             timeout_us: 500_000,
             symbol_len: 128,
             max_pending: 65_536,
+            max_pending_per_sender: 65_536,
+            rekey_window: 262_144,
         }
     }
 }
@@ -62,7 +70,7 @@ impl std::fmt::Display for ParamError {
             }
             ParamError::MaxPending(n) => write!(
                 f,
-                "max pending {n} must be >= 1 with max pending * window < 2^31"
+                "max pending {n} must be >= 1 with max pending * window < 2^31, and at least 1 per sender"
             ),
         }
     }
@@ -95,7 +103,7 @@ impl Params {
             .max_pending
             .saturating_add(1)
             .saturating_mul(self.window);
-        if self.max_pending == 0 || edges >= 1 << 31 {
+        if self.max_pending == 0 || edges >= 1 << 31 || self.max_pending_per_sender == 0 {
             return Err(ParamError::MaxPending(self.max_pending));
         }
         Ok(())
