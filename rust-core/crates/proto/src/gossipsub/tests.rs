@@ -445,6 +445,49 @@ fn messages_wait_for_the_host_and_follow_its_verdict() {
 }
 
 #[test]
+fn one_peer_cannot_fill_the_validation_queue_for_the_others() {
+    let mut s = Solo::with_mesh(v2(0), Behaviour::Honest, 3);
+    let host = |id: u64| {
+        let tx = Tx {
+            id: TxId(id),
+            len: 100,
+        };
+        Rpc::Publish(Message {
+            tx,
+            topic: T0,
+            envelope: 0,
+            check: Check::Host,
+        })
+    };
+    // A flood from peer 0 the host never judges: its share waits, the rest is dropped.
+    let mut full = 0;
+    for i in 0..2 * VALIDATING.per_peer as u64 {
+        let out = s.msg(ms(200), 0, host(1_000 + i));
+        full += out
+            .iter()
+            .filter(|a| matches!(a, Action::Count(c, _) if **c == counters::VALIDATION_PEER_FULL))
+            .count();
+    }
+    assert_eq!(full, VALIDATING.per_peer as usize);
+    assert_eq!(
+        s.node.take_validation_requests().len(),
+        VALIDATING.per_peer as usize
+    );
+    // An honest peer's message is still taken for validation, and delivered when accepted.
+    s.msg(ms(210), 1, host(7));
+    assert_eq!(s.node.take_validation_requests(), vec![TxId(7)]);
+    let ok = s.call(ms(220), |gs, cx| {
+        gs.handle_validated(TxId(7), Verdict::Accept, cx)
+    });
+    assert_eq!(delivered(&ok), vec![TxId(7)]);
+    // Once the flooder leaves, its share is free again.
+    s.input(ms(230), Input::PeerDown(PeerIdx(0)));
+    s.input(ms(230), Input::PeerUp(PeerIdx(0)));
+    s.msg(ms(240), 0, host(9));
+    assert_eq!(s.node.take_validation_requests(), vec![TxId(9)]);
+}
+
+#[test]
 fn a_peer_speaking_an_older_version_gets_no_newer_messages() {
     let mut s = Solo::with_mesh(v2(8), Behaviour::Honest, 3);
     s.call(ms(150), |gs, _| {
