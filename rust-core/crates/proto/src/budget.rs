@@ -157,6 +157,20 @@ impl<K: Copy + Eq + Hash, V> Recent<K, V> {
     pub fn is_empty(&self) -> bool {
         self.map.is_empty()
     }
+
+    /// The newest `n` keys, oldest of them first.
+    pub fn newest(&self, n: usize) -> Vec<K> {
+        let mut out: Vec<K> = self
+            .order
+            .iter()
+            .rev()
+            .filter(|k| self.map.contains_key(k))
+            .take(n)
+            .copied()
+            .collect();
+        out.reverse();
+        out
+    }
 }
 
 #[cfg(test)]
@@ -200,6 +214,8 @@ mod tests {
         r.insert(5, ());
         r.insert(6, ());
         assert!(r.contains(&4) && r.contains(&5) && r.contains(&6) && !r.contains(&2));
+        assert_eq!(r.newest(2), [5, 6]);
+        assert_eq!(r.newest(9), [4, 5, 6]);
         // Many removals and inserts keep the order bounded.
         for k in 10..1_000 {
             r.insert(k, ());

@@ -63,6 +63,15 @@ pub const INTERNAL_ERRORS: Counter = Counter {
     effect: None,
 };
 
+/// Counted by the host (web/p2p/live-node.mjs), which alone sees a trap: described here with
+/// the others.
+pub const ENGINE_REBUILT: Counter = Counter {
+    name: "lightnode.engine_rebuilt",
+    unit: Unit::Events,
+    about: "Times the engine trapped (a panic or out of memory on WebAssembly) and the host rebuilt it in a fresh instance: its state starts empty, its peers reconnect, and the peer whose frame did it is cut off.",
+    effect: None,
+};
+
 /// The light node's own counters, besides the protocol's.
 pub const COUNTERS: &[&Counter] = &[
     &live::UNSENDABLE,
@@ -72,6 +81,7 @@ pub const COUNTERS: &[&Counter] = &[
     &UNDECODABLE_FRAMES,
     &FROM_PEER_NOT_UP,
     &INTERNAL_ERRORS,
+    &ENGINE_REBUILT,
 ];
 
 /// Builds a light node's protocol from the registry, with its config parsed and checked.

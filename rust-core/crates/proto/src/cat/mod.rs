@@ -9,6 +9,9 @@
 //!   peer; if no tx arrives within 200 ms it asks the next peer known to have it that it has
 //!   not asked yet, and gives up when there is none until another SeenTx arrives.
 //! - WantTx is answered with the tx if the node has it, ignored otherwise.
+//! - A peer that connects is sent SeenTx for the newest `announce_on_connect` txs of the pool
+//!   (celestia's CAT sends every key it has: `sendAllTxKeys`), so it can fetch what it missed
+//!   while it was away.
 //! - Txs leave a node's queue on a link before SeenTx/WantTx (`WireMsg::priority`).
 //! - CAT2 (`from_field`): SeenTx names the node a broadcast tx came from (+40 bytes); a node
 //!   connected to that node waits for the tx from it before requesting.
@@ -70,6 +73,8 @@ pub struct CatConfig {
     /// Txs the pool remembers; beyond this the oldest are forgotten (one announced again
     /// later is fetched again).
     pub max_pool_txs: u32,
+    /// A peer that connects is sent SeenTx for this many of the newest txs in the pool.
+    pub announce_on_connect: u32,
 }
 
 impl Default for CatConfig {
@@ -85,6 +90,7 @@ impl Default for CatConfig {
             max_pending_per_peer: 4096,
             max_pending: 65_536,
             max_pool_txs: 1 << 18,
+            announce_on_connect: 1024,
         }
     }
 }
@@ -486,6 +492,23 @@ impl Cat {
         }
     }
 
+    /// A peer connected: it hears of the newest txs of the pool (and, in CAT2, our node ID).
+    fn on_peer_up(&mut self, p: PeerIdx, cx: &mut Ctx<'_, Self>) {
+        self.peers.set(p, true);
+        if self.silent() {
+            return;
+        }
+        if self.cfg.from_field {
+            cx.send(p, CatMsg::Hello { node: self.me });
+        }
+        for id in self.have.newest(self.cfg.announce_on_connect as usize) {
+            if self.may_send_about(id) {
+                let key = WireKey::of(id);
+                cx.send(p, CatMsg::SeenTx { key, from: None });
+            }
+        }
+    }
+
     /// A peer left, and its index may go to another: forget its node ID and every list it is
     /// in, and its charges. A broadcast tx that came from it no longer names it in SeenTx (the
     /// index will name someone else). A tx we lack that no one else announced is forgotten. A
@@ -543,12 +566,7 @@ impl Protocol for Cat {
 
     fn handle(&mut self, input: Input<CatMsg, CatTimer>, cx: &mut Ctx<'_, Self>) {
         match input {
-            Input::PeerUp(p) => {
-                self.peers.set(p, true);
-                if self.cfg.from_field && !self.silent() {
-                    cx.send(p, CatMsg::Hello { node: self.me });
-                }
-            }
+            Input::PeerUp(p) => self.on_peer_up(p, cx),
             Input::PeerDown(p) => self.on_peer_down(p, cx),
             Input::Submit(tx) => self.on_submit(tx, cx),
             Input::Message(from, msg) => match msg {

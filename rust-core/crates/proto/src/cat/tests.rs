@@ -379,12 +379,15 @@ fn a_reused_peer_index_starts_with_nothing() {
     assert_eq!(node.counter(&counters::REREQUESTED_TXS), 1);
     assert_eq!(node.counter(&counters::REQUESTED_TXS), 2);
 
-    // A new peer gets index 0, with another node ID.
+    // A new peer gets index 0, with another node ID; it hears of the txs in the pool.
     node.input(Input::PeerUp(old));
     let hello = CatMsg::Hello {
         node: NodeAddr::of_node(0),
     };
-    assert_eq!(node.take_sent(), [(old, hello)]);
+    assert_eq!(
+        node.take_sent(),
+        [(old, hello), (old, seen(3, None)), (old, seen(4, None))]
+    );
     node.input(Input::Message(old, CatMsg::Hello { node: new_addr }));
     // A SeenTx naming the old peer as origin no longer makes the node wait for index 0.
     node.input(Input::Message(other, seen(5, Some(old_addr))));
@@ -521,4 +524,26 @@ fn hellos_keep_one_node_id_per_peer() {
     assert_eq!(node.node.addr_peer.len(), 3);
     node.input(Input::PeerDown(PeerIdx(1)));
     assert_eq!(node.node.addr_peer.len(), 2);
+}
+
+#[test]
+fn a_peer_that_connects_hears_of_the_newest_txs_in_the_pool() {
+    use crate::testnet::Solo;
+    let cfg = CatConfig {
+        announce_on_connect: 3,
+        ..no_jitter()
+    };
+    let mut node: Solo<Cat> = Solo::new(&cfg, Behaviour::Honest, 1);
+    for i in 0..5 {
+        node.input(Input::Submit(tx(i)));
+    }
+    node.input(Input::PeerUp(PeerIdx(0)));
+    assert_eq!(
+        node.take_sent(),
+        [
+            (PeerIdx(0), seen_key(2)),
+            (PeerIdx(0), seen_key(3)),
+            (PeerIdx(0), seen_key(4))
+        ]
+    );
 }
