@@ -128,13 +128,17 @@ export class ArrivalStore {
     return outcome;
   }
 
-  /** Writes the pending cells and side records in one transaction. */
+  /**
+   * Writes the pending cells and side records in one transaction, made at once (IndexedDB runs
+   * a store's transactions in the order they were made, so it need not wait for the last one;
+   * and a tab that is closing gets its write started).
+   */
   flush(): Promise<void> {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     const { cells, sides } = this.book.takeDirty();
     if (cells.length === 0 && sides.length === 0) return this.writing;
-    this.writing = this.writing.then(async () => {
+    const written = (async () => {
       try {
         const tx = this.db.transaction([CELLS, TXS], 'readwrite');
         const cellStore = tx.objectStore(CELLS);
@@ -146,7 +150,8 @@ export class ArrivalStore {
         this.writeErrors += 1;
         this.writeError = (error as Error)?.message ?? String(error);
       }
-    });
+    })();
+    this.writing = Promise.all([this.writing, written]).then(() => undefined);
     return this.writing;
   }
 
