@@ -13,19 +13,21 @@ import { webSockets } from '@libp2p/websockets';
 import { yamux } from '@libp2p/yamux';
 import { multiaddr } from '@multiformats/multiaddr';
 import { createLibp2p } from 'libp2p';
-import init, { gossipsub_protocol_ids, LiveNode as WasmLiveNode } from '../wasm/txcast_wasm.js';
 import type { Copy } from './arrivals';
+import { freshEngine } from './engines';
 import { BanList } from '../p2p/ban.mjs';
 import { LiveNode, type FrameInfo } from '../p2p/live-node.mjs';
 import { FramedProtocol, LIVE_CONFIGS, MAX_TX_BYTES, type ProtocolName } from '../p2p/framed.mjs';
-import { gossipServices, makeGossip, MAX_ANNOUNCE_BYTES, type Gossip, type GossipVersion, type Router } from '../p2p/gossip.mjs';
-import { shouldDial, transportOf, type TransportName } from './transport';
+import { announcementOf, gossipServices, makeGossip, MAX_ANNOUNCED_ADDRS, ownRelayedAddr, type Gossip, type GossipVersion, type Router } from '../p2p/gossip.mjs';
+import { dialTarget, shouldDial, transportOf, type TransportName } from './transport';
 import { ANNOUNCE_TOPIC, generatedTx, sentAtOf, TX_TOPIC, wallMs } from '../p2p/txwire.mjs';
 
 /** How often a node repeats its address announcement (new peers learn it from the next one). */
 const ANNOUNCE_MS = 1500;
 /** Bytes of received txs kept for download (the newest first; older ones keep hash and size). */
 const KEPT_BYTES = 16 << 20;
+/** WebRTC dials to announced peers under way at once. */
+const MAX_DIALING = 4;
 
 export interface ConnectionView {
   addr: string;
@@ -131,7 +133,6 @@ export class LightNode {
 
   async start(relayAddr: string): Promise<void> {
     this.relayAddr = relayAddr.trim();
-    await init();
     const { node, privateKey } = await makeNode(this.bans, this.router, (topic, hash) => (this.gossip as { copy?: (t: string, h: string) => void } | null)?.copy?.(topic, hash));
     this.node = node;
     for (const name of ['connection:open', 'connection:close', 'self:peer:update', 'peer:update'] as const) {
@@ -141,8 +142,7 @@ export class LightNode {
       this.options.onWire ? (direction: 'in' | 'out', peer: string, bytes: number, info: FrameInfo) => this.options.onWire!(name, direction, peer, bytes, info) : null;
     this.gossip = makeGossip(this.router, {
       libp2p: node,
-      LiveNode: WasmLiveNode,
-      protocolIds: gossipsub_protocol_ids,
+      engine: this.router === 'txcast' ? await freshEngine() : null,
       privateKey,
       version: this.options.version,
       dAnnounce: this.options.dAnnounce,
@@ -159,7 +159,7 @@ export class LightNode {
     });
     await this.gossip.start();
     for (const name of ['cat', 'strokkur'] as const) {
-      const live = new LiveNode(WasmLiveNode, name, LIVE_CONFIGS[name], randomSeed(), performance.now());
+      const live = new LiveNode(await freshEngine(), name, LIVE_CONFIGS[name], randomSeed(), performance.now());
       const framed = new FramedProtocol({
         libp2p: node,
         name,
@@ -318,7 +318,10 @@ export class LightNode {
   }
 
   private async announce(): Promise<void> {
-    const addrs = this.webrtcAddrs();
+    // Only addresses the topic's rules take (announcementOf), and no more than they allow.
+    const addrs = this.webrtcAddrs()
+      .filter((a) => ownRelayedAddr(a, this.peerId))
+      .slice(0, MAX_ANNOUNCED_ADDRS);
     if (!this.node || !this.gossip || addrs.length === 0) return;
     // Message ids are content hashes: the time makes each announcement a new message (an
     // unchanged body would be dropped as a duplicate, and late joiners would never hear it).
@@ -331,22 +334,30 @@ export class LightNode {
     }
   }
 
+  /**
+   * An announcement the router delivered (its author checked: the topic's rules). A peer is
+   * dialled only through a relay this node is connected to already: an announcement cannot
+   * make it open a connection to an address of someone else's choosing.
+   */
   private onAnnounce(data: Uint8Array): void {
-    if (!this.node || data.length > MAX_ANNOUNCE_BYTES) return;
-    let parsed: unknown;
+    if (!this.node) return;
+    let claimed: unknown;
     try {
-      parsed = JSON.parse(new TextDecoder().decode(data));
+      claimed = JSON.parse(new TextDecoder().decode(data))?.peer;
     } catch {
       return;
     }
-    const { peer, addrs } = (parsed ?? {}) as { peer?: unknown; addrs?: unknown };
-    if (typeof peer !== 'string' || !Array.isArray(addrs)) return;
+    const announced = typeof claimed === 'string' ? announcementOf(data, claimed) : null;
+    if (!announced) return;
+    const { peer, addrs } = announced;
     if (peer !== this.peerId && this.browsers.size < 1024) this.browsers.add(peer);
     if (this.bans.isBanned(peer)) return;
-    if (peer === this.peerId || !shouldDial(this.peerId, peer) || this.dialing.has(peer)) return;
-    const direct = this.node.getConnections().some((c) => c.remotePeer.toString() === peer && transportOf(c.remoteAddr.toString()) === 'webrtc');
+    if (peer === this.peerId || !shouldDial(this.peerId, peer) || this.dialing.has(peer) || this.dialing.size >= MAX_DIALING) return;
+    const connections = this.node.getConnections();
+    const direct = connections.some((c) => c.remotePeer.toString() === peer && transportOf(c.remoteAddr.toString()) === 'webrtc');
     if (direct) return;
-    const addr = addrs.find((a): a is string => typeof a === 'string' && a.includes('/webrtc') && a.endsWith(`/p2p/${peer}`));
+    const relays = new Set(connections.filter((c) => c.limits == null).map((c) => c.remotePeer.toString()));
+    const addr = dialTarget(addrs, (relay) => relays.has(relay));
     if (!addr) return;
     void this.dialWebRTC(peer, addr);
   }

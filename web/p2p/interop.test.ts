@@ -54,7 +54,7 @@ afterAll(async () => {
 
 async function node(router: Router, { version = 'v2.0', dAnnounce = 4 }: { version?: GossipVersion; dAnnounce?: number } = {}): Promise<Node> {
   const inbox = new Map<string, Uint8Array>();
-  const peer = await localPeer(wasm, { router, version, dAnnounce, onDeliver: (d) => void (d.topic === TX_TOPIC && inbox.set(d.hash, d.data)) });
+  const peer = await localPeer({ router, version, dAnnounce, onDeliver: (d) => void (d.topic === TX_TOPIC && inbox.set(d.hash, d.data)) });
   const out = Object.assign(peer, { inbox });
   nodes.push(out);
   return out;
