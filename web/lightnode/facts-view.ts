@@ -58,6 +58,9 @@ export function mountFacts(store: LightStore, root: HTMLElement): void {
         facts[`${f.name}Copies`] = seen[f.name].copies;
         for (const [key, value] of Object.entries(f.stats)) facts[`${f.name}${key[0].toUpperCase()}${key.slice(1)}`] = value;
       }
+      const memory = light.memory();
+      facts.engineMemoryMb = memory.engines;
+      facts.heapMb = memory.heap;
       if (net) {
         facts.netNodes = net.peers.length;
         facts.netPayload = net.payloadSends;

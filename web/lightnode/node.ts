@@ -18,7 +18,7 @@ import { freshEngine } from './engines';
 import { BanList } from '../p2p/ban.mjs';
 import { LiveNode, type FrameInfo } from '../p2p/live-node.mjs';
 import { FramedProtocol, LIVE_CONFIGS, MAX_TX_BYTES, type ProtocolName } from '../p2p/framed.mjs';
-import { announcementOf, gossipServices, makeGossip, MAX_ANNOUNCED_ADDRS, ownRelayedAddr, type Gossip, type GossipVersion, type Router } from '../p2p/gossip.mjs';
+import { announcementOf, gossipServices, makeGossip, MAX_ANNOUNCED_ADDRS, ownRelayedAddr, type Gossip, type GossipVersion, type Router, type TxcastGossip } from '../p2p/gossip.mjs';
 import { dialTarget, shouldDial, transportOf, type TransportName } from './transport';
 import { ANNOUNCE_TOPIC, generatedTx, sentAtOf, TX_TOPIC, wallMs } from '../p2p/txwire.mjs';
 
@@ -252,6 +252,17 @@ export class LightNode {
     await this.node?.stop();
     this.node = null;
     this.options.onChange();
+  }
+
+  /**
+   * MiB: the protocol engines' WebAssembly memories together (each its own instance), and the
+   * page's JS heap where the browser tells (Chromium's performance.memory; else 0).
+   */
+  memory(): { engines: number; heap: number } {
+    const lives = [...this.framed.map((f) => f.live), ...(this.gossip?.router === 'txcast' ? [(this.gossip as TxcastGossip).live] : [])];
+    const engines = lives.reduce((sum, live) => sum + live.memoryBytes(), 0);
+    const heap = (performance as { memory?: { usedJSHeapSize: number } }).memory?.usedJSHeapSize ?? 0;
+    return { engines: Math.round(engines / 2 ** 20), heap: Math.round(heap / 2 ** 20) };
   }
 
   /** Our addresses through a relay reservation that other browsers can dial for WebRTC. */

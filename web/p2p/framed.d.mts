@@ -54,7 +54,7 @@ export interface Arrival {
   /** A later full copy of a tx we had (firstMs is then when this copy came). */
   duplicate?: boolean;
 }
-export type LiveNodeApi = Pick<LiveNode, 'peerUp' | 'peerDown' | 'onFrame' | 'submit' | 'poll' | 'nextDeadlineMs' | 'takeFrames' | 'takeDelivered' | 'takeValidations' | 'takeDisconnects' | 'counters' | 'onTrap'>;
+export type LiveNodeApi = Pick<LiveNode, 'peerUp' | 'peerDown' | 'onFrame' | 'submit' | 'poll' | 'nextDeadlineMs' | 'takeFrames' | 'takeDelivered' | 'takeValidations' | 'takeDisconnects' | 'counters' | 'onTrap' | 'memoryBytes'>;
 export class FramedProtocol {
   constructor(options: {
     libp2p: unknown;

@@ -32,6 +32,7 @@ function fakeLiveNode(): LiveNodeApi & { ups: [number, string][]; downs: number[
     takeDisconnects: () => [],
     counters: () => ({}),
     onTrap: () => undefined,
+    memoryBytes: () => 0,
   };
 }
 
