@@ -4,6 +4,8 @@ export interface Attack {
   about: string;
   /** Whether the rules cut the attacker off (a ban). */
   cutOff: boolean;
+  /** The most frames the attack takes (it means something else by a frame). */
+  maxFrames?: number;
   counted(stats: unknown): Record<string, number>;
 }
 export const ATTACKS: Attack[];

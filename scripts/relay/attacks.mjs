@@ -55,8 +55,8 @@ export const ATTACKS = [
       for (let round = 0; sent < n; round++) {
         const { lp } = await open(attacker, target, 'cat').catch(() => ({ lp: null }));
         if (!lp) break;
-        // An honest peer arrives now and then: it may be given the index the attacker had.
-        if (round % 4 === 0) await known.honestJoin?.();
+        // Honest peers arrive now and then (four in all): one may be given the attacker's index.
+        if (round % 4 === 0 && round < 16) await known.honestJoin?.();
         sent += await Attacker.flood(lp, Math.min(500, n - sent), () => cat.seenTx(randomBytes(32)));
       }
       return sent;
@@ -262,6 +262,8 @@ export const ATTACKS = [
     name: 'stop-reading',
     about: 'takes the streams the target opens to it and never reads them, while the target has much to send',
     cutOff: false,
+    // n/20 txs of 64 KiB for the target to push (to every peer): at most 200 (13 MiB).
+    maxFrames: 4000,
     counted: (s) => ({ dropped: (s.cat?.dropped ?? 0) + (s.strokkur?.dropped ?? 0) + (s.gossipsub?.dropped ?? 0), stalled: (s.cat?.stalled ?? 0) + (s.strokkur?.stalled ?? 0) + (s.gossipsub?.stalled ?? 0) }),
     async run({ attacker, target, n, known }) {
       attacker.mode = 'stall';

@@ -6,7 +6,7 @@
 // txs the second honest peer got, the attacker's counters at the relay (deltas), whether the
 // attacker was banned and whether any honest peer was, and the relay's peak memory.
 //
-// Run: node scripts/relay/siege.mjs [--frames 100000] [--only NAME,NAME] [--honest 30]
+// Run: node scripts/relay/siege.mjs [--frames 100000] [--only NAME,NAME] [--honest 10]
 // (prints one JSON object; the hostile-peer suite, web/p2p/hostile.test.ts, uses startSiege).
 import { spawn } from 'node:child_process';
 import path from 'node:path';
@@ -14,13 +14,18 @@ import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { multiaddr } from '@multiformats/multiaddr';
-import { DEFAULT_TX_BYTES, generatedTx, TX_TOPIC, wallMs } from '../../web/p2p/index.mjs';
+import { generatedTx, TX_TOPIC, wallMs } from '../../web/p2p/index.mjs';
 import { Attacker } from './attacker.mjs';
 import { ATTACKS, attackNamed } from './attacks.mjs';
 import { loopbackOptions, waitFor } from './localnet.mjs';
 import { startPeer } from './node.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
+/**
+ * Honest txs are one Strokkur symbol each (its symbol size): 10 a second are well within what
+ * the light node's codeword rates carry on a loaded machine (scripts/relay/load.mjs).
+ */
+const HONEST_TX_BYTES = 128;
 /** The relay lets a peer that reads nothing go after this long (siege-relay.mjs --stall-ms). */
 const STALL_MS = 3000;
 const PROTOCOLS = ['cat', 'strokkur', 'gossipsub'];
@@ -95,7 +100,7 @@ export async function startSiege() {
   /** One honest tx on each protocol from the first honest peer. */
   async function sendHonest() {
     for (const p of PROTOCOLS) {
-      const data = generatedTx({ sentAtMs: wallMs(), bytes: DEFAULT_TX_BYTES });
+      const data = generatedTx({ sentAtMs: wallMs(), bytes: HONEST_TX_BYTES });
       const hash = p === 'gossipsub' ? await from.gossip.publish(TX_TOPIC, data) : from.framed.find((f) => f.name === p).submit(data);
       sent[p].push(hash);
     }
@@ -104,9 +109,8 @@ export async function startSiege() {
   const delivered = (p, hashes) => hashes.filter((h) => to.inbox[p].has(h)).length;
 
   /**
-   * Runs one attack with `frames` hostile frames while `honestTxs` honest txs per protocol go
-   * out (20 a second; 10 of 250 bytes are 30 Strokkur symbols, within one coding window, which
-   * the light node's codeword rates deliver whole without an attack); returns its report.
+   * Runs one attack with `frames` hostile frames while honest txs go out on every protocol, 10 a
+   * second, at least `honestTxs` of them and until the attack is over; returns its report.
    */
   async function attack(name, { frames, honestTxs = 10, settleMs = 20_000 } = {}) {
     const a = attackNamed(name);
@@ -122,10 +126,11 @@ export async function startSiege() {
     const sampler = setInterval(() => void sample().catch(() => undefined), 250);
     const firstHonest = Object.fromEntries(PROTOCOLS.map((p) => [p, sent[p].length]));
     const started = performance.now();
+    let attacking = true;
     const honestDone = (async () => {
-      for (let i = 0; i < honestTxs; i++) {
+      for (let i = 0; i < honestTxs || attacking; i++) {
         await sendHonest();
-        await sleep(50);
+        await sleep(100);
       }
     })();
     const known = {
@@ -150,8 +155,10 @@ export async function startSiege() {
       await visitor.node.dial(multiaddr(relay.addr), { signal: AbortSignal.timeout(10_000) });
     };
     known.stallMs = STALL_MS;
-    const framesSent = await a.run({ attacker: attackers[0], target: { addr: relay.addr, id: relay.id }, n: frames, known, fresh });
+    const n = Math.min(frames, a.maxFrames ?? Infinity);
+    const framesSent = await a.run({ attacker: attackers[0], target: { addr: relay.addr, id: relay.id }, n, known, fresh });
     const attackSeconds = (performance.now() - started) / 1000;
+    attacking = false;
     await honestDone;
     const honestHashes = Object.fromEntries(PROTOCOLS.map((p) => [p, sent[p].slice(firstHonest[p])]));
     const all = () => PROTOCOLS.every((p) => delivered(p, honestHashes[p]) === honestHashes[p].length);
@@ -195,7 +202,7 @@ export async function startSiege() {
 
 // As a script: every attack (or --only), --frames each, one JSON object.
 if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
-  const { values } = parseArgs({ options: { frames: { type: 'string', default: '100000' }, only: { type: 'string', default: '' }, honest: { type: 'string', default: '30' } } });
+  const { values } = parseArgs({ options: { frames: { type: 'string', default: '100000' }, only: { type: 'string', default: '' }, honest: { type: 'string', default: '10' } } });
   const names = values.only ? values.only.split(',') : ATTACKS.map((a) => a.name);
   const siege = await startSiege();
   const reports = [];
