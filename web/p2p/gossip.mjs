@@ -190,6 +190,7 @@ export class TxcastGossip {
     const seqno = new Uint8Array(8);
     new DataView(seqno.buffer).setBigUint64(0, this.seqno);
     const signable = this.live.signable(topic, data, this.from, seqno);
+    if (!signable) throw new Error('gossipsub: the engine failed on this message and was rebuilt');
     const signature = await this.privateKey.sign(signable);
     const hash = this.live.publish(topic, data, this.now(), { from: this.from, seqno, signature });
     if (hash === null) throw new Error('gossipsub: the engine failed on this message and was rebuilt');

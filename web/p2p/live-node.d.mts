@@ -31,7 +31,7 @@ export class LiveNode {
   /** The tx's SHA-256 (hex), or null if the engine trapped on it. */
   submit(bytes: Uint8Array, nowMs: number): string | null;
   maxTxBytes(): number;
-  signable(topic: string, data: Uint8Array, from: Uint8Array, seqno: Uint8Array): Uint8Array;
+  signable(topic: string, data: Uint8Array, from: Uint8Array, seqno: Uint8Array): Uint8Array | null;
   publish(topic: string, data: Uint8Array, nowMs: number, signed?: { from: Uint8Array; seqno: Uint8Array; signature: Uint8Array } | null): string | null;
   validated(handle: number, verdict: Verdict, nowMs: number): void;
   topicPeers(topic: string): number;

@@ -67,11 +67,14 @@ export class LiveNode {
     this.rebuilt = 0;
     /** Told of each trap: {during, peer (the frame's peer number, if a frame did it), error}. */
     this.onTrap = () => {};
+    /** The host's clock at the latest call that gave it (a rebuilt engine starts there). */
+    this.lastMs = nowMs;
     this.inner = new glue.LiveNode(protocol, this.config, seed, nowMs);
   }
 
   /** Runs `call` on the engine; a trap rebuilds it and gives `otherwise`. */
-  guard(during, nowMs, call, otherwise, peer = undefined) {
+  guard(during, call, otherwise, { nowMs = this.lastMs, peer = undefined } = {}) {
+    this.lastMs = nowMs;
     try {
       return call(this.inner);
     } catch (error) {
@@ -90,74 +93,74 @@ export class LiveNode {
   }
 
   peerUp(peer, nowMs, protocolId = '') {
-    this.guard('peer_up', nowMs, (e) => e.peer_up(peer, nowMs, protocolId), undefined, peer);
+    this.guard('peer_up', (e) => e.peer_up(peer, nowMs, protocolId), undefined, { nowMs, peer });
   }
 
   peerDown(peer, nowMs) {
-    this.guard('peer_down', nowMs, (e) => e.peer_down(peer, nowMs), undefined);
+    this.guard('peer_down', (e) => e.peer_down(peer, nowMs), undefined, { nowMs });
   }
 
   /** What the frame carries ({kinds, payload, txs}), or null if it is malformed (counted) or trapped the engine. */
   onFrame(peer, bytes, nowMs) {
-    const info = this.guard('on_frame', nowMs, (e) => e.on_frame(peer, bytes, nowMs), null, peer);
+    const info = this.guard('on_frame', (e) => e.on_frame(peer, bytes, nowMs), null, { nowMs, peer });
     return info ? plainInfo(info) : null;
   }
 
   /** A tx of these bytes created here; returns its SHA-256 (hex). */
   submit(bytes, nowMs) {
-    return this.guard('submit', nowMs, (e) => e.submit(bytes, nowMs), null);
+    return this.guard('submit', (e) => e.submit(bytes, nowMs), null, { nowMs });
   }
 
   /** The largest tx this engine sends and accepts. */
   maxTxBytes() {
-    return this.inner.max_tx_bytes();
+    return this.guard('max_tx_bytes', (e) => e.max_tx_bytes(), 0);
   }
 
-  /** GossipSub: what a StrictSign signature covers. */
+  /** GossipSub: what a StrictSign signature covers (null if the engine trapped on it). */
   signable(topic, data, from, seqno) {
-    return this.inner.signable(topic, data, from, seqno);
+    return this.guard('signable', (e) => e.signable(topic, data, from, seqno), null);
   }
 
   /** GossipSub: publishes on a topic; `signed` = {from, seqno, signature} under StrictSign. */
   publish(topic, data, nowMs, signed = null) {
-    return this.guard('publish', nowMs, (e) => e.publish(topic, data, nowMs, signed?.from, signed?.seqno, signed?.signature), null);
+    return this.guard('publish', (e) => e.publish(topic, data, nowMs, signed?.from, signed?.seqno, signed?.signature), null, { nowMs });
   }
 
   /** GossipSub: the host's verdict ('accept' | 'reject' | 'ignore'). */
   validated(handle, verdict, nowMs) {
-    this.guard('validated', nowMs, (e) => e.validated(handle, verdict, nowMs), undefined);
+    this.guard('validated', (e) => e.validated(handle, verdict, nowMs), undefined, { nowMs });
   }
 
   /** GossipSub: connected peers subscribed to a topic, and those in our mesh. */
   topicPeers(topic) {
-    return this.inner.topic_peers(topic);
+    return this.guard('topic_peers', (e) => e.topic_peers(topic), 0);
   }
 
   meshPeers(topic) {
-    return this.inner.mesh_peers(topic);
+    return this.guard('mesh_peers', (e) => e.mesh_peers(topic), 0);
   }
 
   poll(nowMs) {
-    this.guard('poll', nowMs, (e) => e.poll(nowMs), undefined);
+    this.guard('poll', (e) => e.poll(nowMs), undefined, { nowMs });
   }
 
   nextDeadlineMs() {
-    return this.inner.next_deadline_ms();
+    return this.guard('next_deadline_ms', (e) => e.next_deadline_ms(), undefined);
   }
 
   /** [{peer, bytes, urgent, info}] */
   takeFrames() {
-    return drain(this.inner.take_frames(), (f) => ({ peer: f.peer, bytes: f.bytes, urgent: f.urgent, info: plainInfo(f.info) }));
+    return drain(this.guard('take_frames', (e) => e.take_frames(), []), (f) => ({ peer: f.peer, bytes: f.bytes, urgent: f.urgent, info: plainInfo(f.info) }));
   }
 
   /** [{hash, topic, data}] */
   takeDelivered() {
-    return drain(this.inner.take_delivered(), (d) => ({ hash: d.hash, topic: d.topic, data: d.data }));
+    return drain(this.guard('take_delivered', (e) => e.take_delivered(), []), (d) => ({ hash: d.hash, topic: d.topic, data: d.data }));
   }
 
   /** [{handle, topic, data, signable, signature, from, publicKey}] */
   takeValidations() {
-    return drain(this.inner.take_validations(), (v) => ({
+    return drain(this.guard('take_validations', (e) => e.take_validations(), []), (v) => ({
       handle: v.handle,
       topic: v.topic,
       data: v.data,
@@ -169,17 +172,12 @@ export class LiveNode {
   }
 
   takeDisconnects() {
-    return [...this.inner.take_disconnects()];
+    return [...this.guard('take_disconnects', (e) => e.take_disconnects(), [])];
   }
 
   /** The engine's counters (since it was last built) and the times it was rebuilt. */
   counters() {
-    let counted = {};
-    try {
-      counted = JSON.parse(this.inner.counters());
-    } catch {
-      // nothing counted yet
-    }
+    const counted = JSON.parse(this.guard('counters', (e) => e.counters(), '{}'));
     if (this.rebuilt) counted['lightnode.engine_rebuilt'] = this.rebuilt;
     return counted;
   }
@@ -191,10 +189,10 @@ export class LiveNode {
 
   /** Frames starting with `prefix` make the engine panic: a test of the host's recovery. */
   trapForTest(prefix) {
-    this.inner.set_trap_for_test(prefix);
+    this.guard('set_trap_for_test', (e) => e.set_trap_for_test(prefix), undefined);
   }
 
   free() {
-    this.inner.free();
+    this.guard('free', (e) => e.free(), undefined);
   }
 }
