@@ -3,6 +3,8 @@ export interface AttackReport {
   name: string;
   /** Hostile frames written before the relay cut the attacker off (or all of them). */
   frames: number;
+  /** Of them, about how many the relay read before the attack was over (frames from others aside). */
+  framesRead: number;
   seconds: number;
   /** Share of the honest txs sent during the attack that the other honest peer got, in all and per protocol. */
   delivery: { all: number; cat: number; strokkur: number; gossipsub: number };

@@ -107,6 +107,21 @@ export async function startSiege() {
   }
 
   const delivered = (p, hashes) => hashes.filter((h) => to.inbox[p].has(h)).length;
+  const sum = (stats, key) => PROTOCOLS.reduce((n, p) => n + (stats[p]?.[key] ?? 0), 0);
+  /** Frames the relay read that no honest peer (of `peers`) sent: the attacker's. */
+  const hostileRead = async (peers) => (await relay.stats().then((s) => sum(s, 'framesIn'))) - peers.reduce((n, h) => n + sum(h.stats(), 'framesOut'), 0);
+  /** Waits until the relay has read what the attacker wrote (it reads no faster than a peer's rate). */
+  async function drained(peers, timeoutMs = 300_000) {
+    const until = performance.now() + timeoutMs;
+    let last = await hostileRead(peers);
+    while (performance.now() < until) {
+      await sleep(1000);
+      const now = await hostileRead(peers);
+      if (now - last < 5) return now;
+      last = now;
+    }
+    return last;
+  }
 
   /**
    * Runs one attack with `frames` hostile frames while honest txs go out on every protocol, 10 a
@@ -125,6 +140,7 @@ export async function startSiege() {
     };
     const sampler = setInterval(() => void sample().catch(() => undefined), 250);
     const firstHonest = Object.fromEntries(PROTOCOLS.map((p) => [p, sent[p].length]));
+    const readBefore = await hostileRead(honest);
     const started = performance.now();
     let attacking = true;
     const honestDone = (async () => {
@@ -157,6 +173,7 @@ export async function startSiege() {
     known.stallMs = STALL_MS;
     const n = Math.min(frames, a.maxFrames ?? Infinity);
     const framesSent = await a.run({ attacker: attackers[0], target: { addr: relay.addr, id: relay.id }, n, known, fresh });
+    const framesRead = (await drained([...honest, ...visitors])) - readBefore;
     const attackSeconds = (performance.now() - started) / 1000;
     attacking = false;
     await honestDone;
@@ -179,6 +196,7 @@ export async function startSiege() {
     return {
       name,
       frames: framesSent,
+      framesRead,
       seconds: Math.round(attackSeconds * 10) / 10,
       delivery: { all: got / total, ...Object.fromEntries(PROTOCOLS.map((p) => [p, share(p)])) },
       attacker: Object.fromEntries(Object.keys(counted).map((k) => [k, counted[k] - (was[k] ?? 0)])),

@@ -447,7 +447,7 @@ export class FramedProtocol {
         }
         // The peer may have gone (and its index been reused) while we waited, here or below.
         if (!this.owns(peer)) return;
-        await this.throttle(peer, frame.length);
+        await this.throttle(peer, frame.length, stream);
         if (!this.owns(peer)) return;
         this.onFrame(peer, frame);
       }
@@ -458,18 +458,26 @@ export class FramedProtocol {
 
   /**
    * Backpressure: waits until the peer's rate allows a frame of `bytes` and takes it from its
-   * buckets. Meanwhile its stream is not read, so its writes wait; it is never a strike.
+   * buckets. Meanwhile `stream` is paused (the muxer grants the peer no more window, so its
+   * writes wait, and nothing piles up here); it is never a strike.
    */
-  async throttle(peer, bytes) {
+  async throttle(peer, bytes, stream = null) {
     let delayed = false;
-    for (;;) {
-      const now = this.now();
-      const wait = Math.max(peer.frames.wait(1, now), peer.bytes.wait(bytes, now));
-      if (wait <= 0) break;
-      if (!delayed) this.stats.throttled += 1;
-      delayed = true;
-      await sleep(wait);
-      if (!this.owns(peer)) return;
+    try {
+      for (;;) {
+        const now = this.now();
+        const wait = Math.max(peer.frames.wait(1, now), peer.bytes.wait(bytes, now));
+        if (wait <= 0) break;
+        if (!delayed) {
+          this.stats.throttled += 1;
+          stream?.pause?.();
+        }
+        delayed = true;
+        await sleep(wait);
+        if (!this.owns(peer)) return;
+      }
+    } finally {
+      if (delayed) stream?.resume?.();
     }
     const now = this.now();
     peer.frames.take(1, now);
