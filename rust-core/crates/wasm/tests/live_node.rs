@@ -3,8 +3,8 @@
 
 use txcast_wasm::LiveNode;
 
-/// Deliver frames both ways, firing timers, until nothing moves for a simulated second; returns
-/// what each frame carried, by kind.
+/// Deliver frames both ways, firing timers and accepting every message to validate, for 20
+/// simulated seconds; returns what each frame carried, by kind.
 fn exchange(a: &mut LiveNode, b: &mut LiveNode, mut now: f64) -> Vec<(String, u32, Vec<String>)> {
     let mut seen = Vec::new();
     for _ in 0..2000 {
@@ -16,6 +16,11 @@ fn exchange(a: &mut LiveNode, b: &mut LiveNode, mut now: f64) -> Vec<(String, u3
         }
         for f in b.take_frames() {
             seen.push(hand_over(&f, a, now));
+        }
+        for node in [&mut *a, &mut *b] {
+            for v in node.take_validations() {
+                node.validated(v.handle, "accept", now).unwrap();
+            }
         }
     }
     seen
@@ -135,26 +140,15 @@ fn txs_of_one_to_eight_bytes_arrive_intact_on_every_protocol() {
         let sent: Vec<(String, Vec<u8>)> = (1..=8u8)
             .map(|n| {
                 let bytes = vec![n; n as usize];
-                (a.submit(&bytes, 2_000.0 + n as f64).unwrap(), bytes)
+                (a.submit(&bytes, 30_000.0 + n as f64).unwrap(), bytes)
             })
             .collect();
-        let mut now = 2_100.0;
-        let mut got = Vec::new();
-        for _ in 0..2_000 {
-            now += 10.0;
-            a.poll(now).unwrap();
-            b.poll(now).unwrap();
-            for f in a.take_frames() {
-                b.on_frame(0, &f.bytes, now).expect("decodes");
-            }
-            for f in b.take_frames() {
-                a.on_frame(0, &f.bytes, now).expect("decodes");
-            }
-            for v in b.take_validations() {
-                b.validated(v.handle, "accept", now).unwrap();
-            }
-            got.extend(b.take_delivered().into_iter().map(|d| (d.hash, d.data)));
-        }
+        exchange(&mut a, &mut b, 30_100.0);
+        let mut got: Vec<_> = b
+            .take_delivered()
+            .into_iter()
+            .map(|d| (d.hash, d.data))
+            .collect();
         got.sort();
         let mut want = sent.clone();
         want.sort();

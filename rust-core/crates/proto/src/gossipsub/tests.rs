@@ -375,6 +375,20 @@ fn invalid_messages_cost_score_and_do_not_block_the_real_one() {
     assert_eq!(delivered(&good), vec![tx.id]);
 }
 
+/// A message of 100 bytes the host must judge.
+fn host(id: u64) -> Rpc {
+    let tx = Tx {
+        id: TxId(id),
+        len: 100,
+    };
+    Rpc::Publish(Message {
+        tx,
+        topic: T0,
+        envelope: 0,
+        check: Check::Host,
+    })
+}
+
 #[test]
 fn messages_wait_for_the_host_and_follow_its_verdict() {
     let mut s = Solo::with_mesh(v2(0), Behaviour::Honest, 3);
@@ -388,18 +402,6 @@ fn messages_wait_for_the_host_and_follow_its_verdict() {
             subscribe: true,
         },
     );
-    let host = |id: u64| {
-        let tx = Tx {
-            id: TxId(id),
-            len: 100,
-        };
-        Rpc::Publish(Message {
-            tx,
-            topic: T0,
-            envelope: 0,
-            check: Check::Host,
-        })
-    };
     let parked = s.msg(ms(200), 0, host(5));
     assert!(
         delivered(&parked).is_empty() && sends(&parked).is_empty(),
@@ -447,18 +449,6 @@ fn messages_wait_for_the_host_and_follow_its_verdict() {
 #[test]
 fn one_peer_cannot_fill_the_validation_queue_for_the_others() {
     let mut s = Solo::with_mesh(v2(0), Behaviour::Honest, 3);
-    let host = |id: u64| {
-        let tx = Tx {
-            id: TxId(id),
-            len: 100,
-        };
-        Rpc::Publish(Message {
-            tx,
-            topic: T0,
-            envelope: 0,
-            check: Check::Host,
-        })
-    };
     // A flood from peer 0 the host never judges: its share waits, the rest is dropped.
     let mut full = 0;
     for i in 0..2 * VALIDATING.per_peer as u64 {
