@@ -151,7 +151,7 @@ export const ATTACKS = [
   },
   {
     name: 'forged-txs',
-    about: 'announces txs and sends other bytes when asked, pushes txs unasked, and publishes messages with bad signatures or on behalf of others',
+    about: 'announces txs it never sends and sends bytes under no announced key (one in 50 frames: valid txs unasked, rate-bounded like any peer), and publishes messages with bad signatures',
     cutOff: false,
     counted: (s) => ({
       unrequested: stat(s, 'cat', 'cat.unrequested_txs'),
@@ -164,8 +164,9 @@ export const ATTACKS = [
       const g = await open(attacker, target, 'gossipsub');
       await g.lp.write(rpc({ subs: [subscription(TX_TOPIC)] }));
       const half = Math.floor(n / 2);
-      // CAT: a SeenTx for one tx and the bytes of another (its hash names it, not the key).
-      const sentCat = await Attacker.flood(c.lp, half, (i) => (i % 2 ? cat.seenTx(randomBytes(32)) : cat.txs(randomBytes(200))));
+      // CAT: SeenTx for keys and, now and then, bytes that hash to none of them (a tx of its
+      // own, named by its hash: never delivered under a key it did not earn).
+      const sentCat = await Attacker.flood(c.lp, half, (i) => (i % 50 ? cat.seenTx(randomBytes(32)) : cat.txs(randomBytes(200))));
       let sentGossip = 0;
       for (; sentGossip < n - half; sentGossip++) {
         const message = await signed(attacker, TX_TOPIC, randomBytes(200), true);

@@ -4,8 +4,7 @@
 // random graph, and polling for a condition instead of sleeping.
 import { noise } from '@libp2p/noise';
 import { tcp } from '@libp2p/tcp';
-import { yamux } from '@libp2p/yamux';
-import { TX_TOPIC } from '../../web/p2p/index.mjs';
+import { TX_TOPIC, txcastMuxer } from '../../web/p2p/index.mjs';
 import { startPeer } from './node.mjs';
 
 export { freshEngine, loadWasm } from './node.mjs';
@@ -20,7 +19,7 @@ export function loopbackOptions() {
     addresses: { listen: ['/ip4/127.0.0.1/tcp/0'] },
     transports: [tcp()],
     connectionEncrypters: [noise()],
-    streamMuxers: [yamux()],
+    streamMuxers: [txcastMuxer()],
     connectionManager: { inboundConnectionThreshold: 1000 },
   };
 }

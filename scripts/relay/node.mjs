@@ -7,13 +7,12 @@ import { noise } from '@libp2p/noise';
 import { ping } from '@libp2p/ping';
 import { tcp } from '@libp2p/tcp';
 import { webSockets } from '@libp2p/websockets';
-import { yamux } from '@libp2p/yamux';
 import { createLibp2p } from 'libp2p';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { buildWasm, WASM_BINARY, WASM_GLUE } from '../lib/bootstrap.mjs';
-import { BanList, LiveNode, FramedProtocol, generatedTx, gossipServices, LIVE_CONFIGS, loadEngine, makeGossip, TX_TOPIC, wallMs } from '../../web/p2p/index.mjs';
+import { BanList, LiveNode, FramedProtocol, generatedTx, gossipServices, LIVE_CONFIGS, loadEngine, makeGossip, TX_TOPIC, txcastMuxer, wallMs } from '../../web/p2p/index.mjs';
 
 /** The WASM build, built first if missing. */
 async function built() {
@@ -151,7 +150,7 @@ export async function startRelay({ host, wsPort, tcpPort, announce = [], loadTps
       },
       transports: [webSockets(), tcp()],
       connectionEncrypters: [noise()],
-      streamMuxers: [yamux()],
+      streamMuxers: [txcastMuxer()],
       connectionManager: { maxConnections: 1024 },
     },
     services: { relay: circuitRelayServer({ reservations: { maxReservations: 1024 } }) },

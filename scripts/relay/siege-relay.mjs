@@ -6,6 +6,7 @@
 //   publish N BYTES MS -> "published N"          (N txs of BYTES on CAT, MS apart, pushed to every peer)
 //   trap PROTOCOL HEX  -> "armed"                (its engine panics on frames starting so)
 //   clock-back MS      -> "clock"                (its clock is set back MS)
+//   read PEER,PEER..   -> "read N"               (frames read from those peers, every protocol)
 // It prints "ready {id, addr}" once it listens. It lets a peer that reads nothing go after
 // --stall-ms (default 3000) and queues at most --queue-bytes per peer (default 1 MiB).
 import readline from 'node:readline';
@@ -41,6 +42,11 @@ async function command(line) {
   if (name === 'trap') {
     peer.armTrap(a, hex(b));
     return say('armed');
+  }
+  if (name === 'read') {
+    const ids = a.split(',');
+    const protocols = [...peer.framed, peer.gossip.framed];
+    return say(`read ${ids.reduce((n, id) => n + protocols.reduce((m, f) => m + f.framesFrom(id), 0), 0)}`);
   }
   if (name === 'clock-back') {
     setBack += Number(a);

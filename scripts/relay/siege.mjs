@@ -39,6 +39,8 @@ async function startRelay() {
   const waiting = [];
   lines.on('line', (line) => waiting.shift()?.(line));
   const next = () => new Promise((resolve) => waiting.push(resolve));
+  // The relay goes with this process, however it ends.
+  process.on('exit', () => child.kill());
   const ready = await next();
   if (!ready.startsWith('ready ')) throw new Error(`the relay did not start: ${ready}`);
   const { id, addr } = JSON.parse(ready.slice(6));
@@ -62,6 +64,8 @@ async function startRelay() {
     publish: (count, bytes, gapMs = 0) => ask(`publish ${count} ${bytes} ${gapMs}`),
     armTrap: (protocol, prefix) => ask(`trap ${protocol} ${hex(prefix)}`),
     clockBack: (ms) => ask(`clock-back ${ms}`),
+    /** Frames the relay read from these peers (by id), on every protocol. */
+    read: async (ids) => Number((await ask(`read ${ids.join(',')}`)).slice(5)),
     stop: () =>
       new Promise((resolve) => {
         child.once('exit', resolve);
@@ -107,17 +111,18 @@ export async function startSiege() {
   }
 
   const delivered = (p, hashes) => hashes.filter((h) => to.inbox[p].has(h)).length;
-  const sum = (stats, key) => PROTOCOLS.reduce((n, p) => n + (stats[p]?.[key] ?? 0), 0);
-  /** Frames the relay read that no honest peer (of `peers`) sent: the attacker's. */
-  const hostileRead = async (peers) => (await relay.stats().then((s) => sum(s, 'framesIn'))) - peers.reduce((n, h) => n + sum(h.stats(), 'framesOut'), 0);
-  /** Waits until the relay has read what the attacker wrote (it reads no faster than a peer's rate). */
-  async function drained(peers, timeoutMs = 300_000) {
+  /**
+   * Waits until the relay has read what the attackers wrote (it reads no faster than a peer's
+   * rate) and returns how many frames it read from them.
+   */
+  async function drained(attackers, timeoutMs = 300_000) {
+    const ids = attackers.map((x) => x.id);
     const until = performance.now() + timeoutMs;
-    let last = await hostileRead(peers);
+    let last = await relay.read(ids);
     while (performance.now() < until) {
       await sleep(1000);
-      const now = await hostileRead(peers);
-      if (now - last < 5) return now;
+      const now = await relay.read(ids);
+      if (now === last) break;
       last = now;
     }
     return last;
@@ -140,7 +145,6 @@ export async function startSiege() {
     };
     const sampler = setInterval(() => void sample().catch(() => undefined), 250);
     const firstHonest = Object.fromEntries(PROTOCOLS.map((p) => [p, sent[p].length]));
-    const readBefore = await hostileRead(honest);
     const started = performance.now();
     let attacking = true;
     const honestDone = (async () => {
@@ -173,7 +177,7 @@ export async function startSiege() {
     known.stallMs = STALL_MS;
     const n = Math.min(frames, a.maxFrames ?? Infinity);
     const framesSent = await a.run({ attacker: attackers[0], target: { addr: relay.addr, id: relay.id }, n, known, fresh });
-    const framesRead = (await drained([...honest, ...visitors])) - readBefore;
+    const framesRead = await drained(attackers);
     const attackSeconds = (performance.now() - started) / 1000;
     attacking = false;
     await honestDone;

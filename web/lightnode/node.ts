@@ -10,13 +10,13 @@ import { noise } from '@libp2p/noise';
 import { ping } from '@libp2p/ping';
 import { webRTC } from '@libp2p/webrtc';
 import { webSockets } from '@libp2p/websockets';
-import { yamux } from '@libp2p/yamux';
 import { multiaddr } from '@multiformats/multiaddr';
 import { createLibp2p } from 'libp2p';
 import type { Copy } from './arrivals';
 import { freshEngine } from './engines';
 import { BanList } from '../p2p/ban.mjs';
 import { LiveNode, type FrameInfo } from '../p2p/live-node.mjs';
+import { txcastMuxer } from '../p2p/muxer.mjs';
 import { FramedProtocol, LIVE_CONFIGS, MAX_TX_BYTES, type ProtocolName } from '../p2p/framed.mjs';
 import { announcementOf, gossipServices, makeGossip, MAX_ANNOUNCED_ADDRS, ownRelayedAddr, type Gossip, type GossipVersion, type Router, type TxcastGossip } from '../p2p/gossip.mjs';
 import { dialTarget, shouldDial, transportOf, type TransportName } from './transport';
@@ -91,7 +91,7 @@ async function makeNode(bans: BanList, router: Router, onCopy: (topic: string, h
       circuitRelayTransport(),
     ],
     connectionEncrypters: [noise()],
-    streamMuxers: [yamux()],
+    streamMuxers: [txcastMuxer()],
     // The browser default gater refuses ws:// and private addresses: a local relay is both.
     // Banned peers are turned away both ways.
     connectionGater: bans.gater({ denyDialMultiaddr: () => false }),

@@ -88,6 +88,8 @@ export class FramedProtocol {
   readonly topicKindsOut: Record<string, Record<string, number>>;
   start(): Promise<void>;
   stop(): Promise<void>;
+  /** Frames read from a peer (by id) over all its connections, while it is among the latest 4,096. */
+  framesFrom(key: string): number;
   submit(bytes: Uint8Array): string;
   recordOwn(hash: string): void;
   counters(): Record<string, number>;

@@ -19,6 +19,7 @@
 // (live-node.mjs); the peer whose frame did it is cut off and the others reconnect to the new one.
 import { lpStream } from '@libp2p/utils';
 import { monotonic } from './clock.mjs';
+import { BadFrameLength, FrameReader, FrameTooLong } from './frame-reader.mjs';
 import { wallMs } from './txwire.mjs';
 import { MessageClass } from '../wasm/txcast_wasm.js';
 
@@ -75,8 +76,6 @@ export const MAX_TX_BYTES = {
   gossipsub: (1 << 20) - 1024,
 };
 
-const LENGTH_ERRORS = new Set(['InvalidDataLengthError', 'InvalidDataLengthLengthError', 'InvalidMessageLengthError']);
-
 /** A token bucket on a monotonic clock: `wait(n)` is how long until n tokens are there. */
 class Bucket {
   constructor(rate, burst, now) {
@@ -102,6 +101,9 @@ class Bucket {
 }
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Peers whose frames read are remembered (the most recent). */
+const READ_FROM_PEERS = 4096;
 
 /** Counts a frame's entries by kind, in all and under each entry's topic (when it has one). */
 function tally(kinds, byTopic, info) {
@@ -188,6 +190,8 @@ export class FramedProtocol {
     };
     /** Bytes queued for all peers. */
     this.queued = 0;
+    /** Frames read per peer id, over all its connections (the latest READ_FROM_PEERS peers). */
+    this.readFrom = new Map();
     live.onTrap = (trap) => this.onTrap(trap);
     /** Message kinds sent and received (GossipSub: per RPC entry), in all and by topic. */
     this.kindsIn = {};
@@ -428,15 +432,16 @@ export class FramedProtocol {
       return;
     }
     peer.inbound.add(stream);
-    const lp = lpStream(stream, { maxDataLength: this.limits.maxFrameBytes });
+    // Read with flow control: what waits unread is bounded, and beyond it the peer's writes wait.
+    const reader = new FrameReader(stream, { maxFrameBytes: this.limits.maxFrameBytes });
     try {
       if (!(await peer.ready)) return;
       while (this.owns(peer)) {
         let frame;
         try {
-          frame = (await lp.read()).subarray();
+          frame = await reader.read();
         } catch (error) {
-          if (LENGTH_ERRORS.has(error?.name)) {
+          if (error instanceof FrameTooLong || error instanceof BadFrameLength) {
             // The rest of this stream cannot be framed any more: end it, keep the connection.
             this.stats.oversized += 1;
             this.strike(peer, 5);
@@ -446,8 +451,8 @@ export class FramedProtocol {
           return;
         }
         // The peer may have gone (and its index been reused) while we waited, here or below.
-        if (!this.owns(peer)) return;
-        await this.throttle(peer, frame.length, stream);
+        if (frame === null || !this.owns(peer)) return;
+        await this.throttle(peer, frame.length);
         if (!this.owns(peer)) return;
         this.onFrame(peer, frame);
       }
@@ -458,36 +463,38 @@ export class FramedProtocol {
 
   /**
    * Backpressure: waits until the peer's rate allows a frame of `bytes` and takes it from its
-   * buckets. Meanwhile `stream` is paused (the muxer grants the peer no more window, so its
-   * writes wait, and nothing piles up here); it is never a strike.
+   * buckets. Meanwhile its frames wait unread (FrameReader pauses the stream once they pass its
+   * high-water mark, and the peer's writes wait); it is never a strike.
    */
-  async throttle(peer, bytes, stream = null) {
+  async throttle(peer, bytes) {
     let delayed = false;
-    try {
-      for (;;) {
-        const now = this.now();
-        const wait = Math.max(peer.frames.wait(1, now), peer.bytes.wait(bytes, now));
-        if (wait <= 0) break;
-        if (!delayed) {
-          this.stats.throttled += 1;
-          stream?.pause?.();
-        }
-        delayed = true;
-        await sleep(wait);
-        if (!this.owns(peer)) return;
-      }
-    } finally {
-      if (delayed) stream?.resume?.();
+    for (;;) {
+      const now = this.now();
+      const wait = Math.max(peer.frames.wait(1, now), peer.bytes.wait(bytes, now));
+      if (wait <= 0) break;
+      if (!delayed) this.stats.throttled += 1;
+      delayed = true;
+      await sleep(wait);
+      if (!this.owns(peer)) return;
     }
     const now = this.now();
     peer.frames.take(1, now);
     peer.bytes.take(bytes, now);
   }
 
+  /** Frames read from a peer (by id) over all its connections, while it is among the latest. */
+  framesFrom(key) {
+    return this.readFrom.get(key) ?? 0;
+  }
+
   onFrame(peer, frame) {
     const now = this.now();
     this.stats.framesIn += 1;
     this.stats.bytesIn += frame.length;
+    const read = this.readFrom.get(peer.key) ?? 0;
+    this.readFrom.delete(peer.key);
+    this.readFrom.set(peer.key, read + 1);
+    if (this.readFrom.size > READ_FROM_PEERS) this.readFrom.delete(this.readFrom.keys().next().value);
     const info = this.live.onFrame(peer.idx, frame, now);
     // A frame that trapped the engine cut its peer off (onTrap).
     if (!this.owns(peer)) return;

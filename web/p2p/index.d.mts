@@ -2,6 +2,7 @@
 // the relay (no DOM).
 export { BAN_MS, BanList, MAX_BANS, type Ban } from './ban.mjs';
 export { monotonic } from './clock.mjs';
+export { STREAM_WINDOW_BYTES, txcastMuxer } from './muxer.mjs';
 export { LiveNode, loadEngine, type Engine, type Trap, type Delivery, type FrameInfo, type OutFrame, type Validation, type Verdict } from './live-node.mjs';
 export {
   DEFAULT_LIMITS,

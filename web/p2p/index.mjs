@@ -7,11 +7,13 @@
 //   live-node.mjs   the WASM light-node engine as plain JS objects, each in its own instance, rebuilt after a trap
 //   framed.mjs   a txcast protocol (CAT, Strokkur, txcast's GossipSub) on libp2p streams
 //   gossip.mjs   GossipSub behind one face: txcast's router or @libp2p/gossipsub
+//   muxer.mjs    the stream muxer every node runs (a window backpressure can hold)
 //   txwire.mjs   txs on the wire: topics, generated txs with their submit time, parsing a user's tx
 // The page imports the files it needs directly where loading the rest would cost (the panel
 // loads txwire.mjs up front, framed.mjs and gossip.mjs only when a light node starts).
 export { BAN_MS, BanList, MAX_BANS } from './ban.mjs';
 export { monotonic } from './clock.mjs';
+export { STREAM_WINDOW_BYTES, txcastMuxer } from './muxer.mjs';
 export { LiveNode, loadEngine } from './live-node.mjs';
 export { DEFAULT_LIMITS, FramedProtocol, LIVE_CONFIGS, MAX_TX_BYTES, PROTOCOL_IDS } from './framed.mjs';
 export { announcementOf, gossipServices, JsGossip, judge, liveConfig, makeGossip, MAX_ANNOUNCE_BYTES, MAX_ANNOUNCED_ADDRS, ownRelayedAddr, ROUTERS, TxcastGossip, VERSIONS } from './gossip.mjs';
