@@ -230,7 +230,8 @@ const PAGE_WASM_MB = 96;
 const PAGE_HEAP_MB = 256;
 
 test('a page under attack keeps delivering honest txs, bans no honest peer and stays within its memory', async () => {
-  test.setTimeout(600_000);
+  // The page reads a peer's frames at most 2,000 a second: 0.5 ms a frame, and as much again to spare.
+  test.setTimeout(300_000 + PAGE_ATTACKS.length * FRAMES);
   const relay = ns.exec(NODE, [path.join(ROOT, 'scripts/relay/relay.mjs'), '--host', ns.addr, '--ws-port', '19390', '--tcp-port', '19391', '--stats-ms', '300', '--load', '4'], { cwd: ROOT });
   let stats: { peerId?: string; published?: number; cat?: { own: number }; strokkur?: { own: number } } = {};
   relay.stdout.on('data', (chunk: Buffer) => {
@@ -263,7 +264,7 @@ test('a page under attack keeps delivering honest txs, bans no honest peer and s
       .catch(() => undefined);
   }, 500);
   for (const name of PAGE_ATTACKS) {
-    const done = waitForLine(attacker, new RegExp(`^attacked ${name} \\d+`), 300_000);
+    const done = waitForLine(attacker, new RegExp(`^attacked ${name} \\d+`), 60_000 + FRAMES);
     attacker.stdin.write(`attack ${name} ${FRAMES} ${relayId}\n`);
     mark(`${name}: ${(await done)[0]}`);
   }

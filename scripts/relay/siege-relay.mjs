@@ -19,8 +19,10 @@ const { values } = parseArgs({ options: { 'stall-ms': { type: 'string', default:
 /** The clock this relay runs on: performance.now, set back by `clock-back`. */
 let setBack = 0;
 const now = () => performance.now() - setBack;
+const loopback = loopbackOptions();
 const peer = await startPeer({
-  libp2pOptions: loopbackOptions(),
+  // As many connections as the relay (`npm run relay`) takes.
+  libp2pOptions: { ...loopback, connectionManager: { ...loopback.connectionManager, maxConnections: 1024 } },
   limits: { stallMs: Number(values['stall-ms']), maxQueuedBytes: Number(values['queue-bytes']) },
   now,
 });

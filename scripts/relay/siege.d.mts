@@ -15,6 +15,8 @@ export interface AttackReport {
   honestBanned: number;
   /** Honest peers that joined the relay during the attack. */
   honestJoined: number;
+  /** Times an honest peer's connection to the relay was lost during the attack (it dials again). */
+  honestDropped: number;
   /** The relay process's peak memory in MiB: resident, at most so far, JS heap, its engines' WebAssembly. */
   relayMemoryMb: { rss: number; maxRss: number; heap: number; wasm: number };
 }

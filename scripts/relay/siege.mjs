@@ -88,7 +88,16 @@ async function honestPeer() {
 export async function startSiege() {
   const relay = await startRelay();
   const honest = [await honestPeer(), await honestPeer()];
-  for (const h of honest) await h.node.dial(multiaddr(relay.addr), { signal: AbortSignal.timeout(10_000) });
+  /** Times an honest peer lost its connection to the relay (it dials again, as it would to keep its relay). */
+  let dropped = 0;
+  for (const h of honest) {
+    await h.node.dial(multiaddr(relay.addr), { signal: AbortSignal.timeout(10_000) });
+    h.node.addEventListener('peer:disconnect', (event) => {
+      if (event.detail.toString() !== relay.id) return;
+      dropped += 1;
+      void h.node.dial(multiaddr(relay.addr), { signal: AbortSignal.timeout(10_000) }).catch(() => undefined);
+    });
+  }
   await waitFor(
     async () => {
       const s = await relay.stats();
@@ -145,6 +154,7 @@ export async function startSiege() {
     };
     const sampler = setInterval(() => void sample().catch(() => undefined), 250);
     const firstHonest = Object.fromEntries(PROTOCOLS.map((p) => [p, sent[p].length]));
+    const droppedBefore = dropped;
     const started = performance.now();
     let attacking = true;
     const honestDone = (async () => {
@@ -207,6 +217,7 @@ export async function startSiege() {
       attackerBanned: after.bannedPeers.some((p) => attackerIds.has(p)),
       honestBanned: after.bannedPeers.filter((p) => honestIds.has(p)).length + honest.reduce((n, h) => n + h.bans.list().length, 0) + visitorsBanned,
       honestJoined: visitors.length,
+      honestDropped: dropped - droppedBefore,
       relayMemoryMb: peak,
     };
   }

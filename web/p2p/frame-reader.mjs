@@ -30,6 +30,7 @@ export class FrameReader {
     /** Wakes a read waiting for bytes. */
     this.wake = null;
     this.paused = false;
+    this.resuming = false;
     stream.addEventListener('message', (event) => this.onData(event.data));
     stream.addEventListener('remoteCloseWrite', () => this.onEnd(null));
     stream.addEventListener('close', (event) => this.onEnd(event.error ?? null));
@@ -52,7 +53,7 @@ export class FrameReader {
     }
     this.buf.set(bytes, this.end);
     this.end += bytes.length;
-    if (this.buffered > this.highWater) this.hold(true);
+    if (this.buffered > this.highWater && !this.resuming) this.hold(true);
     this.wake?.();
   }
 
@@ -66,8 +67,14 @@ export class FrameReader {
   hold(paused) {
     if (paused === this.paused || this.stream.readStatus === 'closed' || this.stream.readStatus === 'closing') return;
     this.paused = paused;
-    if (paused) this.stream.pause();
-    else this.stream.resume();
+    if (paused) return this.stream.pause();
+    // Resuming hands over what waited in the stream at once: pause again after it, not during
+    // (libp2p's resume() grants the peer window after handing the data over, which would undo a
+    // pause made in between).
+    this.resuming = true;
+    this.stream.resume();
+    this.resuming = false;
+    if (this.buffered > this.highWater) this.hold(true);
   }
 
   /** Waits until at least `n` bytes are unread; false if the stream ended first. */

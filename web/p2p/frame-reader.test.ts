@@ -59,4 +59,29 @@ describe('FrameReader', () => {
     await r.read();
     expect([s.resumes, r.buffered]).toEqual([1, 31]);
   });
+
+  it('stays paused when resuming hands it more than its high-water mark at once', async () => {
+    // As libp2p does: resume() first hands over what waited, then grants the peer window.
+    class Held extends FakeStream {
+      waiting: number[][] = [];
+      granting = true;
+      pause() {
+        super.pause();
+        this.granting = false;
+      }
+      resume() {
+        super.resume();
+        this.send(...this.waiting.splice(0));
+        this.granting = true;
+      }
+    }
+    const s = new Held();
+    const r = new FrameReader(s, { maxFrameBytes: 1 << 20, highWater: 100 });
+    for (let i = 0; i < 4; i++) s.send(frame(30));
+    expect(s.granting).toBe(false);
+    s.waiting.push(...Array.from({ length: 10 }, () => frame(30)));
+    for (let i = 0; i < 3; i++) await r.read();
+    // Resumed (31 bytes left), handed 310 more, and paused again after the grant.
+    expect([s.resumes, s.granting, r.buffered]).toEqual([1, false, 341]);
+  });
 });

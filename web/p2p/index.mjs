@@ -5,6 +5,7 @@
 //   ban.mjs      time-limited bans of misbehaving peers, by peer id
 //   clock.mjs    the monotonic clock the live path runs on
 //   live-node.mjs   the WASM light-node engine as plain JS objects, each in its own instance, rebuilt after a trap
+//   frame-reader.mjs  length-prefixed frames off a stream, with flow control
 //   framed.mjs   a txcast protocol (CAT, Strokkur, txcast's GossipSub) on libp2p streams
 //   gossip.mjs   GossipSub behind one face: txcast's router or @libp2p/gossipsub
 //   muxer.mjs    the stream muxer every node runs (a window backpressure can hold)
