@@ -93,7 +93,6 @@ export async function startPeer({ libp2pOptions, services = {}, router = 'txcast
       bans: bans.banned,
       banRefused: bans.refused,
       banned: bans.list().length,
-      bannedPeers: bans.list().map((b) => b.peer),
       memory: memory(),
     };
     for (const protocol of framed) out[protocol.name] = { ...protocol.stats, peers: protocol.peers.size, queued: protocol.queued, counters: protocol.counters() };

@@ -2,7 +2,7 @@
 // The relay under siege (siege.mjs): a txcast peer (CAT, Strokkur, txcast's GossipSub) on
 // 127.0.0.1 TCP in a process of its own, so that its memory is its own, driven over stdin with
 // one command a line, each answered on stdout with one line:
-//   stats              -> "stats {json}"         (startPeer's stats, memory included)
+//   stats              -> "stats {json}"         (startPeer's stats, memory included, and the peers banned)
 //   publish N BYTES MS -> "published N"          (N txs of BYTES on CAT, MS apart, pushed to every peer)
 //   trap PROTOCOL HEX  -> "armed"                (its engine panics on frames starting so)
 //   clock-back MS      -> "clock"                (its clock is set back MS)
@@ -33,7 +33,7 @@ const hex = (text) => Uint8Array.from(text.match(/../g) ?? [], (h) => parseInt(h
 
 async function command(line) {
   const [name, a, b, c] = line.trim().split(/\s+/);
-  if (name === 'stats') return say(`stats ${JSON.stringify(peer.stats())}`);
+  if (name === 'stats') return say(`stats ${JSON.stringify({ ...peer.stats(), bannedPeers: peer.bans.list().map((b) => b.peer) })}`);
   if (name === 'publish') {
     for (let i = 0; i < Number(a); i++) {
       cat.submit(generatedTx({ sentAtMs: wallMs(), bytes: Number(b) }));

@@ -13,10 +13,12 @@ use wasm_bindgen::prelude::*;
 
 /// Highest peer number the page may use (per-peer state lives in vectors).
 const MAX_PEERS: u32 = 4096;
-/// What a light node keeps of transaction bytes: enough for minutes of a busy network.
+/// What a light node keeps of transaction bytes: enough for minutes of a busy network. With the
+/// protocols' own budgets (LIVE_CONFIGS in web/p2p/framed.mjs) an engine stays within about
+/// 64 MiB of WebAssembly memory whatever its peers send.
 const STORE: StoreLimits = StoreLimits {
     max_entries: 1 << 16,
-    max_bytes: 128 << 20,
+    max_bytes: 32 << 20,
     max_unbacked: 1 << 15,
 };
 
