@@ -28,6 +28,12 @@ const ANNOUNCE_MS = 1500;
 const KEPT_BYTES = 16 << 20;
 /** WebRTC dials to announced peers under way at once. */
 const MAX_DIALING = 4;
+/**
+ * A page's main thread also draws the panel and answers libp2p's pings (a connection whose
+ * ping goes unanswered is closed): it reads a peer's frames at most 500 a second (a relay
+ * 2,000), the rest by backpressure.
+ */
+const LIMITS = { framesPerSecond: 500, frameBurst: 1000 };
 
 export interface ConnectionView {
   addr: string;
@@ -143,6 +149,7 @@ export class LightNode {
     this.gossip = makeGossip(this.router, {
       libp2p: node,
       engine: this.router === 'txcast' ? await freshEngine() : null,
+      limits: LIMITS,
       privateKey,
       version: this.options.version,
       dAnnounce: this.options.dAnnounce,
@@ -164,6 +171,7 @@ export class LightNode {
         libp2p: node,
         name,
         live,
+        limits: LIMITS,
         onChange: this.options.onChange,
         onArrival: (a) => this.arrival(a),
         onDeliver: (d) => this.keep(name, d.hash, d.data),
