@@ -2,7 +2,8 @@ import { defineConfig } from '@playwright/test';
 import { chromiumArgs, chromiumPath } from './scripts/lib/chromium.mjs';
 
 // Serves the built app (dist/, made by `vite build`) with the same headers as `npm start`.
-const port = 4317;
+// TXCAST_E2E_PORT picks another port, so two checkouts can run their suites side by side.
+const port = Number(process.env.TXCAST_E2E_PORT ?? 4317);
 
 export default defineConfig({
   testDir: 'e2e',

@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['web/**/*.test.ts', 'workers/**/*.test.ts'],
+    include: ['web/**/*.test.ts', 'workers/**/*.test.ts', 'scripts/**/*.test.ts'],
     exclude: ['web/wasm/**', 'node_modules/**'],
     environment: 'node',
     // The boundary test may have to build the native txsim first.

@@ -2,7 +2,8 @@
 // namespace this test creates (WebRTC needs a non-loopback interface; nothing leaves the namespace).
 // Gossipsub runs txcast's own router (the simulator's state machine) in the pages and the relay,
 // once on v1.2 and once on v2.0; on v2.0 D_announce = D, so every forward to a mesh peer goes
-// lazily (IANNOUNCE, then INEED for the message).
+// lazily (IANNOUNCE, then INEED for the message). The v1.2 pages have no ICE server (the default:
+// host candidates only); the v2.0 pages are given a STUN server that runs in the namespace too.
 import { chromium, expect, test, type Browser, type Page } from '@playwright/test';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import crypto from 'node:crypto';
@@ -51,11 +52,12 @@ async function submit(page: Page, count: number, total: number) {
 }
 
 type Version = 'v1.2' | 'v2.0';
-const SUITES: { version: Version; dAnnounce?: number; subnet: number }[] = [
+const SUITES: { version: Version; dAnnounce?: number; subnet: number; stun?: boolean }[] = [
   { version: 'v1.2', subnet: 0 },
   // D_announce = D = 6: the publisher, too, announces instead of sending (the v2.0 draft).
-  { version: 'v2.0', dAnnounce: 6, subnet: 2 },
+  { version: 'v2.0', dAnnounce: 6, subnet: 2, stun: true },
 ];
+const STUN_PORT = 3478;
 
 for (const suite of SUITES) {
   test.describe(`txcast's gossipsub router ${suite.version}`, () => {
@@ -64,6 +66,9 @@ for (const suite of SUITES) {
     let ns: Netns;
     let relay: ChildProcessWithoutNullStreams;
     let relayAddr = '';
+    /** The ICE servers the pages are given ('' for none), and the Binding requests the STUN server answered. */
+    let ice = '';
+    let stunBindings = 0;
     type FramedStats = { delivered: number };
     type GossipStats = { router: string; version: string; sent: Record<string, number>; received: Record<string, number> };
     let relayStats: { delivered?: number; gossipsub?: GossipStats; cat?: FramedStats; strokkur?: FramedStats } = {};
@@ -85,6 +90,14 @@ for (const suite of SUITES) {
         for (const line of chunk.toString().split('\n')) if (line.startsWith('stats ')) relayStats = JSON.parse(line.slice(6));
       });
       relayAddr = (await waitForLine(relay, /^(\/ip4\/\S+\/ws\/p2p\/\S+)$/))[1];
+      if (suite.stun) {
+        const stun = node('scripts/lib/stun-server.mjs', ['--host', ns.addr, '--port', String(STUN_PORT)]);
+        stun.stdout.on('data', (chunk: Buffer) => {
+          for (const match of chunk.toString().matchAll(/^binding (\d+)$/gm)) stunBindings = Number(match[1]);
+        });
+        await waitForLine(stun, /^listening on /);
+        ice = `stun:${ns.addr}:${STUN_PORT}`;
+      }
       await startPreview(ns, { root: ROOT, node: NODE, dist: DIST, port: WEB_PORT });
       browser = await chromium.launch({
         executablePath: ns.chromiumWrapper(),
@@ -122,12 +135,14 @@ for (const suite of SUITES) {
     test('three pages join through the relay, connect over WebRTC and gossip txs', async () => {
       mark(`${suite.version}: relay, web server and browser up`);
       const query = `version=${suite.version}${suite.dAnnounce === undefined ? '' : `&d_announce=${suite.dAnnounce}`}`;
-      const url = `http://${ns.addr}:${WEB_PORT}${PAGE}?relay=${encodeURIComponent(relayAddr)}&autostart=1&gossipsub=txcast&${query}`;
+      const iceQuery = ice ? `&ice=${encodeURIComponent(ice)}` : '';
+      const url = `http://${ns.addr}:${WEB_PORT}${PAGE}?relay=${encodeURIComponent(relayAddr)}&autostart=1&gossipsub=txcast&${query}${iceQuery}`;
       await Promise.all(pages.map((page) => page.goto(url)));
       for (const page of pages) {
         await expect(page.locator('#lightnode')).toHaveAttribute('data-state', 'running', { timeout: 20_000 });
         expect([await data(page, 'router'), await data(page, 'version')]).toEqual(['txcast', suite.version]);
         expect(await data(page, 'd-announce')).toBe(lazy ? String(suite.dAnnounce) : 'n/a');
+        expect(await data(page, 'ice')).toBe(ice);
         await waitData(page, 'reservations', (n) => n >= 1);
       }
       // Each page ends up with a direct WebRTC connection to both others, and gossips with all
@@ -144,7 +159,10 @@ for (const suite of SUITES) {
         await expect(webrtcRows.first().locator('td').nth(2)).toContainText('/webrtc');
       }
 
-      mark(`${suite.version}: all pages have direct WebRTC connections and meshes`);
+      // With a STUN server given, every page asked it for its address while gathering candidates
+      // (one Binding request or more per WebRTC connection end); without one, nothing asks.
+      if (suite.stun) expect(stunBindings).toBeGreaterThanOrEqual(PAGES);
+      mark(`${suite.version}: all pages have direct WebRTC connections and meshes${suite.stun ? ` (ICE: ${ice}, ${stunBindings} STUN Binding requests answered)` : ''}`);
       for (const page of pages) await submit(page, FIRST_ROUND, FIRST_ROUND);
       const total = PAGES * FIRST_ROUND;
       for (const page of pages) {

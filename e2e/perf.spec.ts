@@ -117,9 +117,10 @@ test('perf: gzipped sizes of the WASM module and the JS bundle', () => {
   // outline loads later, only for geographic scenarios, and is listed on its own).
   // Every script dist/index.html loads up front (the entry and the chunks it preloads), and the
   // chunks the entry imports as the page starts (web/app/boot.ts sets the page up in stages).
-  const scripts = (text: string) => [...text.matchAll(/assets\/([^"]+\.js)/g)].map((m) => m[1]);
+  // The build's URLs are relative: "./assets/x.js" in the HTML, "./x.js" between chunks.
+  const scripts = (text: string) => [...text.matchAll(/(?:assets\/|"\.\/)([^"/]+\.js)"/g)].map((m) => m[1]);
   const html = readFileSync(path.join('dist', 'index.html'), 'utf8');
-  const entry = /<script type="module"[^>]* src="\/assets\/([^"]+\.js)"/.exec(html)![1];
+  const entry = /<script type="module"[^>]* src="\.\/assets\/([^"]+\.js)"/.exec(html)![1];
   const loaded = [...scripts(html), ...scripts(readFileSync(path.join(assets, entry), 'utf8'))];
   const pick = (re: RegExp) => files.filter((f) => re.test(f));
   const js = [...new Set(loaded), ...pick(/^sim\.worker-.*\.js$/), ...pick(/^txcast_wasm-.*\.js$/)];

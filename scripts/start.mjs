@@ -1,7 +1,7 @@
 // `npm start`: install what is missing, build the WASM core (release) and the web app, serve it.
 // `npm run dev` (`--dev`) serves the sources with Vite's dev server instead of the build.
 import path from 'node:path';
-import { bootstrap, buildWasm, ROOT, say } from './lib/bootstrap.mjs';
+import { bootstrap, buildWasm, buildWeb, ROOT, say } from './lib/bootstrap.mjs';
 
 const dev = process.argv.includes('--dev');
 
@@ -17,7 +17,7 @@ try {
     await server.listen();
   } else {
     say('building the web app (vite build)');
-    await vite.build({ configFile, logLevel: 'warn' });
+    await buildWeb();
     server = await vite.preview({ configFile });
   }
   const url = server.resolvedUrls?.local[0] ?? '(unknown address)';

@@ -24,6 +24,12 @@ export interface RunRequest {
   layout: boolean;
   /** Permits to compute shared by the page's workers (`workers/permits.ts`) and this worker's slot. */
   permits?: { buffer: SharedArrayBuffer; slot: number };
+  /**
+   * Continues a run the page already shows up to this time (a change applied live, appended to
+   * the scenario's events): the worker computes the new scenario silently before it and streams
+   * from it. What came before is the same in both (the core's events never change the past).
+   */
+  resumeUs?: number;
 }
 
 /** Sent between slices of a long run so the page can show a progress bar. */
@@ -40,7 +46,7 @@ export const EFFECTS = ['withheld', 'corrupt'] as const;
 export type Effect = (typeof EFFECTS)[number];
 
 /** The first message of a run: the network, before anything happens on it. */
-export interface RunStart {
+export type RunStart = {
   kind: 'start';
   id: number;
   label: string;
@@ -60,6 +66,23 @@ export interface RunStart {
   /** Per tx: created_us, origin. */
   txPlan: Float64Array;
   layoutMs: number;
+  /** Where this run's chunks start: 0, or the time it resumes from (`RunRequest.resumeUs`). */
+  resumeUs: number;
+} & RunEvents;
+
+/** What the run's timed events change, as the core resolved them (`Simulation.changes` and its kin). */
+export interface RunEvents {
+  /** Laid out by `ChangeField` (what each row changes: `ChangeWhat`), in time order. */
+  changes: Float64Array;
+  /** Behaviour names, as `ChangeWhat.Behaviour` rows index them. */
+  behaviourNames: string[];
+  /** When the events happen (and churns end), in ms, and what each is. */
+  markTimes: number[];
+  markKinds: string[];
+  /** Behaviours given in this run that its protocol ignores, one sentence each. */
+  notes: string[];
+  /** Each node's continent name (geographic scenarios), for picking a region; empty otherwise. */
+  continents: string[];
 }
 
 /** What a run did in the simulated time since the last chunk (arrays in the `RunTrace` layouts). */
@@ -86,7 +109,7 @@ export type RunDone = {
  * Everything the page needs to replay one run, assembled from the start, chunks and end of it
  * (the light node's view builds one by hand, without the optional fields).
  */
-export interface RunTrace {
+export type RunTrace = {
   kind: 'trace';
   id: number;
   label: string;
@@ -125,7 +148,7 @@ export interface RunTrace {
   report: string;
   engineMs: number;
   layoutMs: number;
-}
+} & Partial<RunEvents>;
 
 export interface RunFailure {
   kind: 'error';
@@ -160,7 +183,7 @@ export interface InspectReply {
 }
 
 /** A run's trace as the visualizer streams it: every field present. */
-export type StreamedTrace = RunTrace & Required<Pick<RunTrace, 'computedUs' | 'behaviours' | 'effects'>>;
+export type StreamedTrace = RunTrace & Required<Pick<RunTrace, 'computedUs' | 'behaviours' | 'effects'>> & RunEvents;
 
 /** Who has which tx at a time: the run's arrival logs scanned over txs [seqLo, seqHi). */
 export interface ArrivalsRequest {
@@ -178,7 +201,7 @@ export interface ArrivalsReply {
   id: number;
   /** node, seq, arrival_us triples. */
   arrivals: Float64Array;
-  /** Nodes that censor tx `seqLo` (they hold it and do not pass it on). */
+  /** Nodes that censor tx `seqLo` at `untilUs` (they hold it and do not pass it on). */
   censoring: Uint32Array;
 }
 

@@ -32,6 +32,7 @@ describe('seek by range scan vs play', () => {
       const live = new LiveTrace({
         kind: 'start', id: 1, label: sim.label, protocol: sim.protocol, nodes: sim.nodes, endUs, edges: sim.edges(), adversaries: sim.adversaries(),
         behaviours: sim.behaviours(), positions: new Float32Array(2 * sim.nodes), coordinates: new Float64Array(0), txPlan: sim.tx_plan(), layoutMs: 0,
+        resumeUs: 0, changes: sim.changes(), behaviourNames: sim.behaviour_names(), markTimes: Array.from(sim.mark_times()), markKinds: sim.mark_kinds(), notes: sim.notes(), continents: sim.node_continents(),
       });
       const view = new TraceView(live.trace);
       const txs = view.txs;

@@ -105,9 +105,16 @@ async function simulate(request: RunRequest): Promise<void> {
     coordinates: sim.coordinates(),
     txPlan: sim.tx_plan(),
     layoutMs: layout.ms,
+    resumeUs: request.resumeUs ?? 0,
+    changes: sim.changes(),
+    behaviourNames: sim.behaviour_names(),
+    markTimes: Array.from(sim.mark_times()),
+    markKinds: sim.mark_kinds(),
+    notes: sim.notes(),
+    continents: sim.node_continents(),
   };
   const hasAdversaries = start.adversaries.some((a) => a === 1); // read before the buffer is transferred
-  post(start, [start.edges.buffer, start.adversaries.buffer, start.positions.buffer, start.coordinates.buffer, start.txPlan.buffer] as ArrayBuffer[]);
+  post(start, [start.edges.buffer, start.adversaries.buffer, start.positions.buffer, start.coordinates.buffer, start.txPlan.buffer, start.changes.buffer] as ArrayBuffer[]);
 
   const sends = new SendLog(endUs);
   const counters = new CounterBins(endUs, sends.binUs);
@@ -136,18 +143,26 @@ async function simulate(request: RunRequest): Promise<void> {
     lastChunk = performance.now();
   };
   let names: string[] = [];
-  /** One slice of events, and what it recorded added to the pending chunk; false once the run is over. */
+  const resumeUs = request.resumeUs ?? 0;
+  /**
+   * One slice of events, and what it recorded added to the pending chunk (before `resumeUs`, the
+   * page has it already: only the bandwidth and counter bins take it); false once the run is over.
+   */
   const slice = (): boolean => {
-    const more = sim.advance(endUs, SLICE_EVENTS);
-    pending.deliveries.push(sim.take_deliveries());
-    pending.duplicates.push(sim.take_duplicates());
+    const quiet = sim.now_us + 1 < resumeUs;
+    const more = sim.advance(quiet ? resumeUs - 1 : endUs, SLICE_EVENTS);
+    const deliveries = sim.take_deliveries();
+    const duplicates = sim.take_duplicates();
     const kept = sends.push(sim.take_sends());
-    if (kept.length) pending.sends.push(kept);
-    pending.sendCount += kept.length / SEND_STRIDE;
     const counts = sim.take_counts();
     counters.push(counts);
     // Counter names only grow: ask the engine again only when a new one shows up.
     for (let i = CountField.Counter; i < counts.length; i += CountField.Stride) if (counts[i] >= names.length) names = sim.counter_names();
+    if (quiet) return more;
+    pending.deliveries.push(deliveries);
+    pending.duplicates.push(duplicates);
+    if (kept.length) pending.sends.push(kept);
+    pending.sendCount += kept.length / SEND_STRIDE;
     // Timeouts happen in honest networks too: they are marked as effects only where there are adversaries.
     if (hasAdversaries) pending.effects.push(effects(counts, names));
     return more;
@@ -156,8 +171,11 @@ async function simulate(request: RunRequest): Promise<void> {
     const next = await holding(permit, cancelled, slice);
     if (next === undefined) return;
     more = next;
-    if (!more || pending.sendCount >= CHUNK_MAX_SENDS || performance.now() - lastChunk > CHUNK_EVERY_MS) {
-      flush();
+    const due = pending.sendCount >= CHUNK_MAX_SENDS || performance.now() - lastChunk > CHUNK_EVERY_MS;
+    if (!more || due) {
+      // Before `resumeUs` there is nothing to send: the page shows it already.
+      if (!more || sim.now_us + 1 >= resumeUs) flush();
+      else lastChunk = performance.now();
       await yieldToMessages();
       if (me.cancelled) return;
     }
@@ -204,7 +222,7 @@ function arrivals(request: ArrivalsRequest): void {
     return;
   }
   const found = current.sim.arrivals_range(request.seqLo, request.seqHi, request.untilUs);
-  const censoring = current.sim.censoring(request.seqLo);
+  const censoring = current.sim.censoring(request.seqLo, request.untilUs);
   post({ kind: 'arrivals', id: request.id, arrivals: found, censoring }, [found.buffer, censoring.buffer] as ArrayBuffer[]);
 }
 

@@ -178,6 +178,12 @@ export async function buildWasm() {
   fs.writeFileSync(BINDGEN_STAMP, source);
 }
 
+/** The web app into dist/ (vite build), after the WASM core it bundles. */
+export async function buildWeb() {
+  const vite = await import('vite');
+  await vite.build({ configFile: path.join(ROOT, 'vite.config.ts'), logLevel: 'warn' });
+}
+
 /** Everything both `npm start` and `npm test` need before touching the Rust core. */
 export async function bootstrap({ chromium = false } = {}) {
   ensureNpmPackages();

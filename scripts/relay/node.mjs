@@ -12,6 +12,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { buildWasm, WASM_BINARY, WASM_GLUE } from '../lib/bootstrap.mjs';
+import { ConnectionLimits } from './limits.mjs';
 import { BanList, LiveNode, FramedProtocol, generatedTx, gossipServices, LIVE_CONFIGS, loadEngine, makeGossip, TX_TOPIC, txcastMuxer, wallMs } from '../../web/p2p/index.mjs';
 
 /** The WASM build, built first if missing. */
@@ -128,14 +129,15 @@ export async function startPeer({ libp2pOptions, services = {}, router = 'txcast
 
 /**
  * Starts the relay and returns a handle: {peerId, multiaddrs(), stats(), publishTx(), stop()}.
+ * `host` is an IPv4 or IPv6 address; `announce` holds multiaddrs announced besides the listen
+ * addresses; `maxConnections` and `maxPerIp` limit inbound connections (limits.mjs).
  * @param {{host: string, wsPort: number, tcpPort: number, announce?: string[], loadTps?: number, txBytes?: number,
- *          router?: 'txcast' | 'js', version?: string, dAnnounce?: number, log?: (line: string) => void}} options
+ *          router?: 'txcast' | 'js', version?: string, dAnnounce?: number, maxConnections?: number, maxPerIp?: number,
+ *          log?: (line: string) => void}} options
  */
-export async function startRelay({ host, wsPort, tcpPort, announce = [], loadTps = 0, txBytes = 250, router = 'txcast', version = 'v2.0', dAnnounce = 4, log = () => {} }) {
-  const extra = announce.flatMap((ip) => {
-    const family = ip.includes(':') ? 'ip6' : 'ip4';
-    return [`/${family}/${ip}/tcp/${wsPort}/ws`, `/${family}/${ip}/tcp/${tcpPort}`];
-  });
+export async function startRelay({ host, wsPort, tcpPort, announce = [], loadTps = 0, txBytes = 250, router = 'txcast', version = 'v2.0', dAnnounce = 4, maxConnections = 1024, maxPerIp = 64, log = () => {} }) {
+  const family = host.includes(':') ? 'ip6' : 'ip4';
+  const limits = new ConnectionLimits({ maxTotal: maxConnections, maxPerIp });
   const reservations = { count: 0 };
   const peer = await startPeer({
     router,
@@ -144,17 +146,19 @@ export async function startRelay({ host, wsPort, tcpPort, announce = [], loadTps
     log,
     libp2pOptions: {
       addresses: {
-        listen: [`/ip4/${host}/tcp/${wsPort}/ws`, `/ip4/${host}/tcp/${tcpPort}`],
-        appendAnnounce: extra,
+        listen: [`/${family}/${host}/tcp/${wsPort}/ws`, `/${family}/${host}/tcp/${tcpPort}`],
+        appendAnnounce: announce,
       },
       transports: [webSockets(), tcp()],
       connectionEncrypters: [noise()],
       streamMuxers: [txcastMuxer()],
-      connectionManager: { maxConnections: 1024 },
+      connectionManager: limits.connectionManager(),
+      connectionGater: limits.gater(),
     },
     services: { relay: circuitRelayServer({ reservations: { maxReservations: 1024 } }) },
   });
   const { node } = peer;
+  limits.node = node;
   node.services.relay.addEventListener('relay:reservation', () => (reservations.count += 1));
 
   let load = null;
@@ -174,7 +178,7 @@ export async function startRelay({ host, wsPort, tcpPort, announce = [], loadTps
     peerId: node.peerId.toString(),
     node,
     multiaddrs: () => node.getMultiaddrs().map((ma) => ma.toString()),
-    stats: () => ({ ...peer.stats(), reservations: reservations.count }),
+    stats: () => ({ ...peer.stats(), reservations: reservations.count, limits: limits.stats() }),
     publishTx: (bytes = txBytes) => peer.publishTx(bytes),
     async stop() {
       if (load) clearTimeout(load);

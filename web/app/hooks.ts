@@ -42,6 +42,12 @@ export function installHooks(store: AppStore, session: Session, measures: Return
         const tx = currentTx(s);
         return s.panels[k]?.colours(tx, s.clock.tUs, spanUs(s, tx)) ?? null;
       },
+      /** Panel `k`'s picked tx: each node's first arrival (us) by the time shown, -1 where it has not arrived. */
+      arrivals: (k: number) => {
+        const s = store.get();
+        const view = s.panels[k]?.tx(currentTx(s));
+        return view ? Array.from(view.arrivalUs, (t) => (t >= 0 && t <= s.clock.tUs ? t : -1)) : null;
+      },
       crashWorker: (k: number) => session.crashWorker(k),
       /** Where node `node` of panel `k` is drawn, in page coordinates. */
       nodePoint: (k: number, node: number) => {

@@ -4,12 +4,14 @@
 // workers and puts what they compute in it; each view subscribes to the slice it draws and turns
 // what the user does into updates; the frame loop draws the runs' canvases.
 import { mountResultCharts } from '../charts/results';
+import { mountChanges } from '../changes/view';
 import { FrameLoop } from '../canvas/frames';
 import { mountInspector } from '../canvas/inspector';
 import { mountLegend } from '../canvas/legend';
 import { mountLayoutPicker, mountPanels } from '../canvas/panels';
 import { mountTransport } from '../playback/transport';
 import { mountExports } from '../report/exports';
+import { mountPhasesTable } from '../report/phases';
 import { mountReportTable } from '../report/table';
 import { ScenarioBar } from '../scenario/bar';
 import { Session } from '../sim/session';
@@ -33,9 +35,11 @@ mountStatus(store, element('app'));
 mountPanels(store, element('panels'), redraw);
 mountLayoutPicker(store, element('layout'));
 mountTransport(store, { seekTo: (tUs) => session.seekTo(tUs), run });
+mountChanges(store, session);
 mountLegend(store, element('legend'));
 mountInspector(store, element('inspector'));
 mountReportTable(store, element('metrics-table'));
+mountPhasesTable(store, element('phases-table'));
 mountResultCharts(store);
 mountExports(store);
 mountShare(store);

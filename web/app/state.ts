@@ -80,6 +80,10 @@ export interface AppState {
   /** The node clicked (drawn selected in every run), -1 for none. */
   selectedNode: number;
   inspection: InspectorContent | null;
+  /** Nodes picked for a live change (1 each; web/changes/), ringed in every run. */
+  selection: Uint8Array | null;
+  /** What became of the last live change ('' before any). */
+  change: { message: string; error: boolean };
 
   // ---- playback (web/playback/) ----
   clock: Clock;
@@ -131,6 +135,8 @@ export function initialState(): AppState {
     mapOffered: false,
     selectedNode: -1,
     inspection: null,
+    selection: null,
+    change: { message: '', error: false },
     clock,
     pickedTx: 0,
     follow: true,

@@ -30,7 +30,7 @@ export class FrameLoop {
     private readonly panelDrawn: (k: number, tx: number) => void,
   ) {
     // What a frame draws: a change asks for a frame.
-    const drawn = (s: AppState) => [s.clock, s.pickedTx, s.follow, s.txOnly, s.panels, s.selectedNode];
+    const drawn = (s: AppState) => [s.clock, s.pickedTx, s.follow, s.txOnly, s.panels, s.selectedNode, s.selection];
     store.subscribe(drawn, () => this.request(), { equals: shallowEqual });
   }
 

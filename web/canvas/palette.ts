@@ -47,6 +47,9 @@ export const MARKS = {
   origin: '#ffffff',
   /** What adversaries did (withheld requests, rejected corrupt data, censoring), told apart by shape. */
   effect: '#f0e442',
+  /** Links a partition cut (dashed), and nodes picked for a change (a ring). */
+  cut: '#cc79a7',
+  selected: '#009e73',
 } as const;
 
 /** One colour per run in compare mode and in the charts (Okabe-Ito, in a fixed order). */

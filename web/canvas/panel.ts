@@ -5,6 +5,8 @@ import { runColour } from './palette';
 import { circularPositions, type LayoutKind } from './layouts';
 import { LiveTrace } from '../sim/live';
 import { drawFrame, measured, nodeAt, nodeBuckets, type LayerTurn, type ViewTransform } from './render';
+import { nodesIn } from './selection';
+import { adversaryBehaviours, NodeStates } from '../sim/node-states';
 import { arrivalsFromScan, TraceView, type TxView } from '../sim/trace';
 import { count } from '../app/format';
 
@@ -34,6 +36,11 @@ export class Panel {
   private readonly txInfo: HTMLElement;
   transform: ViewTransform = { k: 1, x: 0, y: 0 };
   selected = -1;
+  /** Nodes picked for a change (1 each), shared by every panel. */
+  selection: Uint8Array | null = null;
+  /** Each node's state over time under the run's timed events (none without events). */
+  states: NodeStates | null = null;
+  private readonly box: HTMLElement;
   /** Adversary effects summed so far (`read`: numbers of `trace.effects` counted) and who the adversaries are. */
   private effectTally: { sums: number[]; read: number; who: string } | null = null;
   private layout: LayoutKind = 'force';
@@ -44,7 +51,9 @@ export class Panel {
     readonly index: number,
     readonly label: string,
     onChange: () => void,
-    onPick: (panel: Panel, node: number) => void,
+    onPick: (panel: Panel, node: number, adding: boolean) => void,
+    /** Nodes inside a rectangle dragged with Shift held (added to the selection). */
+    onSelectArea: (nodes: number[]) => void = () => undefined,
   ) {
     this.element = document.createElement('figure');
     this.element.className = 'panel';
@@ -71,22 +80,64 @@ export class Panel {
     const footer = document.createElement('div');
     footer.className = 'panel-footer';
     footer.append(this.effects, this.txInfo, this.status);
-    this.element.append(caption, this.canvas, this.progress, footer);
+    // The rectangle a Shift-drag selects with.
+    this.box = document.createElement('div');
+    this.box.className = 'select-box';
+    this.box.hidden = true;
+    this.element.append(caption, this.canvas, this.box, this.progress, footer);
 
     const behaviour = zoom<HTMLCanvasElement, unknown>()
       .scaleExtent([0.5, 40])
+      // Shift-drag selects instead of panning.
+      .filter((event: MouseEvent) => !event.shiftKey && !event.ctrlKey && !event.button)
       .on('zoom', (event: { transform: ZoomTransform }) => {
         this.transform = { k: event.transform.k, x: event.transform.x, y: event.transform.y };
         onChange();
       });
     select(this.canvas).call(behaviour).call(behaviour.transform, zoomIdentity).on('dblclick.zoom', null);
     this.canvas.addEventListener('click', (event) => {
-      if (!this.trace) return;
+      if (!this.trace || this.dragged) return;
       const rect = this.canvas.getBoundingClientRect();
       const node = nodeAt(this.positions, rect.width, rect.height, this.transform, event.clientX - rect.left, event.clientY - rect.top);
-      if (node >= 0) onPick(this, node);
+      if (node >= 0) onPick(this, node, event.shiftKey);
     });
+    this.selectByDragging(onSelectArea);
     this.setState('running', 'starting…');
+  }
+
+  /** A drag just ended: the click it makes selects nothing. */
+  private dragged = false;
+
+  /** Shift-drag draws a rectangle; the nodes in it are selected when the pointer is released. */
+  private selectByDragging(onSelectArea: (nodes: number[]) => void): void {
+    let from: { x: number; y: number } | null = null;
+    const local = (event: PointerEvent) => {
+      const rect = this.canvas.getBoundingClientRect();
+      return { x: event.clientX - rect.left, y: event.clientY - rect.top };
+    };
+    const area = (a: { x: number; y: number }, b: { x: number; y: number }) => ({ x0: Math.min(a.x, b.x), y0: Math.min(a.y, b.y), x1: Math.max(a.x, b.x), y1: Math.max(a.y, b.y) });
+    this.canvas.addEventListener('pointerdown', (event) => {
+      this.dragged = false;
+      if (!event.shiftKey || !this.trace) return;
+      from = local(event);
+      this.canvas.setPointerCapture(event.pointerId);
+    });
+    this.canvas.addEventListener('pointermove', (event) => {
+      if (!from) return;
+      const r = area(from, local(event));
+      Object.assign(this.box.style, { left: `${this.canvas.offsetLeft + r.x0}px`, top: `${this.canvas.offsetTop + r.y0}px`, width: `${r.x1 - r.x0}px`, height: `${r.y1 - r.y0}px` });
+      this.box.hidden = r.x1 - r.x0 < 3 && r.y1 - r.y0 < 3;
+    });
+    this.canvas.addEventListener('pointerup', (event) => {
+      if (!from) return;
+      const r = area(from, local(event));
+      from = null;
+      this.box.hidden = true;
+      if (r.x1 - r.x0 < 3 && r.y1 - r.y0 < 3) return; // a Shift-click, handled as a click
+      this.dragged = true;
+      const { width, height } = this.canvas.getBoundingClientRect();
+      onSelectArea(nodesIn(this.positions, width, height, this.transform, r));
+    });
   }
 
   setState(state: PanelState, text: string): void {
@@ -106,7 +157,24 @@ export class Panel {
     this.trace = this.live.trace;
     this.view = new TraceView(this.trace);
     this.effectTally = null;
+    this.states = this.trace.changes.length ? new NodeStates(this.trace) : null;
     this.setLayout(this.layout);
+    this.showEffects();
+  }
+
+  /**
+   * A change was applied at `start.resumeUs`: the run goes on from there under the new scenario.
+   * What was shown before stays; the rest streams in again.
+   */
+  resume(start: RunStart): void {
+    if (!this.live || !this.trace) return this.start(start);
+    this.live.rewind(start);
+    this.view = new TraceView(this.trace);
+    this.effectTally = null;
+    this.seekState = null;
+    this.censors = null;
+    this.states = this.trace.changes.length ? new NodeStates(this.trace) : null;
+    this.showEffects();
   }
 
   /**
@@ -144,13 +212,20 @@ export class Panel {
   /** Tallies of adversary effects so far, under the canvas (only for runs with adversaries). */
   private showEffects(): void {
     const t = this.trace;
-    if (!t || !t.adversaries.some((a) => a)) return;
+    // Behaviours the protocol ignores are said under the canvas, as the core words them.
+    const notes = t?.notes.length ? ` · ${t.notes.join(' · ')}` : '';
+    this.element.dataset.notes = String(t?.notes.length ?? 0);
+    if (!t || !t.adversaries.some((a) => a)) {
+      this.effects.hidden = !notes;
+      this.effects.textContent = notes.slice(3);
+      return;
+    }
     // Each chunk adds its effects to the tallies: a chunk costs what it holds.
-    const tally = (this.effectTally ??= { sums: EFFECTS.map(() => 0), read: 0, who: adversaryKinds(t.behaviours, t.adversaries) });
+    const tally = (this.effectTally ??= { sums: EFFECTS.map(() => 0), read: 0, who: adversaryKinds(adversaryBehaviours(t), t.adversaries) });
     const { sums, who } = tally;
     for (; tally.read + 3 < t.effects.length; tally.read += 4) sums[t.effects[tally.read + 2]] += t.effects[tally.read + 3];
     this.effects.hidden = false;
-    this.effects.textContent = `adversaries: ${who} · requests withheld or timed out: ${count(sums[0])} · corrupt data rejected: ${count(sums[1])}`;
+    this.effects.textContent = `adversaries: ${who} · requests withheld or timed out: ${count(sums[0])} · corrupt data rejected: ${count(sums[1])}${notes}`;
     this.element.dataset.withheld = String(sums[0]);
     this.element.dataset.corrupt = String(sums[1]);
   }
@@ -251,7 +326,11 @@ export class Panel {
     const seek = this.seekState;
     if (seek && seek.tx === tx && seek.tUs === tUs) view = { ...view, arrivalUs: seek.arrivalUs };
     const censoring = this.censors?.tx === tx ? this.censors.nodes : null;
-    const stats = drawFrame(this.canvas, { trace: this.trace, positions: this.positions, tx: view, tUs, spanUs, transform: this.transform, background: this.land, txOnly, censoring, layerTurn }, this.selected);
+    const states = this.states?.at(tUs) ?? null;
+    const frame = { trace: this.trace, positions: this.positions, tx: view, tUs, spanUs, transform: this.transform, background: this.land, txOnly, censoring, layerTurn, states, selection: this.selection };
+    const stats = drawFrame(this.canvas, frame, this.selected);
+    this.element.dataset.away = String(states ? states.away.reduce((n, a) => n + a, 0) : 0);
+    this.element.dataset.adversariesNow = String(states && this.trace.behaviourNames ? states.behaviour.reduce((n, b) => n + (this.trace!.behaviourNames[b] !== 'honest' ? 1 : 0), 0) : this.trace.adversaries.reduce((n, a) => n + a, 0));
     this.showTx(view, tUs);
     this.element.dataset.flashes = String(stats.flashes);
     this.element.dataset.duplicateFlashes = String(stats.duplicates);

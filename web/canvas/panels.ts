@@ -19,6 +19,13 @@ export function mountPanels(store: AppStore, container: HTMLElement, redraw: () 
       for (const p of store.get().panels) p.selected = node;
     },
   );
+  store.subscribe(
+    (s) => [s.selection, s.panels] as const,
+    ([selection, panels]) => {
+      for (const p of panels) p.selection = selection;
+    },
+    { equals: shallowEqual },
+  );
   // A view picked, or a run's network arrived: every run shares the view.
   store.subscribe(
     (s) => [s.layout, s.started] as const,

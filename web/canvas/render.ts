@@ -4,6 +4,7 @@
 import { EFFECTS, SEND_STRIDE, type RunTrace } from '../../workers/protocol';
 import { MessageClass, SendField } from '../wasm/txcast_wasm.js';
 import { ARRIVAL_BUCKET_COLOURS, ARRIVAL_BUCKETS, arrivalBucket, BACKGROUND, edgeColour, LAND, MARKS, UNREACHED } from './palette';
+import type { NodeState } from '../sim/node-states';
 import type { TxView } from '../sim/trace';
 
 /** Pan and zoom, as d3-zoom gives them: screen = k * base + (x, y). */
@@ -30,6 +31,10 @@ export interface FrameInput {
   censoring?: Uint32Array | null;
   /** Shared by the canvases drawn in one frame: only one of them works on its layer in it. */
   layerTurn?: LayerTurn;
+  /** Each node's state at `tUs` as the run's timed events leave it (none without events). */
+  states?: NodeState | null;
+  /** Nodes picked for a change (1 each), ringed. */
+  selection?: Uint8Array | null;
 }
 
 /** The canvas that works on its layer in this frame, once one has. */
@@ -45,7 +50,7 @@ function takeTurn(turn: LayerTurn | undefined, canvas: HTMLCanvasElement): boole
 }
 
 /** The parts of a trace a frame reads (the light node's view builds them by hand). */
-type FrameTrace = Pick<RunTrace, 'nodes' | 'edges' | 'adversaries' | 'sends'> & Partial<Pick<RunTrace, 'effects' | 'kindClasses' | 'behaviours'>>;
+type FrameTrace = Pick<RunTrace, 'nodes' | 'edges' | 'adversaries' | 'sends'> & Partial<Pick<RunTrace, 'effects' | 'kindClasses' | 'behaviours' | 'behaviourNames'>>;
 
 /** Messages drawn in flight at most per frame, and how far back to look for them (us). */
 const MAX_FLASHES = 4000;
@@ -77,8 +82,14 @@ export function nodeBuckets(arrivalUs: Float64Array, createdUs: number, tUs: num
  * nodes withhold; recomputed when kinds grow.
  */
 const requestCache = new WeakMap<object, { kinds: number; request: Uint8Array; withholds: Uint8Array }>();
-function requestLookup(trace: FrameTrace): { request: Uint8Array; withholds: Uint8Array } | null {
-  const { kindClasses, behaviours } = trace;
+function requestLookup(trace: FrameTrace, states?: NodeState | null): { request: Uint8Array; withholds: Uint8Array } | null {
+  const { kindClasses, behaviours, behaviourNames } = trace;
+  // With timed events, who withholds is who does at the frame's time.
+  if (kindClasses && states && behaviourNames) {
+    const withholds = Uint8Array.from(states.behaviour, (b) => (WITHHOLDING.has(behaviourNames[b]) ? 1 : 0));
+    if (!withholds.some((w) => w)) return null;
+    return { request: Uint8Array.from(kindClasses, (c) => (c === MessageClass.Request ? 1 : 0)), withholds };
+  }
   if (!kindClasses || !behaviours || !behaviours.some((b) => WITHHOLDING.has(b))) return null;
   let found = requestCache.get(trace);
   if (!found || found.kinds !== kindClasses.length) {
@@ -337,7 +348,7 @@ export function drawFrame(canvas: HTMLCanvasElement, frame: FrameInput | null, s
     path.moveTo(x(from), y(from));
     path.lineTo(x(from) + (x(to) - x(from)) * progress, y(from) + (y(to) - y(from)) * progress);
   };
-  const lookup = requestLookup(trace);
+  const lookup = requestLookup(trace, frame.states);
   const { sends } = trace;
   const end = firstSendAfter(sends, tUs);
   let drawn = 0;
@@ -384,12 +395,33 @@ export function drawFrame(canvas: HTMLCanvasElement, frame: FrameInput | null, s
   context.setLineDash([]);
   context.globalAlpha = 1;
 
+  const states = frame.states;
+  // Links a partition cuts now: dashed, between two present nodes on different sides.
+  if (states && states.side.some((v) => v !== 0)) {
+    const cut = new Path2D();
+    for (let e = 0; e < links; e += 1) {
+      const [p, q] = [edges[2 * e], edges[2 * e + 1]];
+      if (states.side[p] === states.side[q] || states.away[p] || states.away[q]) continue;
+      cut.moveTo(x(p), y(p));
+      cut.lineTo(x(q), y(q));
+    }
+    context.save();
+    context.setLineDash([3, 4]);
+    context.globalAlpha = 0.6;
+    context.strokeStyle = MARKS.cut;
+    context.lineWidth = 1;
+    context.stroke(cut);
+    context.restore();
+  }
+
   // Nodes: one path per colour bucket; a node is coloured once the picked tx has reached it.
+  // A node that left is an empty ring until it comes back.
   const buckets: Path2D[] = Array.from({ length: ARRIVAL_BUCKETS }, () => new Path2D());
   const unreached = new Path2D();
+  const away = new Path2D();
   for (let i = 0; i < trace.nodes; i += 1) {
     const t = tx.arrivalUs[i];
-    const path = t >= 0 && t <= tUs ? buckets[bucketOf(t)] : unreached;
+    const path = states?.away[i] ? away : t >= 0 && t <= tUs ? buckets[bucketOf(t)] : unreached;
     path.moveTo(x(i) + radius, y(i));
     path.arc(x(i), y(i), radius, 0, 2 * Math.PI);
   }
@@ -399,12 +431,17 @@ export function drawFrame(canvas: HTMLCanvasElement, frame: FrameInput | null, s
     context.fillStyle = ARRIVAL_BUCKET_COLOURS[b];
     context.fill(path);
   });
+  context.strokeStyle = UNREACHED;
+  context.lineWidth = 1.2;
+  context.stroke(away);
 
-  // Adversaries: a diamond outline, so they read by shape as well as colour.
+  // Adversaries (at this time, with timed events): a diamond outline, so they read by shape as well as colour.
   const adversaries = new Path2D();
   const a = radius + 2.5;
+  const names = trace.behaviourNames;
+  const adversarial = (i: number) => (states && names ? names[states.behaviour[i]] !== 'honest' : trace.adversaries[i] === 1);
   for (let i = 0; i < trace.nodes; i += 1) {
-    if (!trace.adversaries[i]) continue;
+    if (!adversarial(i)) continue;
     adversaries.moveTo(x(i), y(i) - a);
     adversaries.lineTo(x(i) + a, y(i));
     adversaries.lineTo(x(i), y(i) + a);
@@ -472,6 +509,19 @@ export function drawFrame(canvas: HTMLCanvasElement, frame: FrameInput | null, s
     context.beginPath();
     context.arc(x(tx.origin), y(tx.origin), radius + 4.5, 0, 2 * Math.PI);
     context.stroke();
+  }
+  // Nodes picked for a change: a ring of their own.
+  if (frame.selection?.some((v) => v)) {
+    const picked = new Path2D();
+    const r = radius + 5.5;
+    frame.selection.forEach((on, i) => {
+      if (!on || i >= trace.nodes) return;
+      picked.moveTo(x(i) + r, y(i));
+      picked.arc(x(i), y(i), r, 0, 2 * Math.PI);
+    });
+    context.strokeStyle = MARKS.selected;
+    context.lineWidth = 1.6;
+    context.stroke(picked);
   }
   if (selected >= 0 && selected < trace.nodes) {
     context.setLineDash([3, 3]);

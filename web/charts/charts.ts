@@ -50,7 +50,13 @@ export function thin(n: number, limit: number): number[] {
   return out;
 }
 
-export function lineChart(svg: SVGSVGElement, f: ChartFrame, series: LineSeries[], options: { yMax?: number; cursorX?: number } = {}): void {
+/** A moment marked on a chart's time axis (a timed event). */
+export interface Mark {
+  x: number;
+  label: string;
+}
+
+export function lineChart(svg: SVGSVGElement, f: ChartFrame, series: LineSeries[], options: { yMax?: number; cursorX?: number; marks?: Mark[] } = {}): void {
   const { g, inner } = frame(svg, f);
   const xMax = max(series, (s) => (s.x.length ? s.x[s.x.length - 1] : 0)) ?? 1;
   const yMax = options.yMax ?? (max(series, (s) => max(Array.from(s.y))) ?? 1);
@@ -64,6 +70,14 @@ export function lineChart(svg: SVGSVGElement, f: ChartFrame, series: LineSeries[
       .x((i) => x(s.x[i]))
       .y((i) => y(s.y[i]))(points);
     g.append('path').attr('class', 'series').attr('fill', 'none').attr('stroke', s.colour).attr('stroke-width', 1.8).attr('d', d ?? '').append('title').text(s.label);
+  }
+  // Timed events: a dashed line at each, named on hover and by a short label.
+  for (const m of options.marks ?? []) {
+    if (!(m.x >= x.domain()[0] && m.x <= x.domain()[1])) continue;
+    const mark = g.append('g').attr('class', 'event-mark').attr('transform', `translate(${x(m.x)},0)`);
+    mark.append('line').attr('y1', 0).attr('y2', inner.height);
+    mark.append('text').attr('y', 8).attr('x', 2).text(m.label);
+    mark.append('title').text(`${m.label} at ${m.x} ms`);
   }
   if (options.cursorX !== undefined) {
     g.append('line')

@@ -1,11 +1,12 @@
 // The charts under the report, drawn once every run has reported: latency CDF, delivery over
-// time, duplicates and overhead, bandwidth, and the rate of any protocol counter picked.
+// time and by creation time, duplicates and overhead, bandwidth, and the rate of any protocol
+// counter picked. The time charts mark the scenario's timed events.
 import { element } from '../app/dom';
 import { counterNote } from '../app/core';
 import type { AppState, AppStore } from '../app/state';
 import { runColour } from '../canvas/palette';
-import { deliveryOverTime, latenciesMs } from '../sim/trace';
-import { barChart, lineChart } from './charts';
+import { deliveryByCreation, deliveryOverTime, latenciesMs } from '../sim/trace';
+import { barChart, lineChart, type Mark } from './charts';
 
 const SIZE = { width: 460, height: 240 };
 
@@ -14,10 +15,17 @@ export function mountResultCharts(store: AppStore): void {
     runLegend: element<HTMLElement>('run-legend'),
     latency: element<SVGSVGElement>('chart-latency'),
     delivery: element<SVGSVGElement>('chart-delivery'),
+    reach: element<SVGSVGElement>('chart-reach'),
     bars: element<SVGSVGElement>('chart-bars'),
     bandwidth: element<SVGSVGElement>('chart-bandwidth'),
     counters: element<SVGSVGElement>('chart-counters'),
     counterPick: element<HTMLSelectElement>('counter-pick'),
+  };
+
+  /** The timed events of the first run (every run shares the scenario's, unless one brings its own). */
+  const eventMarks = (s: AppState): Mark[] => {
+    const first = s.panels.find((p) => p.trace)?.trace;
+    return first ? first.markTimes.map((x, i) => ({ x, label: first.markKinds[i].replace(/_/g, ' ') })) : [];
   };
 
   /** The picked protocol counter's rate over time, one line per run that has it. */
@@ -35,12 +43,14 @@ export function mountResultCharts(store: AppStore): void {
         const y = Float64Array.from({ length: bins }, (_, b) => t.counterBins[c * bins + b] / t.nodes / (t.binUs / 1e6));
         return [{ label: p.label, colour: runColour(p.index), x, y }];
       }),
+      { marks: eventMarks(store.get()) },
     );
   };
 
   const renderCharts = (s: AppState) => {
     const { panels, reports } = s;
     const done = panels.filter((p) => p.trace);
+    const marks = eventMarks(s);
     ui.runLegend.replaceChildren(
       ...done.map((p) => {
         const li = document.createElement('li');
@@ -71,7 +81,16 @@ export function mountResultCharts(store: AppStore): void {
         const { tMs, share } = deliveryOverTime(p.trace!, 200);
         return { label: p.label, colour: runColour(p.index), x: tMs, y: share };
       }),
-      { yMax: 1 },
+      { yMax: 1, marks },
+    ));
+    later(() => lineChart(
+      ui.reach,
+      { ...SIZE, xLabel: 'tx created at (ms)', yLabel: 'share of nodes reached' },
+      done.map((p) => {
+        const { tMs, share } = deliveryByCreation(p.trace!, 250);
+        return { label: p.label, colour: runColour(p.index), x: tMs, y: share };
+      }),
+      { yMax: 1, marks },
     ));
     later(() => barChart(
       ui.bars,
@@ -92,6 +111,7 @@ export function mountResultCharts(store: AppStore): void {
         const y = Float64Array.from({ length: bins }, (_, b) => (t.bandwidth[2 * b] + t.bandwidth[2 * b + 1]) / t.nodes / (t.binUs / 1e6) / 1000);
         return { label: p.label, colour: runColour(p.index), x, y };
       }),
+      { marks },
     ));
     later(() => {
       const names = [...new Set(done.flatMap((p) => p.trace!.counterNames))].sort();

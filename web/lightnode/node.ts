@@ -14,6 +14,7 @@ import { multiaddr } from '@multiformats/multiaddr';
 import { createLibp2p } from 'libp2p';
 import type { Copy } from './arrivals';
 import { freshEngine } from './engines';
+import type { IceServer } from './ice';
 import { BanList } from '../p2p/ban.mjs';
 import { LiveNode, type FrameInfo } from '../p2p/live-node.mjs';
 import { txcastMuxer } from '../p2p/muxer.mjs';
@@ -81,25 +82,28 @@ export interface LightNodeOptions {
   /** txcast's router: the version it offers (default v2.0) and D_announce (default 4). */
   version?: GossipVersion;
   dAnnounce?: number;
+  /** STUN/TURN servers for the direct WebRTC connections (ice.ts); none by default. */
+  iceServers?: IceServer[];
 }
 
 type Node = Awaited<ReturnType<typeof makeNode>>;
 
-async function makeNode(bans: BanList, router: Router, onCopy: (topic: string, hash: string) => void) {
+async function makeNode(bans: BanList, router: Router, iceServers: IceServer[], onCopy: (topic: string, hash: string) => void) {
   const privateKey = await generateKeyPair('Ed25519');
   const node = await createLibp2p({
     privateKey,
     addresses: { listen: ['/p2p-circuit', '/webrtc'] },
     transports: [
       webSockets(),
-      // No STUN/TURN: direct connections use host candidates (same LAN, or the test's namespace).
-      webRTC({ rtcConfiguration: { iceServers: [] } }),
+      // No STUN/TURN unless given: then direct connections use host candidates only (same LAN, or
+      // the test's namespace), and the page never asks a public server for its address.
+      webRTC({ rtcConfiguration: { iceServers } }),
       circuitRelayTransport(),
     ],
     connectionEncrypters: [noise()],
     streamMuxers: [txcastMuxer()],
-    // The browser default gater refuses ws:// and private addresses: a local relay is both.
-    // Banned peers are turned away both ways.
+    // The browser default gater refuses ws:// and private addresses: a local relay is both (wss://
+    // to a relay behind a TLS proxy passes either way). Banned peers are turned away both ways.
     connectionGater: bans.gater({ denyDialMultiaddr: () => false }),
     services: { identify: identify(), ping: ping(), ...gossipServices(router, { onCopy }) },
   });
@@ -139,7 +143,7 @@ export class LightNode {
 
   async start(relayAddr: string): Promise<void> {
     this.relayAddr = relayAddr.trim();
-    const { node, privateKey } = await makeNode(this.bans, this.router, (topic, hash) => (this.gossip as { copy?: (t: string, h: string) => void } | null)?.copy?.(topic, hash));
+    const { node, privateKey } = await makeNode(this.bans, this.router, this.options.iceServers ?? [], (topic, hash) => (this.gossip as { copy?: (t: string, h: string) => void } | null)?.copy?.(topic, hash));
     this.node = node;
     for (const name of ['connection:open', 'connection:close', 'self:peer:update', 'peer:update'] as const) {
       node.addEventListener(name, () => this.options.onChange());

@@ -1,6 +1,8 @@
-// Starting the node: the start form (the relay to bootstrap from; once running, "Dial" dials one
-// more peer), the status line and the log. libp2p and the panel's drawing code load at Start.
+// Starting the node: the start form (the relay to bootstrap from and the ICE servers; once
+// running, "Dial" dials one more peer), the status line and the log. libp2p and the panel's
+// drawing code load at Start.
 import { wallMs } from '../p2p/txwire.mjs';
+import { describeIce, parseIceServers, type IceServer } from './ice';
 import type { SavedArrivals } from './saved-view';
 import { loadCaps } from './send-view';
 import { ROUTER_NAMES, type GossipSettings } from './settings';
@@ -12,17 +14,24 @@ export interface Starter {
   start(): Promise<void>;
 }
 
-export function mountStart(store: LightStore, root: HTMLElement, renders: Renders, settings: SettingsForm, saved: SavedArrivals, relay: string): Starter {
+export function mountStart(store: LightStore, root: HTMLElement, renders: Renders, settings: SettingsForm, saved: SavedArrivals, given: { relay: string; ice: string }): Starter {
   const $ = <T extends HTMLElement>(id: string) => root.querySelector<T>(`#${id}`)!;
   const relayInput = $<HTMLInputElement>('ln-relay');
+  const iceInput = $<HTMLInputElement>('ln-ice');
   const startButton = $<HTMLButtonElement>('ln-start');
-  relayInput.value = relay;
+  relayInput.value = given.relay;
+  iceInput.value = given.ice;
 
   store.subscribe(
     (s) => s.phase,
-    (phase) => (root.dataset.state = phase),
+    (phase) => {
+      root.dataset.state = phase;
+      // The ICE servers are the node's for its life: chosen before Start.
+      iceInput.disabled = phase === 'starting' || phase === 'running';
+    },
     { immediate: true },
   );
+  iceInput.addEventListener('input', () => store.update({ settingsError: '' }));
   store.subscribe(
     (s) => s.status,
     (status) => ($<HTMLParagraphElement>('ln-status').textContent = status),
@@ -52,8 +61,10 @@ export function mountStart(store: LightStore, root: HTMLElement, renders: Render
   const start = async () => {
     if (store.get().light) return dialMore();
     let chosen: GossipSettings;
+    let iceServers: IceServer[];
     try {
       chosen = settings.read();
+      iceServers = parseIceServers(iceInput.value);
     } catch (error) {
       store.update({ settingsError: (error as Error).message, status: 'not started: the settings need fixing' });
       return;
@@ -85,7 +96,9 @@ export function mountStart(store: LightStore, root: HTMLElement, renders: Render
         router: chosen.router,
         version: chosen.version,
         dAnnounce: chosen.dAnnounce,
+        iceServers,
       });
+      root.dataset.ice = iceServers.map((s) => s.urls).join(' ');
       store.update({ startedMs, started: chosen, light });
       await light.start(relayInput.value);
       const net = new netview.LiveNet(light.peerId, startedMs);
@@ -93,7 +106,7 @@ export function mountStart(store: LightStore, root: HTMLElement, renders: Render
       if (relayPeer) net.node(relayPeer, 'relay');
       const gossip = light.gossip!;
       const what = gossip.router === 'js' ? `${ROUTER_NAMES.js} (${gossip.version})` : `${ROUTER_NAMES.txcast} ${gossip.version}${gossip.version === 'v2.0' ? `, D_announce ${chosen.dAnnounce}` : ''}`;
-      store.update({ net, phase: 'running', status: `running as ${light.peerId}; gossipsub: ${what}` });
+      store.update({ net, phase: 'running', status: `running as ${light.peerId}; gossipsub: ${what}; ICE servers: ${describeIce(iceServers)}` });
       startButton.textContent = 'Dial';
       startButton.title = 'dial the address above as well (another relay or peer)';
     } catch (error) {

@@ -9,6 +9,12 @@ export const PANEL_HTML = `
       <label>relay <input id="ln-relay" name="relay" size="60" placeholder="/ip4/…/tcp/9090/ws/p2p/12D3Koo…" /></label>
       <button id="ln-start" type="submit">Start</button>
     </div>
+    <div class="ln-row">
+      <label>ICE servers <input id="ln-ice" name="ice" size="44" autocomplete="off" spellcheck="false" autocapitalize="off"
+        placeholder="none: same LAN only (e.g. stun:stun.example.org:3478)" aria-describedby="ln-ice-hint" /></label>
+      <span class="ln-hint" id="ln-ice-hint">chosen before Start; STUN reaches browsers behind NATs, TURN
+        (turn:USER:PASSWORD@HOST:PORT) relays where no direct path exists</span>
+    </div>
     <fieldset class="ln-row ln-settings" id="ln-settings">
       <legend>GossipSub (chosen before Start)</legend>
       <label>router <select id="ln-router">

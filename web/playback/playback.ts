@@ -27,6 +27,11 @@ export function extend(clock: Clock, computedUs: number, endUs = clock.endUs): C
   return { ...clock, endUs, computedUs: Math.min(endUs, Math.max(clock.computedUs, computedUs)) };
 }
 
+/** The runs go on from `computedUs` again (a live change): what was computed after it is to come. */
+export function rewind(clock: Clock, computedUs: number): Clock {
+  return { ...clock, computedUs: Math.min(clock.computedUs, computedUs), tUs: Math.min(clock.tUs, computedUs) };
+}
+
 /**
  * Advances a playing clock by `realMs` of wall time. It waits (still playing) at the edge of
  * what is computed, and stops at the end.

@@ -28,6 +28,22 @@ export interface RunReport {
     per_tx?: { reach_95_ms?: Stat; reached_all?: number };
   };
   counters: Record<string, unknown>;
+  /** Before, during and after each timed event (absent without events). */
+  phases?: Phase[];
+}
+
+/** One phase of a run with timed events (sim/src/phases.rs): the txs created in it. */
+export interface Phase {
+  /** "start", or the kinds of the events it begins with ("partition", "heal+join", ...). */
+  after: string;
+  from_ms: number;
+  to_ms: number;
+  txs: number;
+  delivery: number | null;
+  latency_ms: { p50: number | null; p95: number | null };
+  reach_95_ms: number | null;
+  /** After a heal, a join or a churn's end: until txs spread as before (null: not within the run's load). */
+  recovery_ms?: number | null;
 }
 
 export function parseReport(json: string): RunReport {

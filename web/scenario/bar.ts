@@ -96,6 +96,13 @@ export class ScenarioBar {
       (s) => s.engineFailure,
       (failure) => failure && this.editor.markError(failure.message),
     );
+    // A live change rewrote the scenario (web/sim/session.ts): the editor shows it.
+    store.subscribe(
+      (s) => s.scenarioText,
+      (text) => {
+        if (this.editor.text() !== text) this.editor.load(text);
+      },
+    );
 
     // ---- what the user does -----------------------------------------------------------------
 

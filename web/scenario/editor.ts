@@ -58,6 +58,11 @@ class Checker {
 
 const checker = new Checker();
 
+/** The engine's check of a scenario (off the page's thread): its summary JSON, or an error with the JSON path of the first problem. */
+export function checkScenario(scenario: string): Promise<string> {
+  return checker.check(scenario);
+}
+
 export class ScenarioEditor {
   private timer = 0;
   /** The form shows an older text than the raw JSON. */
@@ -148,10 +153,11 @@ export class ScenarioEditor {
       return this.report(`not valid JSON: ${error instanceof Error ? error.message : String(error)}`, false);
     }
     try {
-      const summary = JSON.parse(await checker.check(text)) as { nodes: number; links: number; txs: number; runs: unknown[] };
+      const summary = JSON.parse(await checker.check(text)) as { nodes: number; links: number; txs: number; runs: unknown[]; notes?: string[] };
       if (text !== this.raw.value) return false; // edited meanwhile: a newer check follows
       (await loadForm()).showFieldError(this.form, '');
-      return this.report(`valid: ${summary.nodes} nodes, ${summary.links} links, ${summary.txs} txs, ${summary.runs.length} runs`, true);
+      const notes = summary.notes?.length ? ` · note: ${summary.notes.join(' · ')}` : '';
+      return this.report(`valid: ${summary.nodes} nodes, ${summary.links} links, ${summary.txs} txs, ${summary.runs.length} runs${notes}`, true);
     } catch (error) {
       if (text !== this.raw.value) return false;
       const message = error instanceof Error ? error.message : String(error);

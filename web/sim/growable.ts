@@ -52,6 +52,11 @@ export class Growable {
     this.length += 1;
   }
 
+  /** Keeps the first `length` numbers. */
+  truncate(length: number): void {
+    this.length = Math.min(this.length, Math.max(0, length));
+  }
+
   view(): Float64Array {
     return this.data.subarray(0, this.length);
   }

@@ -1,7 +1,7 @@
 // A run's trace assembled while it is computed: the worker's start message gives the network,
 // each chunk appends what happened next, the end adds the aggregates and the report. Appending a
 // chunk costs what the chunk holds, not what came before.
-import { SEND_STRIDE, type RunChunk, type RunDone, type RunStart, type StreamedTrace } from '../../workers/protocol';
+import { SEND_STRIDE, type RunChunk, type RunDone, type RunEvents, type RunStart, type StreamedTrace } from '../../workers/protocol';
 import { SEND_CAP } from '../../workers/record';
 import { Growable } from './growable';
 
@@ -49,7 +49,48 @@ export class LiveTrace {
       report: '',
       engineMs: 0,
       layoutMs: start.layoutMs,
+      ...events(start),
     };
+  }
+
+  /**
+   * A change was applied at `start.resumeUs`: the run goes on from there under the new scenario
+   * (`start` is its first message). What happened before stays; what came after goes, to be
+   * streamed again.
+   */
+  rewind(start: RunStart): void {
+    const t = this.trace;
+    const before = start.resumeUs;
+    const keep = (g: Growable, stride: number) => {
+      const data = g.view();
+      let lo = 0;
+      let hi = data.length / stride;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (data[mid * stride] < before) lo = mid + 1;
+        else hi = mid;
+      }
+      g.truncate(lo * stride);
+    };
+    keep(this.deliveries, 3);
+    keep(this.duplicates, 3);
+    keep(this.sends, SEND_STRIDE);
+    keep(this.effects, 4);
+    Object.assign(t, {
+      deliveries: this.deliveries.view(),
+      duplicates: this.duplicates.view(),
+      sends: this.sends.view(),
+      effects: this.effects.view(),
+      computedUs: before,
+      adversaries: start.adversaries,
+      behaviours: start.behaviours,
+      txPlan: start.txPlan,
+      bandwidth: new Float64Array(0),
+      counterBins: new Float64Array(0),
+      report: '',
+      ...events(start),
+    });
+    this.done = false;
   }
 
   /** Appends a chunk; the trace's arrays are replaced by views that include it. */
@@ -87,4 +128,10 @@ export class LiveTrace {
     this.events = done.events;
     this.done = true;
   }
+}
+
+/** The timed events' part of a run's first message. */
+function events(start: RunStart): RunEvents {
+  const { changes, behaviourNames, markTimes, markKinds, notes, continents } = start;
+  return { changes, behaviourNames, markTimes, markKinds, notes, continents };
 }

@@ -1,12 +1,16 @@
 // The runs of the scenario: starts 1 to MAX_RUNS of its protocols, each in its own worker
 // (runner.ts), hears their networks, chunks and ends, and puts what they computed in the store;
-// asks the workers about a seeked time, a node or the censors of a tx. The views draw from the store.
+// asks the workers about a seeked time, a node or the censors of a tx; applies a live change by
+// adding it to the scenario's events and letting every run go on from its time. The views draw
+// from the store.
 import { SEND_STRIDE, type RunChunk, type RunDone, type RunStart } from '../../workers/protocol';
 import { count } from '../app/format';
 import { currentTx, selectedRuns, type AppStore } from '../app/state';
 import { Panel } from '../canvas/panel';
-import { extend, newClock, seek, togglePlay } from '../playback/playback';
+import { extend, newClock, rewind, seek, togglePlay } from '../playback/playback';
 import { parseReport } from '../report/report';
+import { checkScenario } from '../scenario/editor';
+import { changeAtMs, withEvent, type LiveChange } from '../scenario/events';
 import { seedOverride } from '../scenario/info';
 import { RunSlot } from './runner';
 
@@ -22,8 +26,8 @@ export class Session {
   /** The seek whose range scans are wanted; a newer seek supersedes it. */
   private seekAsked: { tUs: number; tx: number } | null = null;
   private scansInFlight = 0;
-  /** Per run, the tx whose censoring nodes were asked for (the worker knows behaviours). */
-  private readonly censoringAsked: number[] = [];
+  /** Per run, the tx (and behaviour change) whose censoring nodes were asked for (the worker knows behaviours). */
+  private readonly censoringAsked: string[] = [];
 
   constructor(
     private readonly store: AppStore,
@@ -45,7 +49,13 @@ export class Session {
     const generation = s.generation + 1;
     const layoutSeed = BigInt(s.info.seed);
     for (const slot of this.slots) if (slot.busy) slot.stop();
-    const panels = runs.map((r) => new Panel(r, s.info.labels[r] ?? `run ${r}`, this.redraw, (panel, node) => this.inspect(panel, node)));
+    const pick = (panel: Panel, node: number, adding: boolean) => {
+      if (adding) return this.togglePicked(node);
+      this.addPicked([node], true);
+      this.inspect(panel, node);
+    };
+    const area = (nodes: number[]) => this.addPicked(nodes);
+    const panels = runs.map((r) => new Panel(r, s.info.labels[r] ?? `run ${r}`, this.redraw, pick, area));
     this.seekAsked = null;
     this.censoringAsked.length = 0;
     store.update({
@@ -65,6 +75,8 @@ export class Session {
       phase: 'running',
       computing: true,
       computedShare: 0,
+      selection: null,
+      change: { message: '', error: false },
     });
     panels.forEach((panel, k) => {
       this.slots[k] ??= new RunSlot(k, (message) => this.workerCrashed(k, message));
@@ -200,17 +212,23 @@ export class Session {
     });
   }
 
-  /** Asks run `k`'s worker which nodes censor `tx`, once per tx (drawn as they are known). */
+  /**
+   * Asks run `k`'s worker which nodes censor `tx` at the time shown, once per tx and behaviour
+   * change (drawn as they are known).
+   */
   askCensoring(k: number, tx: number): void {
     const store = this.store;
-    const panel = store.get().panels[k];
-    if (this.censoringAsked[k] === tx || !panel.trace?.adversaries.some((a) => a) || !this.slots[k]) return;
-    this.censoringAsked[k] = tx;
+    const { panels, clock } = store.get();
+    const panel = panels[k];
+    const epoch = panel.states?.behaviourEpoch(clock.tUs) ?? 0;
+    const key = `${tx}:${epoch}`;
+    if (this.censoringAsked[k] === key || !panel.trace?.adversaries.some((a) => a) || !this.slots[k]) return;
+    this.censoringAsked[k] = key;
     const mine = store.get().generation;
     this.slots[k]
-      .arrivals(tx, tx, 0)
+      .arrivals(tx, tx, clock.tUs)
       .then((reply) => {
-        if (mine !== store.get().generation || this.censoringAsked[k] !== tx) return;
+        if (mine !== store.get().generation || this.censoringAsked[k] !== key) return;
         panel.setCensoring(tx, reply.censoring);
         this.redraw();
       })
@@ -230,6 +248,95 @@ export class Session {
       ?.inspect({ scenario: s.scenarioText, run: panel.index, seed: s.runSeed, layoutSeed: 0n, layout: false }, tUs, node)
       .then((reply) => store.update({ inspection: { kind: 'node', label: panel.label, tUs, inspection: reply.inspection } }))
       .catch((error: unknown) => store.update({ inspection: { kind: 'message', text: `could not inspect node ${node}: ${error instanceof Error ? error.message : String(error)}` } }));
+  }
+
+  // ---- live changes: picked nodes, and a change applied at the current time ----------------
+
+  private get nodes(): number {
+    return this.store.get().panels[0]?.trace?.nodes ?? 0;
+  }
+
+  /** Shift-click: a node joins the picked ones, or leaves them. */
+  togglePicked(node: number): void {
+    const current = this.store.get().selection ?? new Uint8Array(this.nodes);
+    const selection = Uint8Array.from(current);
+    if (node < selection.length) selection[node] = selection[node] ? 0 : 1;
+    this.store.update({ selection });
+  }
+
+  /** Nodes join the picked ones (a rectangle, a region, a random share). */
+  addPicked(nodes: number[], replace = false): void {
+    const current = this.store.get().selection;
+    const selection = replace || !current ? new Uint8Array(this.nodes) : Uint8Array.from(current);
+    for (const v of nodes) if (v >= 0 && v < selection.length) selection[v] = 1;
+    this.store.update({ selection });
+  }
+
+  /**
+   * Applies a change at the current simulated time in every run: it is added to the scenario's
+   * events (so the editor, the share link and `txsim run` have it), checked by the engine, and
+   * every run goes on from that time under the new scenario. What was shown before stays.
+   */
+  async applyChange(change: LiveChange, describe: string): Promise<void> {
+    const store = this.store;
+    const s = store.get();
+    const say = (message: string, error = false) => store.update({ change: { message, error } });
+    if (!s.panels.length || !s.panels.every((p) => p.trace)) return say('run a scenario first: changes apply to the runs shown', true);
+    const atMs = changeAtMs(s.clock.tUs);
+    const endUs = Math.max(...s.panels.map((p) => p.trace!.endUs));
+    if (atMs * 1000 > endUs) return say(`the runs end at ${endUs / 1000} ms: there is no time left to change`, true);
+    let text: string;
+    try {
+      text = withEvent(s.scenarioText, change, atMs);
+      await checkScenario(text);
+    } catch (error) {
+      return say(`not applied: ${error instanceof Error ? error.message : String(error)}`, true);
+    }
+    if (store.get().generation !== s.generation) return say('not applied: the runs changed meanwhile', true);
+    this.resume(text, atMs * 1000);
+    say(`${describe} at ${atMs} ms: added to the scenario's events`);
+  }
+
+  /** Every run goes on from `resumeUs` under `scenario` (which differs only after it). */
+  private resume(scenario: string, resumeUs: number): void {
+    const store = this.store;
+    const s = store.get();
+    const generation = s.generation + 1;
+    for (const slot of this.slots) if (slot.busy) slot.stop();
+    this.seekAsked = null;
+    this.censoringAsked.length = 0;
+    store.update({
+      scenarioText: scenario,
+      scenarioId: 'custom',
+      customOffered: true,
+      generation,
+      reports: s.panels.map(() => null),
+      clock: rewind(s.clock, resumeUs),
+      chartsDone: false,
+      seek: '',
+      phase: 'running',
+      computing: true,
+    });
+    const seed = s.runSeed;
+    s.panels.forEach((panel, k) => {
+      this.slots[k] ??= new RunSlot(k, (message) => this.workerCrashed(k, message));
+      const current = () => generation === store.get().generation;
+      this.slots[k].start(
+        { scenario, run: panel.index, seed, layoutSeed: BigInt(s.info.seed), layout: false, resumeUs },
+        {
+          start: (st) => {
+            if (!current()) return;
+            panel.resume(st);
+            panel.setProgress(resumeUs / Math.max(1, st.endUs), `going on from ${resumeUs / 1000} ms…`);
+            this.computedExtent();
+          },
+          chunk: (c) => current() && this.runChunk(k, c),
+          done: (d) => current() && this.runDone(k, d),
+          failed: (message) => current() && this.runFailed(k, message),
+        },
+      );
+    });
+    this.redraw();
   }
 
   /** Test hook: crash run `k`'s worker. */

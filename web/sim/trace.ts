@@ -187,3 +187,30 @@ export function deliveryOverTime(trace: TraceData, bins: number): { tMs: Float64
   }
   return { tMs, share };
 }
+
+/**
+ * Delivery by creation time: for the txs created in each `binMs`, the share of the nodes they
+ * reached by the end of the run, among the nodes never adversarial (the origin aside). A
+ * partition or a leave shows as a dip for the txs created while it lasts.
+ */
+export function deliveryByCreation(trace: TraceData & Pick<RunTrace, 'adversaries'>, binMs: number): { tMs: Float64Array; share: Float64Array } {
+  const { deliveries, nodes, txPlan, endUs, adversaries } = trace;
+  const binUs = Math.max(1, binMs * 1000);
+  const bins = Math.max(1, Math.ceil(endUs / binUs));
+  const honest = nodes - adversaries.reduce((n, a) => n + a, 0);
+  const reached = new Float64Array(bins);
+  const targets = new Float64Array(bins);
+  const bin = (tx: number) => Math.min(bins - 1, Math.floor(txPlan[2 * tx] / binUs));
+  for (let tx = 0; tx < txPlan.length / 2; tx += 1) targets[bin(tx)] += honest - (adversaries[txPlan[2 * tx + 1]] ? 0 : 1);
+  for (let o = 0; o + ArrivalField.Stride <= deliveries.length; o += ArrivalField.Stride) {
+    const node = deliveries[o + ArrivalField.Node];
+    const tx = deliveries[o + ArrivalField.Tx];
+    if (adversaries[node] || node === txPlan[2 * tx + 1]) continue;
+    reached[bin(tx)] += 1;
+  }
+  const kept = Array.from({ length: bins }, (_, b) => b).filter((b) => targets[b] > 0);
+  return {
+    tMs: Float64Array.from(kept, (b) => ((b + 0.5) * binUs) / 1000),
+    share: Float64Array.from(kept, (b) => reached[b] / targets[b]),
+  };
+}

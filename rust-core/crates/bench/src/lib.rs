@@ -53,6 +53,7 @@ pub fn engine_scenario(nodes: u32) -> Scenario {
             rate_steps: Vec::new(),
         }),
         adversaries: Vec::new(),
+        events: Vec::new(),
         drain_ms: 10_000.0,
         protocols: vec![ProtocolSpec::named("flood")],
     }

@@ -32,6 +32,7 @@ pub fn scenario() -> Scenario {
             rate_steps: Vec::new(),
         }),
         adversaries: Vec::new(),
+        events: Vec::new(),
         drain_ms: 500.0,
         protocols: vec![ProtocolSpec {
             config: serde_json::json!({

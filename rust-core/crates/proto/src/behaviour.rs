@@ -27,8 +27,34 @@ pub enum Behaviour {
 }
 
 impl Behaviour {
+    /// Every behaviour's name, as `kind` spells it in a scenario.
+    pub const NAMES: &'static [&'static str] = &[
+        "honest",
+        "silent",
+        "withhold_on_request",
+        "censor",
+        "corrupt",
+        "delay_replies",
+        "spam",
+        "lie_about_loss",
+    ];
+
     pub fn is_honest(&self) -> bool {
         matches!(self, Behaviour::Honest)
+    }
+
+    /// Its name, as `kind` spells it in a scenario (one of `NAMES`).
+    pub fn name(&self) -> &'static str {
+        match self {
+            Behaviour::Honest => "honest",
+            Behaviour::Silent => "silent",
+            Behaviour::WithholdOnRequest => "withhold_on_request",
+            Behaviour::Censor { .. } => "censor",
+            Behaviour::Corrupt => "corrupt",
+            Behaviour::DelayReplies { .. } => "delay_replies",
+            Behaviour::Spam => "spam",
+            Behaviour::LieAboutLoss => "lie_about_loss",
+        }
     }
 
     /// Whether a node with this behaviour leaves out the tx with this id. The choice is a
@@ -36,12 +62,25 @@ impl Behaviour {
     pub fn censors(&self, tx: crate::TxId) -> bool {
         match self {
             Behaviour::Silent => true,
-            Behaviour::Censor { fraction } => {
-                let h = (tx.0 ^ 0xc3a5_c85c_97cb_3127).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-                ((h >> 11) as f64 / (1u64 << 53) as f64) < *fraction
-            }
+            Behaviour::Censor { fraction } => Behaviour::leaves_out(*fraction, tx),
             _ => false,
         }
+    }
+
+    /// The share of txs it leaves out of what it sends: all when silent, none when honest.
+    pub fn left_out(&self) -> f64 {
+        match self {
+            Behaviour::Silent => 1.0,
+            Behaviour::Censor { fraction } => *fraction,
+            _ => 0.0,
+        }
+    }
+
+    /// Whether a node that leaves out a `share` of txs leaves out this one (as `censors`).
+    #[inline]
+    pub fn leaves_out(share: f64, tx: crate::TxId) -> bool {
+        let h = (tx.0 ^ 0xc3a5_c85c_97cb_3127).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        ((h >> 11) as f64 / (1u64 << 53) as f64) < share
     }
 }
 
@@ -49,6 +88,26 @@ impl Behaviour {
 mod tests {
     use super::*;
     use crate::TxId;
+
+    #[test]
+    fn names_are_the_scenario_kinds() {
+        let samples = [
+            Behaviour::Honest,
+            Behaviour::Silent,
+            Behaviour::WithholdOnRequest,
+            Behaviour::Censor { fraction: 0.5 },
+            Behaviour::Corrupt,
+            Behaviour::DelayReplies { delay_ms: 1.0 },
+            Behaviour::Spam,
+            Behaviour::LieAboutLoss,
+        ];
+        for (b, name) in samples.iter().zip(Behaviour::NAMES) {
+            assert_eq!(b.name(), *name);
+            let json = serde_json::to_value(b).unwrap();
+            assert_eq!(json["kind"], *name);
+        }
+        assert_eq!(samples.len(), Behaviour::NAMES.len());
+    }
 
     #[test]
     fn censor_fraction_is_roughly_kept() {

@@ -1,5 +1,8 @@
 //! Flooding: forward every new transaction to every peer but the one it came from.
 //! With `fanout` set it becomes random-subset push: forward to that many random peers.
+//!
+//! Adversaries: `Silent` forwards nothing, `Censor` does not forward the txs it censors. Flooding
+//! has no requests to withhold or delay and sends every tx unasked already.
 
 use crate::pull::Peers;
 use crate::wire::framed_len;
@@ -50,7 +53,9 @@ impl WireMsg for FloodMsg {
 
 pub struct Flood {
     fanout: Option<u32>,
-    silent: bool,
+    /// The share of txs it does not forward (`Behaviour::left_out`): a number, not the
+    /// behaviour, so that the state stays small (the engine indexes an array of them).
+    left_out: f64,
     peers: Peers,
     seen: TxIdSet,
     scratch: Vec<usize>,
@@ -65,7 +70,7 @@ impl Flood {
     }
 
     fn forward(&mut self, tx: Tx, except: Option<PeerIdx>, cx: &mut Ctx<'_, Self>) {
-        if self.silent {
+        if self.left_out > 0.0 && Behaviour::leaves_out(self.left_out, tx.id) {
             return;
         }
         let targets = self.peers.iter_up().filter(|&p| Some(p) != except);
@@ -95,7 +100,7 @@ impl Protocol for Flood {
     fn new(config: &FloodConfig, setup: &NodeSetup) -> Self {
         Flood {
             fanout: config.fanout,
-            silent: setup.behaviour == Behaviour::Silent,
+            left_out: setup.behaviour.left_out(),
             peers: Peers::default(),
             seen: TxIdSet::default(),
             scratch: Vec::new(),
@@ -121,6 +126,10 @@ impl Protocol for Flood {
             Input::PeerDown(p) => self.peers.set(p, false),
             Input::Timer(()) => {}
         }
+    }
+
+    fn set_behaviour(&mut self, behaviour: &Behaviour, _: &mut Ctx<'_, Self>) {
+        self.left_out = behaviour.left_out();
     }
 
     fn inspect(&self) -> Vec<(&'static str, String)> {

@@ -107,6 +107,11 @@ pub trait Protocol {
 
     fn handle(&mut self, input: Input<Self::Msg, Self::Timer>, cx: &mut Ctx<'_, Self>);
 
+    /// From now on the node acts as `behaviour` says (a scenario's timed `behaviour` event).
+    /// What it did before stands; a behaviour the protocol does not interpret (one missing from
+    /// its `ProtocolInfo::behaviours`) leaves it honest.
+    fn set_behaviour(&mut self, behaviour: &Behaviour, cx: &mut Ctx<'_, Self>);
+
     /// Human-readable state for the node inspector, in a fixed order.
     fn inspect(&self) -> Vec<(&'static str, String)> {
         Vec::new()

@@ -195,6 +195,28 @@ impl<E> EventQueue<E> {
         self.current.get(self.head)?.as_ref().map(|e| e.time)
     }
 
+    /// Drops every event still to come that `keep` refuses (a link going down takes what was
+    /// in flight on it). The rest keep their order. It visits every entry: for rare changes,
+    /// not for the hot path.
+    pub fn retain(&mut self, mut keep: impl FnMut(&E) -> bool) {
+        self.current.drain(..self.head);
+        self.head = 0;
+        self.current
+            .retain(|e| e.as_ref().is_some_and(|e| keep(&e.event)));
+        for bucket in &mut self.ring {
+            for block in bucket
+                .full
+                .iter_mut()
+                .chain(std::iter::once(&mut bucket.tail))
+            {
+                let before = block.len();
+                block.retain(|e| keep(&e.event));
+                self.in_ring -= before - block.len();
+            }
+        }
+        self.overflow.retain(|Reverse(far)| keep(&far.entry.event));
+    }
+
     /// Gives a bucket a fresh tail block, filing the full one.
     #[cold]
     #[inline(never)]
@@ -423,6 +445,32 @@ mod tests {
                 (5_000_000, 'i')
             ]
         );
+    }
+
+    /// Dropping events keeps the others in (time, insertion) order, wherever they wait: in
+    /// the bucket being drained, in the ring, in the overflow.
+    #[test]
+    fn retain_keeps_the_rest_in_order() {
+        let mut q = EventQueue::new();
+        let mut reference: Vec<(u64, u64)> = Vec::new();
+        for i in 0..600u64 {
+            let t = (i * 7_919) % 9_000_000 + if i % 5 == 0 { 2_000 } else { 0 };
+            q.push(t, i);
+            reference.push((t, i));
+        }
+        reference.sort();
+        // Take a few (the cursor moves into the first bucket), then drop every third.
+        for want in reference.drain(..10) {
+            assert_eq!(q.pop_until(u64::MAX), Some(want));
+        }
+        q.retain(|&i| i % 3 != 0);
+        reference.retain(|&(_, i)| i % 3 != 0);
+        q.push(reference[0].0, 1_000);
+        reference.push((reference[0].0, 1_000));
+        // Insertion order is the order of the numbers pushed.
+        reference.sort();
+        let order: Vec<(u64, u64)> = std::iter::from_fn(|| q.pop_until(u64::MAX)).collect();
+        assert_eq!(order, reference);
     }
 
     #[test]

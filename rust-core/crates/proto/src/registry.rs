@@ -10,7 +10,7 @@ use crate::live::{Framed, GossipNode, Live};
 use crate::shrec::Shrec;
 use crate::strokkur::Strokkur;
 use crate::{cat, flood, gossipsub, inv, shrec, strokkur};
-use crate::{Counter, Protocol, TxStore};
+use crate::{Behaviour, Counter, Protocol, TxStore};
 use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
@@ -29,7 +29,40 @@ pub struct ProtocolInfo {
     pub live: bool,
     /// Every counter it may report, each described.
     pub counters: &'static [&'static Counter],
+    /// The adversary behaviours it interprets, by name (`Behaviour::NAMES`); any other leaves
+    /// a node honest in its runs.
+    pub behaviours: &'static [&'static str],
 }
+
+impl ProtocolInfo {
+    /// Whether a node given `behaviour` acts on it in this protocol's runs.
+    pub fn interprets(&self, behaviour: &Behaviour) -> bool {
+        behaviour.is_honest() || self.behaviours.contains(&behaviour.name())
+    }
+}
+
+/// The entry of a protocol name, if it is one.
+pub fn info(name: &str) -> Option<&'static ProtocolInfo> {
+    PROTOCOLS.iter().find(|p| p.name == name)
+}
+
+/// What each kind of protocol makes of adversaries (see each module's documentation).
+const FLOOD_BEHAVIOURS: &[&str] = &["silent", "censor"];
+const PULL_BEHAVIOURS: &[&str] = &[
+    "silent",
+    "withhold_on_request",
+    "censor",
+    "delay_replies",
+    "spam",
+];
+const GOSSIPSUB_BEHAVIOURS: &[&str] = &["silent", "withhold_on_request", "censor", "corrupt"];
+const STROKKUR_BEHAVIOURS: &[&str] = &[
+    "silent",
+    "withhold_on_request",
+    "censor",
+    "corrupt",
+    "lie_about_loss",
+];
 
 /// Every protocol, in the order lists show them.
 pub const PROTOCOLS: &[ProtocolInfo] = &[
@@ -40,6 +73,7 @@ pub const PROTOCOLS: &[ProtocolInfo] = &[
         config_type: "FloodConfig",
         live: false,
         counters: flood::counters::ALL,
+        behaviours: FLOOD_BEHAVIOURS,
     },
     ProtocolInfo {
         name: "push",
@@ -48,6 +82,7 @@ pub const PROTOCOLS: &[ProtocolInfo] = &[
         config_type: "FloodConfig",
         live: false,
         counters: flood::counters::ALL,
+        behaviours: FLOOD_BEHAVIOURS,
     },
     ProtocolInfo {
         name: "inv",
@@ -56,6 +91,7 @@ pub const PROTOCOLS: &[ProtocolInfo] = &[
         config_type: "InvConfig",
         live: false,
         counters: inv::counters::ALL,
+        behaviours: PULL_BEHAVIOURS,
     },
     ProtocolInfo {
         name: "shrec",
@@ -64,6 +100,7 @@ pub const PROTOCOLS: &[ProtocolInfo] = &[
         config_type: "ShrecConfig",
         live: false,
         counters: shrec::counters::ALL,
+        behaviours: PULL_BEHAVIOURS,
     },
     ProtocolInfo {
         name: "cat",
@@ -72,6 +109,7 @@ pub const PROTOCOLS: &[ProtocolInfo] = &[
         config_type: "CatConfig",
         live: true,
         counters: cat::counters::ALL,
+        behaviours: PULL_BEHAVIOURS,
     },
     ProtocolInfo {
         name: "cat2",
@@ -80,6 +118,7 @@ pub const PROTOCOLS: &[ProtocolInfo] = &[
         config_type: "CatConfig",
         live: false,
         counters: cat::counters::ALL,
+        behaviours: PULL_BEHAVIOURS,
     },
     ProtocolInfo {
         name: "gossipsub",
@@ -88,6 +127,7 @@ pub const PROTOCOLS: &[ProtocolInfo] = &[
         config_type: "GossipsubConfig",
         live: true,
         counters: gossipsub::counters::ALL,
+        behaviours: GOSSIPSUB_BEHAVIOURS,
     },
     ProtocolInfo {
         name: "strokkur",
@@ -96,6 +136,7 @@ pub const PROTOCOLS: &[ProtocolInfo] = &[
         config_type: "StrokkurConfig",
         live: true,
         counters: strokkur::counters::ALL,
+        behaviours: STROKKUR_BEHAVIOURS,
     },
 ];
 
@@ -250,6 +291,20 @@ mod tests {
         }
         assert_eq!(resolve("gossip", Live), None);
         assert_eq!(config_schemas().len(), PROTOCOLS.len());
+    }
+
+    #[test]
+    fn every_behaviour_a_protocol_interprets_is_one_by_name() {
+        for p in PROTOCOLS {
+            for b in p.behaviours {
+                assert!(Behaviour::NAMES[1..].contains(b), "{}: {b}", p.name);
+            }
+            assert!(p.interprets(&Behaviour::Honest) && p.interprets(&Behaviour::Silent));
+        }
+        assert!(!info("flood")
+            .unwrap()
+            .interprets(&Behaviour::WithholdOnRequest));
+        assert!(info("gossip").is_none());
     }
 
     #[test]

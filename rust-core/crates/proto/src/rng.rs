@@ -25,6 +25,8 @@ pub mod stream {
     pub const ADVERSARY: u64 = 5;
     pub const LAYOUT: u64 = 6;
     pub const BANDWIDTH: u64 = 7;
+    /// A scenario's timed events: node draws and churn (index: the event's place in the list).
+    pub const EVENTS: u64 = 8;
 }
 
 impl Rng {

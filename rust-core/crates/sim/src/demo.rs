@@ -39,6 +39,7 @@ pub fn demo_scenario(seed: u64, nodes: u32, degree: u32) -> Scenario {
             start_ms: 0.0,
         }),
         adversaries: Vec::new(),
+        events: Vec::new(),
         drain_ms: 10_000.0,
         protocols: vec![ProtocolSpec::named("flood")],
     }

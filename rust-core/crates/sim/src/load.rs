@@ -1,6 +1,7 @@
 //! Reading a scenario from untrusted JSON: every failure names the JSON path and the rule
 //! broken, and sizes are capped before anything is allocated for them.
 
+use crate::events::{check_events, RunShape};
 use crate::scenario::*;
 use std::fmt;
 
@@ -74,7 +75,7 @@ fn finite(path: &str, v: f64) -> Result<f64, ScenarioError> {
     }
 }
 
-fn in_range(path: &str, v: f64, lo: f64, hi: f64) -> Result<(), ScenarioError> {
+pub(crate) fn in_range(path: &str, v: f64, lo: f64, hi: f64) -> Result<(), ScenarioError> {
     finite(path, v)?;
     if v < lo || v > hi {
         return Err(err(path, format!("{v} is outside [{lo}, {hi}]")));
@@ -82,7 +83,7 @@ fn in_range(path: &str, v: f64, lo: f64, hi: f64) -> Result<(), ScenarioError> {
     Ok(())
 }
 
-fn positive(path: &str, v: f64, hi: f64) -> Result<(), ScenarioError> {
+pub(crate) fn positive(path: &str, v: f64, hi: f64) -> Result<(), ScenarioError> {
     finite(path, v)?;
     if v <= 0.0 || v > hi {
         return Err(err(path, format!("{v} must be above 0 and at most {hi}")));
@@ -206,6 +207,26 @@ pub fn validate(s: &Scenario) -> Result<(), ScenarioError> {
         ));
     }
     check_adversaries("adversaries", &s.adversaries, n)?;
+    let shape = |workload: &Workload, workload_ms: f64| RunShape {
+        nodes: n,
+        end_ms: workload_ms + s.drain_ms,
+        poisson_until_ms: match workload {
+            Workload::Poisson(p) => Some(p.duration_ms),
+            Workload::Burst(_) => None,
+        },
+        rates: match workload {
+            Workload::Poisson(p) => std::iter::once((0.0, p.total_tps))
+                .chain(p.rate_steps.iter().map(|r| (r.at_ms, r.total_tps)))
+                .collect(),
+            Workload::Burst(_) => Vec::new(),
+        },
+        max_txs: match workload {
+            Workload::Poisson(p) => p.max_txs,
+            Workload::Burst(_) => None,
+        },
+        geographic: matches!(s.latency, Latency::Geographic(_)),
+    };
+    check_events("events", &s.events, &shape(&s.workload, workload_ms))?;
     if s.protocols.is_empty() || s.protocols.len() > MAX_PROTOCOLS {
         return Err(err(
             "protocols",
@@ -239,15 +260,25 @@ pub fn validate(s: &Scenario) -> Result<(), ScenarioError> {
         if let Some(sets) = &p.adversaries {
             check_adversaries(&format!("protocols[{i}].adversaries"), sets, n)?;
         }
+        let mut run_ms = workload_ms;
         if let Some(w) = &p.workload {
             let at = format!("protocols[{i}].workload");
-            let ms = check_workload(&at, w, n)?;
-            if ms + s.drain_ms > MAX_SIM_MS {
+            run_ms = check_workload(&at, w, n)?;
+            if run_ms + s.drain_ms > MAX_SIM_MS {
                 return Err(err(
                     at,
                     format!("workload plus drain is above {MAX_SIM_MS} ms"),
                 ));
             }
+        }
+        // The run's own events, or the scenario's under the run's own workload.
+        if p.events.is_some() || p.workload.is_some() {
+            let (at, events) = match &p.events {
+                Some(own) => (format!("protocols[{i}].events"), own),
+                None => ("events".to_string(), &s.events),
+            };
+            let workload = p.workload.as_ref().unwrap_or(&s.workload);
+            check_events(&at, events, &shape(workload, run_ms))?;
         }
         if !p.config.is_object() {
             return Err(err(format!("protocols[{i}].config"), "must be an object"));
@@ -361,18 +392,20 @@ fn check_adversaries(at: &str, sets: &[AdversarySet], n: u32) -> Result<(), Scen
             }
             _ => return Err(err(&p, "give exactly one of `fraction` or `nodes`")),
         }
-        match &a.behaviour {
-            proto::Behaviour::Censor { fraction } => {
-                in_range(&format!("{p}.behaviour.fraction"), *fraction, 0.0, 1.0)?
-            }
-            proto::Behaviour::DelayReplies { delay_ms } => in_range(
-                &format!("{p}.behaviour.delay_ms"),
-                *delay_ms,
-                0.0,
-                MAX_SIM_MS,
-            )?,
-            _ => {}
-        }
+        check_behaviour(&format!("{p}.behaviour"), &a.behaviour)?;
     }
     Ok(())
+}
+
+/// The ranges of a behaviour's numbers, at JSON path `p`.
+pub(crate) fn check_behaviour(p: &str, b: &proto::Behaviour) -> Result<(), ScenarioError> {
+    match b {
+        proto::Behaviour::Censor { fraction } => {
+            in_range(&format!("{p}.fraction"), *fraction, 0.0, 1.0)
+        }
+        proto::Behaviour::DelayReplies { delay_ms } => {
+            in_range(&format!("{p}.delay_ms"), *delay_ms, 0.0, MAX_SIM_MS)
+        }
+        _ => Ok(()),
+    }
 }

@@ -273,6 +273,19 @@ impl Metrics {
         }
     }
 
+    /// Honest nodes (besides the origin) `tx` reached, and how many there are to reach.
+    pub fn reach(&self, tx: usize) -> (u32, u32) {
+        (
+            self.reach.get(tx).copied().unwrap_or(0),
+            self.honest_targets,
+        )
+    }
+
+    /// When `tx` reached 95% of the honest nodes, after its creation (None: never).
+    pub fn reach_95_us(&self, tx: usize) -> Option<u64> {
+        self.reach95_us.get(tx).copied().filter(|&t| t != NOT_YET)
+    }
+
     /// Counters summed over all nodes and split by node, in name order.
     pub fn counter_report(&self) -> BTreeMap<String, CounterReport> {
         self.counters

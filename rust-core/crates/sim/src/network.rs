@@ -6,6 +6,7 @@ use crate::geo;
 use crate::graph;
 use crate::load::{err, ScenarioError};
 use crate::scenario::*;
+use crate::timeline::{Setting, Timeline};
 use proto::{stream, Behaviour, Rng};
 
 /// A directed edge: everything a message on it needs, in one place (one cache line).
@@ -29,9 +30,14 @@ pub struct Network {
     /// Bits per second; 0 means unlimited.
     pub up_bps: Vec<u64>,
     pub down_bps: Vec<u64>,
+    /// Each node's behaviour at the start.
     pub behaviour: Vec<Behaviour>,
     /// For geographic latency: each node's index into `geo::CITIES`.
     pub city: Option<Vec<usize>>,
+    /// What the scenario's timed events change, and when.
+    pub timeline: Timeline,
+    /// Nodes honest for the whole run: the ones reports measure.
+    honest: Vec<bool>,
 }
 
 impl Network {
@@ -129,6 +135,15 @@ impl Network {
 
         let (up_bps, down_bps) = bandwidths(s, n);
         let behaviour = behaviours(s, n)?;
+        let setting = Setting {
+            seed: s.seed,
+            nodes: n,
+            behaviour: &behaviour,
+            publisher: publisher(s),
+            city: city.as_deref(),
+        };
+        let timeline = Timeline::build("events", &s.events, &setting)?;
+        let honest = timeline.honest_throughout(&behaviour);
         Ok(Network {
             nodes: n,
             links,
@@ -138,6 +153,8 @@ impl Network {
             down_bps,
             behaviour,
             city,
+            timeline,
+            honest,
         })
     }
 
@@ -161,8 +178,9 @@ impl Network {
         self.offsets[edge.peer as usize] as usize + edge.back as usize
     }
 
+    /// Whether node `v` is honest for the whole run (no event makes it an adversary).
     pub fn is_honest(&self, v: usize) -> bool {
-        self.behaviour[v].is_honest()
+        self.honest[v]
     }
 }
 
@@ -191,35 +209,32 @@ fn bandwidths(s: &Scenario, n: usize) -> (Vec<u64>, Vec<u64>) {
     (up, down)
 }
 
+/// A burst's publisher, never drawn at random for adversaries or events.
+fn publisher(s: &Scenario) -> Option<usize> {
+    match &s.workload {
+        Workload::Burst(Burst { publisher, .. }) => Some(*publisher as usize),
+        Workload::Poisson(_) => None,
+    }
+}
+
 /// Adversary sets take distinct nodes; a burst publisher is never drawn at random.
 fn behaviours(s: &Scenario, n: usize) -> Result<Vec<Behaviour>, ScenarioError> {
     let mut out = vec![Behaviour::Honest; n];
-    let publisher = match &s.workload {
-        crate::scenario::Workload::Burst(crate::scenario::Burst { publisher, .. }) => {
-            Some(*publisher as usize)
-        }
-        _ => None,
-    };
+    let publisher = publisher(s);
     let mut rng = Rng::derive(s.seed, stream::ADVERSARY, 0);
     for (i, set) in s.adversaries.iter().enumerate() {
         let chosen: Vec<usize> = match (&set.fraction, &set.nodes) {
             (Some(f), _) => {
-                let mut free: Vec<usize> = (0..n)
+                let free: Vec<usize> = (0..n)
                     .filter(|&v| out[v].is_honest() && Some(v) != publisher)
                     .collect();
-                let count = (f * n as f64).round() as usize;
-                if count > free.len() {
-                    return Err(err(
+                let (count, left) = ((f * n as f64).round() as usize, free.len());
+                draw(free, count, &mut rng).ok_or_else(|| {
+                    err(
                         format!("adversaries[{i}].fraction"),
-                        format!(
-                            "{count} adversaries asked for, only {} honest nodes left",
-                            free.len()
-                        ),
-                    ));
-                }
-                rng.shuffle(&mut free);
-                free.truncate(count);
-                free
+                        format!("{count} adversaries asked for, only {left} honest nodes left"),
+                    )
+                })?
             }
             (None, Some(list)) => list.iter().map(|&v| v as usize).collect(),
             (None, None) => Vec::new(),
@@ -232,4 +247,15 @@ fn behaviours(s: &Scenario, n: usize) -> Result<Vec<Behaviour>, ScenarioError> {
         return Err(err("adversaries", "no honest node is left"));
     }
     Ok(out)
+}
+
+/// `count` nodes of `pool` drawn from `rng` (a shuffle, then the first ones); None if the pool
+/// holds fewer.
+pub(crate) fn draw(mut pool: Vec<usize>, count: usize, rng: &mut Rng) -> Option<Vec<usize>> {
+    if count > pool.len() {
+        return None;
+    }
+    rng.shuffle(&mut pool);
+    pool.truncate(count);
+    Some(pool)
 }

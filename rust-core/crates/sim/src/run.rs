@@ -6,6 +6,7 @@ use crate::engine::{Engine, EngineOptions, TraceSink};
 use crate::load::{err, ScenarioError};
 use crate::metrics::{CounterReport, Metrics, Summary};
 use crate::network::Network;
+use crate::phases::{phases, Phase};
 use crate::scenario::Scenario;
 use crate::workload::TxPlan;
 use proto::registry::ConfigCheck;
@@ -34,10 +35,10 @@ impl Prepared {
     }
 
     /// The network and load of run `index`: the scenario's own, or rebuilt (same graph and
-    /// seed) with the run's own adversaries or workload.
+    /// seed) with the run's own adversaries, workload or events.
     pub fn for_run(&self, index: usize) -> Result<(Rc<Network>, Rc<TxPlan>), ScenarioError> {
         let spec = &self.scenario.protocols[index];
-        if spec.adversaries.is_none() && spec.workload.is_none() {
+        if spec.adversaries.is_none() && spec.workload.is_none() && spec.events.is_none() {
             return Ok((Rc::clone(&self.net), Rc::clone(&self.plan)));
         }
         let mut scenario = self.scenario.clone();
@@ -46,6 +47,9 @@ impl Prepared {
         }
         if let Some(workload) = &spec.workload {
             scenario.workload = workload.clone();
+        }
+        if let Some(events) = &spec.events {
+            scenario.events = events.clone();
         }
         let net = Network::build(&scenario)
             .map_err(|e| err(format!("protocols[{index}].{}", e.path), e.message))?;
@@ -208,6 +212,9 @@ pub struct RunReport {
     pub digest: String,
     pub summary: Summary,
     pub counters: BTreeMap<String, CounterReport>,
+    /// Before, during and after each timed event (none without events).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub phases: Vec<Phase>,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -231,6 +238,7 @@ impl Started {
             plan,
             run,
         } = self;
+        let end_us = run.end_us();
         let done = run.finish();
         let report = RunReport {
             label,
@@ -244,6 +252,7 @@ impl Started {
             digest: done.digest,
             summary: done.metrics.summary(&net, &plan),
             counters: done.metrics.counter_report(),
+            phases: phases(&net, &plan, &done.metrics, end_us),
         };
         (report, done.metrics)
     }

@@ -1,6 +1,7 @@
 //! The scenario file: what network, what load, what adversaries, which protocols to compare.
 //! These types are the source of truth for `scenarios/schema.json`. Units are in field names.
 
+use crate::events::TimedEvent;
 use crate::tagged::kind_tagged;
 use proto::Behaviour;
 use schemars::JsonSchema;
@@ -32,6 +33,10 @@ pub struct Scenario {
     pub workload: Workload,
     #[serde(default)]
     pub adversaries: Vec<AdversarySet>,
+    /// Changes to the network while it runs, in time order: behaviours switched, nodes leaving
+    /// and joining, churn, partitions and heals, loss, load.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub events: Vec<TimedEvent>,
     /// Simulated time after the workload ends, for the last transactions to spread.
     #[serde(default = "default_drain_ms")]
     pub drain_ms: f64,
@@ -283,6 +288,9 @@ pub struct ProtocolSpec {
     /// This run's own workload instead of the scenario's (e.g. 1 to 64 messages).
     #[serde(default)]
     pub workload: Option<Workload>,
+    /// This run's own timed events instead of the scenario's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub events: Option<Vec<TimedEvent>>,
 }
 
 fn empty_object() -> serde_json::Value {
@@ -298,6 +306,7 @@ impl ProtocolSpec {
             config: empty_object(),
             adversaries: None,
             workload: None,
+            events: None,
         }
     }
 

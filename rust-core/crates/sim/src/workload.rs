@@ -3,6 +3,7 @@
 
 use crate::network::Network;
 use crate::scenario::{Burst, LognormalSize, Poisson, Scenario, TxSize, UniformSize, Workload};
+use crate::timeline::{Change, What};
 use proto::{stream, Rng, Tx, TxId};
 
 /// Transactions in creation order; a tx's id is its index here.
@@ -32,15 +33,19 @@ impl TxPlan {
                 tx_size,
                 rate_steps,
             }) => {
-                let honest: Vec<u32> = (0..net.nodes)
-                    .filter(|&v| net.is_honest(v))
-                    .map(|v| v as u32)
-                    .collect();
+                let mut origins = Origins::new(net);
                 let end = duration_ms * 1000.0;
                 let cap = max_txs.unwrap_or(u64::MAX);
-                // Piecewise-constant rate: (start time in us, tps), in order.
+                // Piecewise-constant rate: (start time in us, tps), in order; a `load` event
+                // after a step at the same time wins.
                 let mut segments = vec![(0.0, *total_tps)];
                 segments.extend(rate_steps.iter().map(|s| (s.at_ms * 1000.0, s.total_tps)));
+                let loads = net.timeline.changes.iter().filter_map(|c| match c.what {
+                    What::Load(tps) => Some((c.at_us as f64, tps)),
+                    _ => None,
+                });
+                segments.extend(loads);
+                segments.sort_by(|a, b| a.0.total_cmp(&b.0));
                 let mut t = 0.0;
                 let mut seg = 0;
                 loop {
@@ -57,8 +62,13 @@ impl TxPlan {
                     if t >= end || plan.created_us.len() as u64 >= cap {
                         break;
                     }
-                    plan.created_us.push(t.round() as u64);
-                    plan.origin.push(honest[rng.index(honest.len())]);
+                    let created = t.round() as u64;
+                    // Nobody to create it (every node away or adversarial): no tx then.
+                    let Some(origin) = origins.draw(created, &mut rng) else {
+                        continue;
+                    };
+                    plan.created_us.push(created);
+                    plan.origin.push(origin);
                     plan.len
                         .push(draw_size(*tx_bytes, tx_size.as_ref(), &mut rng));
                 }
@@ -92,6 +102,59 @@ impl TxPlan {
             id: TxId(i as u64),
             len: self.len[i],
         }
+    }
+}
+
+/// The nodes that create txs at a time: honest then and present (the timeline's behaviour
+/// changes, leaves and joins applied as time goes on).
+struct Origins<'a> {
+    changes: &'a [Change],
+    next: usize,
+    honest: Vec<bool>,
+    away: Vec<bool>,
+    pool: Vec<u32>,
+}
+
+impl<'a> Origins<'a> {
+    fn new(net: &'a Network) -> Self {
+        let honest: Vec<bool> = net.behaviour.iter().map(|b| b.is_honest()).collect();
+        let pool = (0..net.nodes as u32)
+            .filter(|&v| honest[v as usize])
+            .collect();
+        Origins {
+            changes: &net.timeline.changes,
+            next: 0,
+            away: vec![false; net.nodes],
+            honest,
+            pool,
+        }
+    }
+
+    /// A uniform draw among the nodes that create txs at `t_us`.
+    fn draw(&mut self, t_us: u64, rng: &mut Rng) -> Option<u32> {
+        let mut changed = false;
+        while let Some(c) = self.changes.get(self.next).filter(|c| c.at_us <= t_us) {
+            self.next += 1;
+            match &c.what {
+                What::Behaviour { nodes, behaviour } => nodes
+                    .iter()
+                    .for_each(|&v| self.honest[v as usize] = behaviour.is_honest()),
+                What::Leave(nodes) => nodes.iter().for_each(|&v| self.away[v as usize] = true),
+                What::Join(nodes) => nodes.iter().for_each(|&v| self.away[v as usize] = false),
+                _ => continue,
+            }
+            changed = true;
+        }
+        if changed {
+            let (honest, away) = (&self.honest, &self.away);
+            self.pool = (0..honest.len() as u32)
+                .filter(|&v| honest[v as usize] && !away[v as usize])
+                .collect();
+        }
+        if self.pool.is_empty() {
+            return None;
+        }
+        Some(self.pool[rng.index(self.pool.len())])
     }
 }
 

@@ -30,6 +30,7 @@ fn flood_scenario(nodes: u32, degree: u32, txs: u64) -> Scenario {
             rate_steps: Vec::new(),
         }),
         adversaries: Vec::new(),
+        events: Vec::new(),
         drain_ms: 20_000.0,
         protocols: vec![ProtocolSpec::named("flood")],
     }

@@ -47,6 +47,7 @@ fn scenario(protocols: &[(&str, &str, serde_json::Value)]) -> Scenario {
             rate_steps: Vec::new(),
         }),
         adversaries: Vec::new(),
+        events: Vec::new(),
         drain_ms: 1_500.0,
         protocols: protocols
             .iter()

@@ -11,7 +11,8 @@ txsim - simulate transaction broadcast protocols
 
 USAGE:
     txsim run SCENARIO.json [--seed N] [--protocol LABEL] [--out REPORT.json] [--trace TRACE.jsonl] [--quiet]
-    txsim validate SCENARIO.json      check a scenario file and say what is wrong
+    txsim validate SCENARIO.json      check a scenario file and say what is wrong (and which
+                                      protocol ignores which adversary behaviour)
     txsim schema [--out FILE]         print the scenario JSON Schema
     txsim protocols                   list the protocols a scenario can name
     txsim counters [PROTOCOL]         what each counter in a report counts, and in what unit
@@ -311,6 +312,36 @@ fn print_table(report: &Report) {
             r.wall_ms
         );
     }
+    print_phases(report);
+}
+
+/// Per run with timed events, each phase: delivery and latency of the txs created in it, and
+/// the time to recover after a heal or a join.
+fn print_phases(report: &Report) {
+    for r in report.runs.iter().filter(|r| !r.phases.is_empty()) {
+        println!("\n{}: phases", r.label);
+        println!(
+            "  {:<22} {:>16} {:>6} {:>9} {:>9} {:>9} {:>12}",
+            "after", "from-to ms", "txs", "delivery", "p50 ms", "p95 ms", "recovered in"
+        );
+        for p in &r.phases {
+            let recovery = match p.recovery_ms {
+                None => String::new(),
+                Some(ms) if ms.is_nan() => "not".into(),
+                Some(ms) => format!("{ms:.0} ms"),
+            };
+            println!(
+                "  {:<22} {:>16} {:>6} {:>8.1}% {:>9.1} {:>9.1} {:>12}",
+                p.after,
+                format!("{:.0}-{:.0}", p.from_ms, p.to_ms),
+                p.txs,
+                p.delivery * 100.0,
+                p.latency_ms.p50,
+                p.latency_ms.p95,
+                recovery
+            );
+        }
+    }
 }
 
 fn cmd_validate(args: &[String]) -> Result<(), String> {
@@ -322,6 +353,9 @@ fn cmd_validate(args: &[String]) -> Result<(), String> {
     let prep = Prepared::new(scenario).map_err(|e| format!("{path}: {e}"))?;
     for i in 0..prep.scenario.protocols.len() {
         sim::registry::check_run(&prep, i).map_err(|e| format!("{path}: {e}"))?;
+        for note in sim::registry::ignored(&prep, i) {
+            println!("{path}: note: {note}");
+        }
     }
     println!(
         "{path}: ok ({} nodes, {} links, {} txs, {} runs)",

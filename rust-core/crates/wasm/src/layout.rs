@@ -45,6 +45,37 @@ pub enum CountField {
     Stride = 4,
 }
 
+/// One change timed events make (`Simulation::changes`), in time order.
+#[wasm_bindgen]
+#[derive(Clone, Copy)]
+pub enum ChangeField {
+    Time = 0,
+    /// The node it changes; -1 for the whole network.
+    Node = 1,
+    /// A `ChangeWhat`.
+    What = 2,
+    Value = 3,
+    Stride = 4,
+}
+
+/// What a `ChangeField` row changes.
+#[wasm_bindgen]
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum ChangeWhat {
+    /// The node now acts as the behaviour `Value` indexes in `Simulation::behaviour_names`
+    /// (as its run's protocol takes it: one it ignores is "honest").
+    Behaviour = 0,
+    /// The node left (`Value` 1) or came back (0).
+    Away = 1,
+    /// The partitions in force that cut the node off, one bit each (0 after a heal): nodes
+    /// whose values differ are cut apart.
+    Side = 2,
+    /// Every link's loss from now on.
+    Loss = 3,
+    /// The workload's rate from now on, in txs per second.
+    Load = 4,
+}
+
 /// What a message does (`proto::MsgClass`), for `Simulation::kind_classes` and the light
 /// node's frames.
 #[wasm_bindgen]

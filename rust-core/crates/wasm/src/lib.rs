@@ -103,22 +103,29 @@ pub fn bench(name: &str) -> Result<String, JsError> {
     })
 }
 
-/// Check a scenario; returns a summary as JSON or throws with the JSON path of the problem.
+/// Check a scenario; returns a summary as JSON (with `notes`: behaviours a run's protocol
+/// ignores) or throws with the JSON path of the problem.
 #[wasm_bindgen]
 pub fn check_scenario(scenario_json: &str) -> Result<String, JsError> {
     guarded("check_scenario", || {
         let scenario = sim::parse_scenario(scenario_json).map_err(|e| e.to_string())?;
         let prep = sim::Prepared::new(scenario).map_err(|e| e.to_string())?;
         let mut runs = Vec::new();
+        let mut notes = Vec::new();
         for (i, p) in prep.scenario.protocols.iter().enumerate() {
             let config = sim::registry::check_run(&prep, i).map_err(|e| e.to_string())?;
             runs.push(
                 serde_json::json!({"label": p.label(), "protocol": p.protocol, "config": config}),
             );
+            notes.extend(
+                sim::registry::ignored(&prep, i)
+                    .iter()
+                    .map(|n| n.to_string()),
+            );
         }
         Ok(serde_json::json!({
             "name": prep.scenario.name, "nodes": prep.net.nodes, "links": prep.net.links.len(),
-            "txs": prep.plan.count(), "runs": runs,
+            "txs": prep.plan.count(), "runs": runs, "notes": notes,
         })
         .to_string())
     })

@@ -1,7 +1,8 @@
 //! A scenario run that the page steps through: advance in bounded slices, take what happened
 //! as flat typed arrays (transferable to the UI thread), inspect a node, and get the report.
 
-use crate::layout::{push_row, ArrivalField, CountField, MessageClass, SendField};
+use crate::layout::SendField;
+use crate::layout::{push_row, ArrivalField, ChangeField, ChangeWhat, CountField, MessageClass};
 use crate::{guarded, performance_now};
 use proto::MsgClass;
 use sim::engine::{EngineOptions, TraceEvent};
@@ -9,6 +10,7 @@ use sim::metrics::Metrics;
 use sim::network::Network;
 use sim::registry::start_run;
 use sim::run::{Prepared, Started};
+use sim::timeline::What;
 use sim::workload::TxPlan;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -128,6 +130,9 @@ pub struct NodeInspection {
 #[wasm_bindgen]
 pub struct Simulation {
     prep: Prepared,
+    /// Which run of the scenario this is, and its protocol's registry entry.
+    index: usize,
+    info: &'static proto::registry::ProtocolInfo,
     /// This run's network and load (the scenario's, unless the run overrides them).
     net: Rc<Network>,
     plan: Rc<TxPlan>,
@@ -198,8 +203,12 @@ impl Simulation {
             started
                 .run
                 .set_trace(Box::new(move |ev| sink.borrow_mut().take(ev)));
+            let info = proto::registry::info(&started.protocol)
+                .ok_or_else(|| format!("unknown protocol `{}`", started.protocol))?;
             Ok(Simulation {
                 prep,
+                index,
+                info,
                 net: Rc::clone(&started.net),
                 plan: Rc::clone(&started.plan),
                 started: Some(started),
@@ -284,14 +293,142 @@ impl Simulation {
             .flat_map(|&(a, b)| [a, b])
             .collect()
     }
-    /// 1 for each adversarial node, 0 for honest ones (this run's adversaries: a run may bring
-    /// its own).
+    /// 1 for each node adversarial at any time of this run (a run may bring its own
+    /// adversaries and events), 0 for the others; a behaviour the protocol ignores is honest.
     pub fn adversaries(&self) -> Vec<u8> {
-        self.net
+        let mut out: Vec<u8> = self
+            .net
             .behaviour
             .iter()
-            .map(|b| !b.is_honest() as u8)
+            .map(|b| self.acts_on(b) as u8)
+            .collect();
+        for c in &self.net.timeline.changes {
+            if let What::Behaviour { nodes, behaviour } = &c.what {
+                if self.acts_on(behaviour) {
+                    nodes.iter().for_each(|&v| out[v as usize] = 1);
+                }
+            }
+        }
+        out
+    }
+
+    /// Whether a node given `behaviour` acts as an adversary in this run's protocol.
+    fn acts_on(&self, behaviour: &proto::Behaviour) -> bool {
+        !behaviour.is_honest() && self.info.interprets(behaviour)
+    }
+
+    /// The behaviour a node given `behaviour` shows in this run: itself, or honest if the
+    /// protocol ignores it.
+    fn shown<'a>(&self, behaviour: &'a proto::Behaviour) -> &'a proto::Behaviour {
+        match self.info.interprets(behaviour) {
+            true => behaviour,
+            false => &proto::Behaviour::Honest,
+        }
+    }
+
+    /// Each node's behaviour at `t_us`, as the scenario and its events give it.
+    fn behaviour_at(&self, t_us: u64) -> Vec<proto::Behaviour> {
+        let mut now = self.net.behaviour.clone();
+        for c in self
+            .net
+            .timeline
+            .changes
+            .iter()
+            .take_while(|c| c.at_us <= t_us)
+        {
+            if let What::Behaviour { nodes, behaviour } = &c.what {
+                nodes
+                    .iter()
+                    .for_each(|&v| now[v as usize] = behaviour.clone());
+            }
+        }
+        now
+    }
+
+    /// What the run's timed events change, node by node, laid out by `ChangeField` (what
+    /// each row changes: `ChangeWhat`), in time order.
+    pub fn changes(&self) -> Vec<f64> {
+        use ChangeField as F;
+        let mut out = Vec::new();
+        let mut row = |t: u64, node: f64, what: ChangeWhat, value: f64| {
+            let fields = [
+                (F::Time as usize, t as f64),
+                (F::Node as usize, node),
+                (F::What as usize, what as u8 as f64),
+                (F::Value as usize, value),
+            ];
+            push_row(&mut out, F::Stride as usize, fields);
+        };
+        let name_index = |b: &proto::Behaviour| {
+            let name = self.shown(b).name();
+            proto::Behaviour::NAMES
+                .iter()
+                .position(|n| *n == name)
+                .unwrap_or(0) as f64
+        };
+        let mut side = vec![0u64; self.net.nodes];
+        let mut partitions = 0;
+        for c in &self.net.timeline.changes {
+            let t = c.at_us;
+            match &c.what {
+                What::Behaviour { nodes, behaviour } => {
+                    let i = name_index(behaviour);
+                    nodes
+                        .iter()
+                        .for_each(|&v| row(t, v as f64, ChangeWhat::Behaviour, i));
+                }
+                What::Leave(nodes) => nodes
+                    .iter()
+                    .for_each(|&v| row(t, v as f64, ChangeWhat::Away, 1.0)),
+                What::Join(nodes) => nodes
+                    .iter()
+                    .for_each(|&v| row(t, v as f64, ChangeWhat::Away, 0.0)),
+                What::Partition(group) => {
+                    let bit = 1u64 << (partitions % sim::links::MAX_PARTITIONS);
+                    partitions += 1;
+                    for &v in group {
+                        side[v as usize] |= bit;
+                        row(t, v as f64, ChangeWhat::Side, side[v as usize] as f64);
+                    }
+                }
+                What::Heal => {
+                    partitions = 0;
+                    for (v, s) in side.iter_mut().enumerate().filter(|(_, s)| **s != 0) {
+                        *s = 0;
+                        row(t, v as f64, ChangeWhat::Side, 0.0);
+                    }
+                }
+                What::Loss(p) => row(t, -1.0, ChangeWhat::Loss, *p),
+                What::Load(tps) => row(t, -1.0, ChangeWhat::Load, *tps),
+            }
+        }
+        out
+    }
+
+    /// Every behaviour's name, as `ChangeWhat::Behaviour` rows index them.
+    pub fn behaviour_names(&self) -> Vec<String> {
+        proto::Behaviour::NAMES
+            .iter()
+            .map(|n| n.to_string())
             .collect()
+    }
+
+    /// When the run's events happen (and churns end), in ms, for the charts: `mark_kinds`
+    /// says what each is.
+    pub fn mark_times(&self) -> Vec<f64> {
+        let marks = &self.net.timeline.marks;
+        marks.iter().map(|m| m.at_us as f64 / 1000.0).collect()
+    }
+    /// The kind of each mark of `mark_times` ("partition", "heal", "churn_end", ...).
+    pub fn mark_kinds(&self) -> Vec<String> {
+        let marks = &self.net.timeline.marks;
+        marks.iter().map(|m| m.kind.to_string()).collect()
+    }
+
+    /// Behaviours this run gives nodes that its protocol ignores, each in a sentence.
+    pub fn notes(&self) -> Vec<String> {
+        let notes = sim::registry::ignored(&self.prep, self.index);
+        notes.iter().map(|n| n.to_string()).collect()
     }
     /// Latitude and longitude per node (lat0, lon0, lat1, ...) for geographic scenarios; empty
     /// otherwise.
@@ -304,6 +441,24 @@ impl Simulation {
             .flat_map(|&c| [sim::cities::CITIES[c].lat, sim::cities::CITIES[c].lon])
             .collect()
     }
+    /// Each node's continent ("europe", "north_america", ...) for geographic scenarios, as a
+    /// `region` names it; empty otherwise.
+    pub fn node_continents(&self) -> Vec<String> {
+        let Some(cities) = &self.net.city else {
+            return Vec::new();
+        };
+        let name = |c: sim::events::Continent| {
+            serde_json::to_value(c)
+                .ok()
+                .and_then(|v| v.as_str().map(str::to_string))
+                .unwrap_or_default()
+        };
+        cities
+            .iter()
+            .map(|&c| name(sim::cities::CITIES[c].continent))
+            .collect()
+    }
+
     /// Per tx: creation time (us) and origin node, interleaved.
     pub fn tx_plan(&self) -> Vec<f64> {
         let plan = &self.plan;
@@ -373,24 +528,25 @@ impl Simulation {
         scan_arrivals(metrics, &self.plan, whole(seq_lo), whole(seq_hi), until)
     }
 
-    /// Nodes whose behaviour censors tx `seq`: they take it in and never pass it on.
-    pub fn censoring(&self, seq: f64) -> Vec<u32> {
+    /// Nodes whose behaviour at `at_us` censors tx `seq` in this run: they take it in and do
+    /// not pass it on.
+    pub fn censoring(&self, seq: f64, at_us: f64) -> Vec<u32> {
         let tx = proto::TxId(whole(seq));
-        self.net
-            .behaviour
+        self.behaviour_at(whole(at_us))
             .iter()
             .enumerate()
-            .filter(|(_, b)| !b.is_honest() && b.censors(tx))
+            .filter(|(_, b)| self.acts_on(b) && b.censors(tx))
             .map(|(v, _)| v as u32)
             .collect()
     }
 
-    /// Each node's behaviour by name ("honest", "silent", "withhold_on_request", ...).
+    /// Each node's behaviour at the start by name ("honest", "silent", ...), as this run's
+    /// protocol takes it (one it ignores is "honest").
     pub fn behaviours(&self) -> Vec<String> {
         self.net
             .behaviour
             .iter()
-            .map(|b| behaviour_name(b).to_string())
+            .map(|b| self.shown(b).name().to_string())
             .collect()
     }
 
@@ -414,7 +570,10 @@ impl Simulation {
             let (counter_names, counter_values) = counters.unzip();
             Ok(NodeInspection {
                 node,
-                behaviour: format!("{:?}", self.net.behaviour[v]),
+                behaviour: format!(
+                    "{:?}",
+                    self.shown(&self.behaviour_at(started.run.now_us())[v])
+                ),
                 peers: self.net.degree(v) as u32,
                 state_names: state.iter().map(|(k, _)| k.to_string()).collect(),
                 state_values: state.into_iter().map(|(_, v)| v).collect(),
@@ -444,20 +603,6 @@ impl Simulation {
         })?;
         self.finished = Some(metrics);
         Ok(json)
-    }
-}
-
-fn behaviour_name(b: &proto::Behaviour) -> &'static str {
-    use proto::Behaviour::*;
-    match b {
-        Honest => "honest",
-        Silent => "silent",
-        WithholdOnRequest => "withhold_on_request",
-        Censor { .. } => "censor",
-        Corrupt => "corrupt",
-        DelayReplies { .. } => "delay_replies",
-        Spam => "spam",
-        LieAboutLoss => "lie_about_loss",
     }
 }
 
@@ -560,6 +705,67 @@ mod tests {
         assert_eq!(count(1), (10, 10));
     }
 
+    /// The page draws what a node did from these: its behaviour as the protocol takes it,
+    /// when it left and came back, which side of a partition it is on.
+    #[test]
+    fn changes_say_what_each_node_is_and_does_at_each_time() {
+        let scenario = r#"{
+            "name": "changes", "seed": 4, "nodes": 30,
+            "topology": { "kind": "random_regular", "degree": 4 },
+            "workload": { "kind": "poisson", "total_tps": 5, "duration_ms": 3000, "tx_bytes": 100 },
+            "events": [
+                { "at_ms": 500, "kind": "behaviour", "nodes": [1, 2], "behaviour": { "kind": "censor", "fraction": 1.0 } },
+                { "at_ms": 600, "kind": "behaviour", "nodes": [3], "behaviour": { "kind": "lie_about_loss" } },
+                { "at_ms": 1000, "kind": "partition", "nodes": [5, 6, 7] },
+                { "at_ms": 1500, "kind": "leave", "nodes": [9] },
+                { "at_ms": 2000, "kind": "heal" },
+                { "at_ms": 2500, "kind": "join" },
+                { "at_ms": 2600, "kind": "loss", "loss": 0.2 }
+            ],
+            "protocols": [{ "protocol": "flood" }]
+        }"#;
+        let sim = Simulation::new(scenario, 0, None).map_err(|_| ()).unwrap();
+        let rows: Vec<(u64, i64, u8, f64)> = sim
+            .changes()
+            .chunks_exact(ChangeField::Stride as usize)
+            .map(|r| (r[0] as u64, r[1] as i64, r[2] as u8, r[3]))
+            .collect();
+        let censor = proto::Behaviour::NAMES
+            .iter()
+            .position(|n| *n == "censor")
+            .unwrap();
+        let (b, away, side, loss) = (0, 1, 2, 3);
+        assert_eq!(
+            rows,
+            vec![
+                (500_000, 1, b, censor as f64),
+                (500_000, 2, b, censor as f64),
+                // Flooding ignores lying about losses: node 3 stays honest here.
+                (600_000, 3, b, 0.0),
+                (1_000_000, 5, side, 1.0),
+                (1_000_000, 6, side, 1.0),
+                (1_000_000, 7, side, 1.0),
+                (1_500_000, 9, away, 1.0),
+                (2_000_000, 5, side, 0.0),
+                (2_000_000, 6, side, 0.0),
+                (2_000_000, 7, side, 0.0),
+                (2_500_000, 9, away, 0.0),
+                (2_600_000, -1, loss, 0.2),
+            ]
+        );
+        let marked: Vec<u32> = sim.adversaries().iter().map(|&a| a as u32).collect();
+        assert_eq!(marked.iter().sum::<u32>(), 2, "the censors, not the liar");
+        assert!(sim.censoring(7.0, 400_000.0).is_empty(), "not yet");
+        assert_eq!(sim.censoring(7.0, 500_000.0), vec![1, 2]);
+        assert_eq!(
+            sim.mark_times(),
+            vec![500.0, 600.0, 1000.0, 1500.0, 2000.0, 2500.0, 2600.0]
+        );
+        assert_eq!(sim.mark_kinds()[2], "partition");
+        assert_eq!(sim.notes().len(), 1);
+        assert!(sim.notes()[0].contains("`flood` ignores `lie_about_loss`"));
+    }
+
     #[test]
     fn names_every_behaviour_and_finds_censors() {
         let prep = Prepared::new(sim::parse_scenario(SCENARIO).unwrap()).unwrap();
@@ -568,7 +774,7 @@ mod tests {
         let censors = net
             .behaviour
             .iter()
-            .filter(|b| behaviour_name(b) == "censor")
+            .filter(|b| b.name() == "censor")
             .count();
         assert_eq!(censors, 10);
         // About half the censors leave out any one tx.

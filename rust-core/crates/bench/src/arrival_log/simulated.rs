@@ -33,6 +33,7 @@ pub fn scenario() -> Scenario {
             rate_steps: Vec::new(),
         }),
         adversaries: Vec::new(),
+        events: Vec::new(),
         drain_ms: 5_000.0,
         protocols: vec![ProtocolSpec::named("flood")],
     }

@@ -456,6 +456,10 @@ impl Cat {
         let Some(entry) = self.pending.remove(&id) else {
             return;
         };
+        // The node may have turned silent or censoring since it set the timer.
+        if !self.may_send_about(id) {
+            return;
+        }
         let from = if self.cfg.from_field {
             entry
                 .came_from
@@ -580,11 +584,22 @@ impl Protocol for Cat {
                 CatTimer::Request(tx) => self.on_request_timer(tx, cx),
                 CatTimer::FromWait { tx, from } => self.on_from_wait_timer(tx, from, cx),
                 CatTimer::Reply { to, tx } => {
-                    if self.peers.is_current(to) {
+                    if self.peers.is_current(to) && self.may_send_about(tx.id) {
                         cx.send(to.peer, CatMsg::Txs(tx));
                     }
                 }
             },
+        }
+    }
+
+    fn set_behaviour(&mut self, behaviour: &Behaviour, cx: &mut Ctx<'_, Self>) {
+        let was_silent = self.silent();
+        self.behaviour = behaviour.clone();
+        // CAT2 nodes name themselves as peers connect; one that was silent then does it now.
+        if was_silent && !self.silent() && self.cfg.from_field {
+            for p in self.peers.iter_up() {
+                cx.send(p, CatMsg::Hello { node: self.me });
+            }
         }
     }
 

@@ -81,6 +81,19 @@ enum Role {
     Censor,
 }
 
+impl Role {
+    /// The behaviours GossipSub interprets; the others leave a node honest.
+    fn of(behaviour: &Behaviour) -> Role {
+        match behaviour {
+            Behaviour::Silent => Role::Silent,
+            Behaviour::WithholdOnRequest => Role::Withhold,
+            Behaviour::Corrupt => Role::Corrupt,
+            Behaviour::Censor { .. } => Role::Censor,
+            _ => Role::Honest,
+        }
+    }
+}
+
 pub struct Gossipsub {
     p: Params,
     behaviour: Behaviour,
@@ -880,13 +893,7 @@ impl Protocol for Gossipsub {
 
     fn new(config: &GossipsubConfig, setup: &NodeSetup) -> Self {
         let p = Params::from_config(config);
-        let role = match setup.behaviour {
-            Behaviour::Silent => Role::Silent,
-            Behaviour::WithholdOnRequest => Role::Withhold,
-            Behaviour::Corrupt => Role::Corrupt,
-            Behaviour::Censor { .. } => Role::Censor,
-            _ => Role::Honest,
-        };
+        let role = Role::of(&setup.behaviour);
         let mut names = TopicNames::default();
         let mut peers = Peers::new();
         // The configured topics (validated to be few and short; a bad name is skipped).
@@ -934,6 +941,11 @@ impl Protocol for Gossipsub {
             Input::Timer(GossipsubTimer::INeedTimeout(id)) => self.on_ineed_timeout(id, cx),
             Input::Submit(tx) => self.on_submit(tx, cx),
         }
+    }
+
+    fn set_behaviour(&mut self, behaviour: &Behaviour, _: &mut Ctx<'_, Self>) {
+        self.role = Role::of(behaviour);
+        self.behaviour = behaviour.clone();
     }
 
     fn inspect(&self) -> Vec<(&'static str, String)> {

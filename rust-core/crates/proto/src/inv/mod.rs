@@ -171,6 +171,10 @@ impl Inv {
         }
         let mut fresh = Vec::with_capacity(ids.len());
         for id in ids {
+            // The node may have turned silent or censoring since it queued them.
+            if !self.may_send_about(id) {
+                continue;
+            }
             if let Some(s) = self.txs.get_mut(&id) {
                 if s.known.add(peer) {
                     fresh.push(id);
@@ -310,6 +314,9 @@ impl Inv {
     /// Asks the next announcer of a tx we lack, after a request went unanswered or the peer
     /// it went to left.
     fn request_next(&mut self, id: TxId, cx: &mut Ctx<'_, Self>) {
+        if self.behaviour == Behaviour::Silent {
+            return;
+        }
         let Some(s) = self.txs.get_mut(&id) else {
             return;
         };
@@ -401,12 +408,16 @@ impl Protocol for Inv {
                 InvTimer::Retry(tx) => self.on_retry(tx, cx),
                 InvTimer::Verified(tx) => self.on_verified(tx, cx),
                 InvTimer::Reply { to, tx } => {
-                    if self.peers.is_current(to) {
+                    if self.peers.is_current(to) && self.may_send_about(tx.id) {
                         cx.send(to.peer, InvMsg::Tx(tx));
                     }
                 }
             },
         }
+    }
+
+    fn set_behaviour(&mut self, behaviour: &Behaviour, _: &mut Ctx<'_, Self>) {
+        self.behaviour = behaviour.clone();
     }
 
     fn inspect(&self) -> Vec<(&'static str, String)> {

@@ -152,6 +152,10 @@ impl Shrec {
         let Some(fetch) = self.fetching.remove(&prefix_of(id)) else {
             return;
         };
+        // The node may have turned silent or censoring since it set the timer.
+        if !self.may_send_about(id) {
+            return;
+        }
         let targets: Vec<PeerIdx> = self
             .peers
             .iter_up()
@@ -286,6 +290,9 @@ impl Shrec {
     /// Asks the next announcer of a tx we lack, after a request went unanswered or the peer
     /// it went to left.
     fn request_next(&mut self, prefix: u32, cx: &mut Ctx<'_, Self>) {
+        if self.behaviour == Behaviour::Silent {
+            return;
+        }
         let Some(fetch) = self.fetching.get_mut(&prefix) else {
             return;
         };
@@ -371,11 +378,24 @@ impl Protocol for Shrec {
                 ShrecTimer::Request(prefix) => self.on_request_timer(prefix, cx),
                 ShrecTimer::Announce(id) => self.announce(id, cx),
                 ShrecTimer::Reply { to, tx } => {
-                    if self.peers.is_current(to) {
+                    if self.peers.is_current(to) && self.may_send_about(tx.id) {
                         cx.send(to.peer, ShrecMsg::Tx(tx));
                     }
                 }
             },
+        }
+    }
+
+    fn set_behaviour(&mut self, behaviour: &Behaviour, cx: &mut Ctx<'_, Self>) {
+        let was_silent = self.behaviour == Behaviour::Silent;
+        self.behaviour = behaviour.clone();
+        // A silent node gave its peers no key to name txs to it with: it does so now.
+        if was_silent && self.behaviour != Behaviour::Silent {
+            for p in self.peers.iter_up() {
+                if let Some(key) = self.my_keys.get(p.idx()).copied().flatten() {
+                    cx.send(p, ShrecMsg::Hello { key });
+                }
+            }
         }
     }
 

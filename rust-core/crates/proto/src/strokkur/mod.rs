@@ -16,7 +16,8 @@
 //!   A decoded tx is delivered once its bytes check out.
 //!
 //! Adversaries (`NodeSetup.behaviour`): `Silent` and `WithholdOnRequest` send no codewords
-//! (they still hand out keys, so their peers keep coding to them); `Censor` keeps the censored txs out of its coding window;
+//! (they still hand out keys, so their peers keep coding to them); `Censor` keeps the censored txs out of its coding window
+//! (txs of one symbol: a longer tx's fragments are coded on before the tx they make up is whole);
 //! `Corrupt` sends codewords with valid headers and random payloads; `LieAboutLoss` reports
 //! every codeword it receives as lost. A sender accepts at most as many losses as codewords it
 //! sent (`strokkur.excess_losses_reported`).
@@ -443,7 +444,7 @@ impl Strokkur {
     fn on_window_push(&mut self, cx: &mut Ctx<'_, Self>) {
         self.inflow.record(cx.now);
         self.last_push = cx.now;
-        if !self.paused {
+        if !self.paused || !self.sends() {
             return;
         }
         self.paused = false;
@@ -552,6 +553,30 @@ impl Protocol for Strokkur {
             Input::Submit(tx) => self.on_submit(tx, cx),
             Input::Timer(StrokkurTimer::Send(peer)) => self.on_send_timer(peer, cx),
             Input::Timer(StrokkurTimer::Poll) => self.on_poll_timer(cx),
+        }
+    }
+
+    /// A node that stops coding (silent, withholding) ends its streams; one that starts again
+    /// resumes them at the rate each peer had.
+    fn set_behaviour(&mut self, behaviour: &Behaviour, cx: &mut Ctx<'_, Self>) {
+        let sent = self.sends();
+        self.behaviour = behaviour.clone();
+        match (sent, self.sends()) {
+            (true, false) => {
+                for peer in &mut self.peers {
+                    peer.cancel_send(cx);
+                    peer.next_at = Time::NEVER;
+                }
+            }
+            (false, true) => {
+                self.paused = false;
+                for (i, peer) in self.peers.iter_mut().enumerate() {
+                    if peer.up && peer.link.is_some() {
+                        peer.send_at(PeerIdx(i as u32), cx.now + peer.rate.interval(), cx);
+                    }
+                }
+            }
+            _ => {}
         }
     }
 

@@ -1,0 +1,64 @@
+// The relay's connection limits: at most `maxPerIp` open connections from one IP address and
+// `maxTotal` in all. Each inbound connection is checked as it arrives (libp2p's connection gater,
+// before the handshake), against the connections open at that moment; every refusal is counted
+// for the stats line. Connections still in their handshake are not yet open: libp2p lets at most
+// 64 of them run at once (see connectionManager), which bounds how far a burst can overshoot.
+// The per-IP limit is generous on purpose: a classroom behind one NAT shares one address.
+
+/** The IP address a multiaddr starts with (/ip4/... or /ip6/...), or null. */
+export function ipOf(multiaddr) {
+  const first = multiaddr.getComponents()[0];
+  return first && (first.name === 'ip4' || first.name === 'ip6') ? first.value : null;
+}
+
+export class ConnectionLimits {
+  /** @param {{maxTotal: number, maxPerIp: number}} limits */
+  constructor({ maxTotal, maxPerIp }) {
+    this.maxTotal = maxTotal;
+    this.maxPerIp = maxPerIp;
+    this.refusedTotal = 0;
+    this.refusedPerIp = 0;
+    /** @type {{getConnections(): {remoteAddr: import('@multiformats/multiaddr').Multiaddr}[]} | null} */
+    this.node = null;
+  }
+
+  /**
+   * libp2p's connection manager options to go with the gater: its own total limit one above
+   * ours, so that ours (which counts) refuses first; its rate of new connections per host (5 a
+   * second) raised to the per-IP limit and up to 64 handshakes at once (from 10), so that a
+   * classroom behind one NAT can join at once.
+   */
+  connectionManager() {
+    return { maxConnections: this.maxTotal + 1, inboundConnectionThreshold: Math.max(5, this.maxPerIp), maxIncomingPendingConnections: 64 };
+  }
+
+  /** The gater's hooks, given the node once it exists (no connection arrives before that). */
+  gater() {
+    return { denyInboundConnection: (maConn) => this.refuse(maConn.remoteAddr) };
+  }
+
+  /** Whether a connection from `remoteAddr` goes over a limit (then it is counted). */
+  refuse(remoteAddr) {
+    const open = this.node?.getConnections() ?? [];
+    if (open.length >= this.maxTotal) {
+      this.refusedTotal += 1;
+      return true;
+    }
+    const ip = ipOf(remoteAddr);
+    if (ip !== null && open.filter((c) => ipOf(c.remoteAddr) === ip).length >= this.maxPerIp) {
+      this.refusedPerIp += 1;
+      return true;
+    }
+    return false;
+  }
+
+  stats() {
+    return {
+      connections: this.node?.getConnections().length ?? 0,
+      maxConnections: this.maxTotal,
+      maxPerIp: this.maxPerIp,
+      refusedTotal: this.refusedTotal,
+      refusedPerIp: this.refusedPerIp,
+    };
+  }
+}
