@@ -145,6 +145,9 @@ export class ArrivalStore {
         for (const [key, value] of cells) cellStore.put(value, key);
         const txStore = tx.objectStore(TXS);
         for (const side of sides) txStore.put(side);
+        // Commit now rather than when the event loop next finds no request pending: a tab
+        // closing may not run the loop again (its pagehide write was lost without this).
+        tx.commit();
         await done(tx);
       } catch (error) {
         this.writeErrors += 1;
