@@ -275,11 +275,14 @@ test('a page under attack keeps delivering honest txs, bans no honest peer and s
   });
   await new Promise((resolve) => setTimeout(resolve, 3_000));
   const end = sent();
-  // At least 99% of the honest txs the relay sent since the attacks began reached the page.
+  // At least 99% of the honest txs the relay sent since the attacks began reached the page. The
+  // page's counts include forged-txs's own txs (one in 50 of its FRAMES / 2 CAT frames, valid
+  // txs any peer may push): at most that many of CAT's deliveries are the attacker's.
+  const attackerTxs = { cat: Math.ceil(FRAMES / 2 / 50), strokkur: 0, gossipsub: 0 };
   for (const p of ['cat', 'strokkur', 'gossipsub'] as const) {
     const want = Math.ceil(0.99 * (end[p] - start.relay[p]));
     expect(want).toBeGreaterThan(0);
-    await expect.poll(async () => (await delivered())[p] - start.page[p], { timeout: 60_000, message: `${p}: honest txs delivered` }).toBeGreaterThanOrEqual(want);
+    await expect.poll(async () => (await delivered())[p] - start.page[p] - attackerTxs[p], { timeout: 60_000, message: `${p}: honest txs delivered` }).toBeGreaterThanOrEqual(want);
   }
   clearInterval(sampler);
   const counters = async (protocol: string) => JSON.parse((await victim.locator(`#ln-framed tr[data-protocol="${protocol}"]`).getAttribute('title')) ?? '{}') as Record<string, number>;
