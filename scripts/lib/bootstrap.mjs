@@ -157,18 +157,24 @@ export async function buildTxsim() {
   return TXSIM;
 }
 
+/**
+ * The glue's options: `__wbg_reset_state` lets a host start a fresh instance after a trap
+ * (a panic on wasm32 aborts, and the old instance's memory can no longer be trusted).
+ */
+const BINDGEN_FLAGS = ['--target', 'web', '--experimental-reset-state-function'];
+
 /** The WASM core in release mode, then its JS glue (web target) into web/wasm/. */
 export async function buildWasm() {
   await cargoQuiet(['build', '--manifest-path', MANIFEST, '-p', 'txcast-wasm', '--target', 'wasm32-unknown-unknown', '--release']);
   const input = path.join(TARGET_DIR, 'wasm32-unknown-unknown', 'release', 'txcast_wasm.wasm');
   const stat = fs.statSync(input);
   // cargo rewrites the .wasm only when it rebuilt it: same bytes in, same glue out.
-  const source = `${wasmBindgenVersion()} ${stat.size} ${stat.mtimeMs}`;
+  const source = `${wasmBindgenVersion()} ${stat.size} ${stat.mtimeMs} ${BINDGEN_FLAGS.join(' ')}`;
   const fresh = fs.existsSync(WASM_GLUE) && fs.existsSync(WASM_BINARY) && fs.existsSync(BINDGEN_STAMP);
   if (fresh && fs.readFileSync(BINDGEN_STAMP, 'utf8') === source) return;
   say('generating the JS bindings (wasm-bindgen --target web) into web/wasm/');
   fs.rmSync(WASM_OUT, { recursive: true, force: true });
-  run(WASM_BINDGEN, ['--target', 'web', '--out-dir', WASM_OUT, input]);
+  run(WASM_BINDGEN, [...BINDGEN_FLAGS, '--out-dir', WASM_OUT, input]);
   fs.writeFileSync(BINDGEN_STAMP, source);
 }
 

@@ -2,7 +2,7 @@
 import type { Libp2p } from 'libp2p';
 import type { Delivery, Gossip, GossipVersion, Router } from '../../web/p2p/index.mjs';
 
-export type Wasm = { LiveNode: unknown; gossipsub_protocol_ids: (version: string) => string[] };
+export type Wasm = typeof import('../../web/wasm/txcast_wasm.js');
 export type LocalDelivery = Delivery & { protocol: 'gossipsub'; from: string };
 
 export interface LocalPeer {
@@ -12,13 +12,16 @@ export interface LocalPeer {
   /** The node's peer id as a string. */
   id: string;
   stats(): Record<string, unknown>;
+  framed: import('../../web/p2p/index.mjs').FramedProtocol[];
+  bans: import('../../web/p2p/index.mjs').BanList;
   stop(): Promise<void>;
 }
 
 export function loadWasm(): Promise<Wasm>;
+/** A WebAssembly instance of the core for one engine alone. */
+export function freshEngine(): Promise<Wasm>;
 export function loopbackOptions(): Record<string, unknown>;
 export function localPeer(
-  wasm: Wasm,
   options?: { router?: Router; version?: GossipVersion; dAnnounce?: number; onDeliver?: (d: LocalDelivery) => void; log?: (line: string) => void },
 ): Promise<LocalPeer>;
 export function connect(a: LocalPeer, b: LocalPeer): Promise<void>;
@@ -33,7 +36,6 @@ export function outboundProtocol(peer: LocalPeer, remote: string): string | unde
 export function meshesFormed(peers: LocalPeer[]): boolean;
 export function meshReport(peers: LocalPeer[]): string;
 export function mixedNetwork(
-  wasm: Wasm,
   options?: {
     txcast?: number;
     js?: number;

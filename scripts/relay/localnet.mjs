@@ -4,11 +4,10 @@
 // random graph, and polling for a condition instead of sleeping.
 import { noise } from '@libp2p/noise';
 import { tcp } from '@libp2p/tcp';
-import { yamux } from '@libp2p/yamux';
-import { TX_TOPIC } from '../../web/p2p/index.mjs';
+import { TX_TOPIC, txcastMuxer } from '../../web/p2p/index.mjs';
 import { startPeer } from './node.mjs';
 
-export { loadWasm } from './node.mjs';
+export { freshEngine, loadWasm } from './node.mjs';
 
 /**
  * What every local node listens on and speaks: TCP on loopback, a free port each. Every peer
@@ -20,7 +19,7 @@ export function loopbackOptions() {
     addresses: { listen: ['/ip4/127.0.0.1/tcp/0'] },
     transports: [tcp()],
     connectionEncrypters: [noise()],
-    streamMuxers: [yamux()],
+    streamMuxers: [txcastMuxer()],
     connectionManager: { inboundConnectionThreshold: 1000 },
   };
 }
@@ -29,8 +28,8 @@ export function loopbackOptions() {
  * A GossipSub peer on loopback: `router` 'txcast' (with `version` and `dAnnounce`) or 'js'.
  * `onDeliver(delivery)` gets every message accepted for the first time ({hash, topic, data, from}).
  */
-export async function localPeer(wasm, { router = 'txcast', version = 'v2.0', dAnnounce = 4, onDeliver = () => {}, log = () => {} } = {}) {
-  const peer = await startPeer({ wasm, libp2pOptions: loopbackOptions(), router, version, dAnnounce, framed: [], log, onDeliver });
+export async function localPeer({ router = 'txcast', version = 'v2.0', dAnnounce = 4, onDeliver = () => {}, log = () => {} } = {}) {
+  const peer = await startPeer({ libp2pOptions: loopbackOptions(), router, version, dAnnounce, framed: [], log, onDeliver });
   return { ...peer, router, id: peer.node.peerId.toString() };
 }
 
@@ -143,12 +142,12 @@ export function meshReport(peers) {
  * one earlier node and `extra` more). `onDeliver(index, delivery)` gets every node's first
  * copies. Resolves once the dials are done; wait for `meshesFormed(peers)` before publishing.
  */
-export async function mixedNetwork(wasm, { txcast = 5, js = 5, version = 'v2.0', dAnnounce = 4, seed = 1, extra = 2, onDeliver = () => {} } = {}) {
+export async function mixedNetwork({ txcast = 5, js = 5, version = 'v2.0', dAnnounce = 4, seed = 1, extra = 2, onDeliver = () => {} } = {}) {
   const routers = [...Array(txcast).fill('txcast'), ...Array(js).fill('js')];
   const peers = [];
   try {
     for (const [index, router] of routers.entries()) {
-      peers.push(await localPeer(wasm, { router, version, dAnnounce, onDeliver: (d) => onDeliver(index, d) }));
+      peers.push(await localPeer({ router, version, dAnnounce, onDeliver: (d) => onDeliver(index, d) }));
     }
     const edges = connectedRandomGraph(peers.length, { extra, random: seededRandom(seed) });
     await Promise.all(edges.map(([i, j]) => connect(peers[i], peers[j])));

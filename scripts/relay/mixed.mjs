@@ -12,7 +12,7 @@ import { ensureProjectNode } from '../lib/bootstrap.mjs';
 
 // libp2p 3 needs the project's Node 22: re-run on it before anything imports libp2p.
 await ensureProjectNode();
-const { loadWasm, meshesFormed, meshReport, mixedNetwork, stopAll, waitFor } = await import('./localnet.mjs');
+const { meshesFormed, meshReport, mixedNetwork, stopAll, waitFor } = await import('./localnet.mjs');
 const { TX_TOPIC } = await import('../../web/p2p/index.mjs');
 
 function integer(value, name, min, max) {
@@ -55,10 +55,9 @@ if (counts.txcast + counts.js < 2) {
 }
 
 const started = performance.now();
-const wasm = await loadWasm();
 /** hash -> node index -> first arrival (performance.now()) */
 const firsts = new Map();
-const { peers, edges } = await mixedNetwork(wasm, {
+const { peers, edges } = await mixedNetwork({
   ...counts,
   version: values.version,
   dAnnounce,

@@ -7,31 +7,46 @@ import { noise } from '@libp2p/noise';
 import { ping } from '@libp2p/ping';
 import { tcp } from '@libp2p/tcp';
 import { webSockets } from '@libp2p/websockets';
-import { yamux } from '@libp2p/yamux';
 import { createLibp2p } from 'libp2p';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import { pathToFileURL } from 'node:url';
 import { buildWasm, WASM_BINARY, WASM_GLUE } from '../lib/bootstrap.mjs';
 import { ConnectionLimits } from './limits.mjs';
-import { BanList, LiveNode, FramedProtocol, generatedTx, gossipServices, LIVE_CONFIGS, makeGossip, TX_TOPIC, wallMs } from '../../web/p2p/index.mjs';
+import { BanList, LiveNode, FramedProtocol, generatedTx, gossipServices, LIVE_CONFIGS, loadEngine, makeGossip, TX_TOPIC, txcastMuxer, wallMs } from '../../web/p2p/index.mjs';
 
-/** The same Rust state machines as the page, from the WASM build (built first if missing). */
-export async function loadWasm() {
+/** The WASM build, built first if missing. */
+async function built() {
   if (!fs.existsSync(WASM_GLUE) || !fs.existsSync(WASM_BINARY)) await buildWasm();
+}
+
+/** The same Rust core as the page, from the WASM build: its glue module, initialised. */
+export async function loadWasm() {
+  await built();
   const wasm = await import(WASM_GLUE);
   wasm.initSync({ module: fs.readFileSync(WASM_BINARY) });
   return wasm;
 }
 
+let compiled = null;
+
+/** A WebAssembly instance of the core for one engine alone (live-node.mjs `loadEngine`). */
+export async function freshEngine() {
+  await built();
+  compiled ??= new WebAssembly.Module(fs.readFileSync(WASM_BINARY));
+  return loadEngine(pathToFileURL(WASM_GLUE).href, compiled);
+}
+
 const seed = () => crypto.randomBytes(8).readBigUInt64LE();
+const mb = (bytes) => Math.round(bytes / 2 ** 20);
 
 /**
- * A txcast peer on a libp2p node: gossipsub (`router` 'txcast' or 'js'), CAT and Strokkur.
- * The node is made here with the router's services added to `services`; returns
- * {node, gossip, framed, stats(), publishTx(bytes), stop()}.
+ * A txcast peer on a libp2p node: gossipsub (`router` 'txcast' or 'js'), CAT and Strokkur,
+ * each engine in a WebAssembly instance of its own. The node is made here with the router's
+ * services added to `services`; returns {node, gossip, framed, stats(), publishTx(bytes), stop()}.
  */
-export async function startPeer({ wasm, libp2pOptions, services = {}, router = 'txcast', version = 'v2.0', dAnnounce = 4, framed: framedNames = ['cat', 'strokkur'], log = () => {}, onDeliver = () => {} }) {
-  const bans = new BanList();
+export async function startPeer({ libp2pOptions, services = {}, router = 'txcast', version = 'v2.0', dAnnounce = 4, framed: framedNames = ['cat', 'strokkur'], limits = {}, now = () => performance.now(), log = () => {}, onDeliver = () => {} }) {
+  const bans = new BanList({ now });
   const privateKey = await generateKeyPair('Ed25519');
   let gossip = null;
   const node = await createLibp2p({
@@ -42,12 +57,13 @@ export async function startPeer({ wasm, libp2pOptions, services = {}, router = '
   });
   gossip = makeGossip(router, {
     libp2p: node,
-    LiveNode: wasm.LiveNode,
-    protocolIds: wasm.gossipsub_protocol_ids,
+    engine: router === 'txcast' ? await freshEngine() : null,
     privateKey,
     version,
     dAnnounce,
     seed: seed(),
+    now,
+    limits,
     bans,
     log,
     onDeliver: (d) => onDeliver({ protocol: 'gossipsub', ...d }),
@@ -55,8 +71,8 @@ export async function startPeer({ wasm, libp2pOptions, services = {}, router = '
   await gossip.start();
   const framed = [];
   for (const name of framedNames) {
-    const live = new LiveNode(wasm.LiveNode, name, LIVE_CONFIGS[name], seed(), performance.now());
-    const protocol = new FramedProtocol({ libp2p: node, name, live, bans, log, onDeliver: (d) => onDeliver({ protocol: name, ...d }) });
+    const live = new LiveNode(await freshEngine(), name, LIVE_CONFIGS[name], seed(), now());
+    const protocol = new FramedProtocol({ libp2p: node, name, live, limits, now, bans, log, onDeliver: (d) => onDeliver({ protocol: name, ...d }) });
     await protocol.start();
     framed.push(protocol);
   }
@@ -78,9 +94,28 @@ export async function startPeer({ wasm, libp2pOptions, services = {}, router = '
       bans: bans.banned,
       banRefused: bans.refused,
       banned: bans.list().length,
+      memory: memory(),
     };
-    for (const protocol of framed) out[protocol.name] = { ...protocol.stats, peers: protocol.peers.size };
+    for (const protocol of framed) out[protocol.name] = { ...protocol.stats, peers: protocol.peers.size, queued: protocol.queued, counters: protocol.counters() };
     return out;
+  }
+
+  /** Makes a protocol's engine panic on frames starting with `prefix` (tests of the recovery). */
+  function armTrap(name, prefix) {
+    const live = name === 'gossipsub' ? gossip.live : framed.find((f) => f.name === name)?.live;
+    if (!live) throw new Error(`${name} does not run here`);
+    live.trapForTest(prefix);
+  }
+
+  /** MiB: resident now and at most so far, the JS heap, and the engines' WebAssembly memories. */
+  function memory() {
+    const engines = [...framed.map((f) => f.live), ...(gossip.live ? [gossip.live] : [])];
+    return {
+      rss: mb(process.memoryUsage.rss()),
+      maxRss: mb(process.resourceUsage().maxRSS * 1024),
+      heap: mb(process.memoryUsage().heapUsed),
+      wasm: mb(engines.reduce((sum, live) => sum + live.memoryBytes(), 0)),
+    };
   }
 
   async function stop() {
@@ -89,7 +124,7 @@ export async function startPeer({ wasm, libp2pOptions, services = {}, router = '
     await node.stop();
   }
 
-  return { node, gossip, framed, bans, stats, publishTx, stop };
+  return { node, gossip, framed, bans, stats, publishTx, armTrap, stop };
 }
 
 /**
@@ -101,12 +136,10 @@ export async function startPeer({ wasm, libp2pOptions, services = {}, router = '
  *          log?: (line: string) => void}} options
  */
 export async function startRelay({ host, wsPort, tcpPort, announce = [], loadTps = 0, txBytes = 250, router = 'txcast', version = 'v2.0', dAnnounce = 4, maxConnections = 1024, maxPerIp = 64, log = () => {} }) {
-  const wasm = await loadWasm();
   const family = host.includes(':') ? 'ip6' : 'ip4';
   const limits = new ConnectionLimits({ maxTotal: maxConnections, maxPerIp });
   const reservations = { count: 0 };
   const peer = await startPeer({
-    wasm,
     router,
     version,
     dAnnounce,
@@ -118,7 +151,7 @@ export async function startRelay({ host, wsPort, tcpPort, announce = [], loadTps
       },
       transports: [webSockets(), tcp()],
       connectionEncrypters: [noise()],
-      streamMuxers: [yamux()],
+      streamMuxers: [txcastMuxer()],
       connectionManager: limits.connectionManager(),
       connectionGater: limits.gater(),
     },

@@ -58,12 +58,15 @@ export function mountFacts(store: LightStore, root: HTMLElement): void {
         facts[`${f.name}Copies`] = seen[f.name].copies;
         for (const [key, value] of Object.entries(f.stats)) facts[`${f.name}${key[0].toUpperCase()}${key.slice(1)}`] = value;
       }
+      const memory = light.memory();
+      facts.engineMemoryMb = memory.engines;
+      facts.heapMb = memory.heap;
       if (net) {
         facts.netNodes = net.peers.length;
         facts.netPayload = net.payloadSends;
         facts.netControl = net.controlSends;
       }
-      const rejected = gs.malformed + (gs.oversized ?? 0) + (gs.rateLimited ?? 0) + light.framed.reduce((sum, f) => sum + f.stats.malformed + f.stats.oversized + f.stats.rateLimited, 0);
+      const rejected = gs.malformed + (gs.oversized ?? 0) + light.framed.reduce((sum, f) => sum + f.stats.malformed + f.stats.oversized, 0);
       $<HTMLParagraphElement>('ln-summary').textContent = [
         `${plural(conns.size, 'peer')} (${webrtc} over WebRTC)${relayConnected ? ', relay connected' : ''}, ${plural(light.reservations().length, 'relay reservation')}`,
         `txs seen: ${PROTOCOLS.map((p) => `${seen[p].txs} ${NAMES[p]}`).join(', ')} (${PROTOCOLS.reduce((sum, p) => sum + seen[p].own, 0)} submitted here)`,

@@ -10,23 +10,31 @@ import { noise } from '@libp2p/noise';
 import { ping } from '@libp2p/ping';
 import { webRTC } from '@libp2p/webrtc';
 import { webSockets } from '@libp2p/websockets';
-import { yamux } from '@libp2p/yamux';
 import { multiaddr } from '@multiformats/multiaddr';
 import { createLibp2p } from 'libp2p';
-import init, { gossipsub_protocol_ids, LiveNode as WasmLiveNode } from '../wasm/txcast_wasm.js';
 import type { Copy } from './arrivals';
+import { freshEngine } from './engines';
 import type { IceServer } from './ice';
 import { BanList } from '../p2p/ban.mjs';
 import { LiveNode, type FrameInfo } from '../p2p/live-node.mjs';
+import { txcastMuxer } from '../p2p/muxer.mjs';
 import { FramedProtocol, LIVE_CONFIGS, MAX_TX_BYTES, type ProtocolName } from '../p2p/framed.mjs';
-import { gossipServices, makeGossip, MAX_ANNOUNCE_BYTES, type Gossip, type GossipVersion, type Router } from '../p2p/gossip.mjs';
-import { shouldDial, transportOf, type TransportName } from './transport';
+import { announcementOf, gossipServices, makeGossip, MAX_ANNOUNCED_ADDRS, ownRelayedAddr, type Gossip, type GossipVersion, type Router, type TxcastGossip } from '../p2p/gossip.mjs';
+import { dialTarget, shouldDial, transportOf, type TransportName } from './transport';
 import { ANNOUNCE_TOPIC, generatedTx, sentAtOf, TX_TOPIC, wallMs } from '../p2p/txwire.mjs';
 
 /** How often a node repeats its address announcement (new peers learn it from the next one). */
 const ANNOUNCE_MS = 1500;
 /** Bytes of received txs kept for download (the newest first; older ones keep hash and size). */
 const KEPT_BYTES = 16 << 20;
+/** WebRTC dials to announced peers under way at once. */
+const MAX_DIALING = 4;
+/**
+ * A page's main thread also draws the panel and answers libp2p's pings (a connection whose
+ * ping goes unanswered is closed): it reads a peer's frames at most 500 a second (a relay
+ * 2,000), the rest by backpressure.
+ */
+const LIMITS = { framesPerSecond: 500, frameBurst: 1000 };
 
 export interface ConnectionView {
   addr: string;
@@ -93,7 +101,7 @@ async function makeNode(bans: BanList, router: Router, iceServers: IceServer[], 
       circuitRelayTransport(),
     ],
     connectionEncrypters: [noise()],
-    streamMuxers: [yamux()],
+    streamMuxers: [txcastMuxer()],
     // The browser default gater refuses ws:// and private addresses: a local relay is both (wss://
     // to a relay behind a TLS proxy passes either way). Banned peers are turned away both ways.
     connectionGater: bans.gater({ denyDialMultiaddr: () => false }),
@@ -135,7 +143,6 @@ export class LightNode {
 
   async start(relayAddr: string): Promise<void> {
     this.relayAddr = relayAddr.trim();
-    await init();
     const { node, privateKey } = await makeNode(this.bans, this.router, this.options.iceServers ?? [], (topic, hash) => (this.gossip as { copy?: (t: string, h: string) => void } | null)?.copy?.(topic, hash));
     this.node = node;
     for (const name of ['connection:open', 'connection:close', 'self:peer:update', 'peer:update'] as const) {
@@ -145,8 +152,8 @@ export class LightNode {
       this.options.onWire ? (direction: 'in' | 'out', peer: string, bytes: number, info: FrameInfo) => this.options.onWire!(name, direction, peer, bytes, info) : null;
     this.gossip = makeGossip(this.router, {
       libp2p: node,
-      LiveNode: WasmLiveNode,
-      protocolIds: gossipsub_protocol_ids,
+      engine: this.router === 'txcast' ? await freshEngine() : null,
+      limits: LIMITS,
       privateKey,
       version: this.options.version,
       dAnnounce: this.options.dAnnounce,
@@ -163,11 +170,12 @@ export class LightNode {
     });
     await this.gossip.start();
     for (const name of ['cat', 'strokkur'] as const) {
-      const live = new LiveNode(WasmLiveNode, name, LIVE_CONFIGS[name], randomSeed(), performance.now());
+      const live = new LiveNode(await freshEngine(), name, LIVE_CONFIGS[name], randomSeed(), performance.now());
       const framed = new FramedProtocol({
         libp2p: node,
         name,
         live,
+        limits: LIMITS,
         onChange: this.options.onChange,
         onArrival: (a) => this.arrival(a),
         onDeliver: (d) => this.keep(name, d.hash, d.data),
@@ -258,6 +266,17 @@ export class LightNode {
     this.options.onChange();
   }
 
+  /**
+   * MiB: the protocol engines' WebAssembly memories together (each its own instance), and the
+   * page's JS heap where the browser tells (Chromium's performance.memory; else 0).
+   */
+  memory(): { engines: number; heap: number } {
+    const lives = [...this.framed.map((f) => f.live), ...(this.gossip?.router === 'txcast' ? [(this.gossip as TxcastGossip).live] : [])];
+    const engines = lives.reduce((sum, live) => sum + live.memoryBytes(), 0);
+    const heap = (performance as { memory?: { usedJSHeapSize: number } }).memory?.usedJSHeapSize ?? 0;
+    return { engines: Math.round(engines / 2 ** 20), heap: Math.round(heap / 2 ** 20) };
+  }
+
   /** Our addresses through a relay reservation that other browsers can dial for WebRTC. */
   webrtcAddrs(): string[] {
     return (this.node?.getMultiaddrs() ?? []).map((ma) => ma.toString()).filter((a) => a.includes('/p2p-circuit/webrtc'));
@@ -322,7 +341,10 @@ export class LightNode {
   }
 
   private async announce(): Promise<void> {
-    const addrs = this.webrtcAddrs();
+    // Only addresses the topic's rules take (announcementOf), and no more than they allow.
+    const addrs = this.webrtcAddrs()
+      .filter((a) => ownRelayedAddr(a, this.peerId))
+      .slice(0, MAX_ANNOUNCED_ADDRS);
     if (!this.node || !this.gossip || addrs.length === 0) return;
     // Message ids are content hashes: the time makes each announcement a new message (an
     // unchanged body would be dropped as a duplicate, and late joiners would never hear it).
@@ -335,22 +357,30 @@ export class LightNode {
     }
   }
 
+  /**
+   * An announcement the router delivered (its author checked: the topic's rules). A peer is
+   * dialled only through a relay this node is connected to already: an announcement cannot
+   * make it open a connection to an address of someone else's choosing.
+   */
   private onAnnounce(data: Uint8Array): void {
-    if (!this.node || data.length > MAX_ANNOUNCE_BYTES) return;
-    let parsed: unknown;
+    if (!this.node) return;
+    let claimed: unknown;
     try {
-      parsed = JSON.parse(new TextDecoder().decode(data));
+      claimed = JSON.parse(new TextDecoder().decode(data))?.peer;
     } catch {
       return;
     }
-    const { peer, addrs } = (parsed ?? {}) as { peer?: unknown; addrs?: unknown };
-    if (typeof peer !== 'string' || !Array.isArray(addrs)) return;
+    const announced = typeof claimed === 'string' ? announcementOf(data, claimed) : null;
+    if (!announced) return;
+    const { peer, addrs } = announced;
     if (peer !== this.peerId && this.browsers.size < 1024) this.browsers.add(peer);
     if (this.bans.isBanned(peer)) return;
-    if (peer === this.peerId || !shouldDial(this.peerId, peer) || this.dialing.has(peer)) return;
-    const direct = this.node.getConnections().some((c) => c.remotePeer.toString() === peer && transportOf(c.remoteAddr.toString()) === 'webrtc');
+    if (peer === this.peerId || !shouldDial(this.peerId, peer) || this.dialing.has(peer) || this.dialing.size >= MAX_DIALING) return;
+    const connections = this.node.getConnections();
+    const direct = connections.some((c) => c.remotePeer.toString() === peer && transportOf(c.remoteAddr.toString()) === 'webrtc');
     if (direct) return;
-    const addr = addrs.find((a): a is string => typeof a === 'string' && a.includes('/webrtc') && a.endsWith(`/p2p/${peer}`));
+    const relays = new Set(connections.filter((c) => c.limits == null).map((c) => c.remotePeer.toString()));
+    const addr = dialTarget(addrs, (relay) => relays.has(relay));
     if (!addr) return;
     void this.dialWebRTC(peer, addr);
   }

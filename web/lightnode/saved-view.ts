@@ -37,6 +37,13 @@ export class SavedArrivals {
         .then((arrivals) => arrivals?.clear())
         .then(() => this.show());
     });
+    // A tab that closes, or is hidden (where a phone may end it unannounced), writes the
+    // arrivals still waiting for the next batch.
+    const flushNow = () => void this.opening?.then((arrivals) => arrivals?.flush());
+    addEventListener('pagehide', flushNow);
+    document.addEventListener('visibilitychange', () => {
+      if (document.visibilityState === 'hidden') flushNow();
+    });
   }
 
   /** The arrival store, opened on first use (null if it cannot be). */

@@ -128,25 +128,33 @@ export class ArrivalStore {
     return outcome;
   }
 
-  /** Writes the pending cells and side records in one transaction. */
+  /**
+   * Writes the pending cells and side records in one transaction, made at once (IndexedDB runs
+   * a store's transactions in the order they were made, so it need not wait for the last one;
+   * and a tab that is closing gets its write started).
+   */
   flush(): Promise<void> {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     const { cells, sides } = this.book.takeDirty();
     if (cells.length === 0 && sides.length === 0) return this.writing;
-    this.writing = this.writing.then(async () => {
+    const written = (async () => {
       try {
         const tx = this.db.transaction([CELLS, TXS], 'readwrite');
         const cellStore = tx.objectStore(CELLS);
         for (const [key, value] of cells) cellStore.put(value, key);
         const txStore = tx.objectStore(TXS);
         for (const side of sides) txStore.put(side);
+        // Commit now rather than when the event loop next finds no request pending: a tab
+        // closing may not run the loop again (its pagehide write was lost without this).
+        tx.commit();
         await done(tx);
       } catch (error) {
         this.writeErrors += 1;
         this.writeError = (error as Error)?.message ?? String(error);
       }
-    });
+    })();
+    this.writing = Promise.all([this.writing, written]).then(() => undefined);
     return this.writing;
   }
 

@@ -59,7 +59,7 @@ export function mountTables(store: LightStore, root: HTMLElement): void {
         cell(g.framesIn === undefined ? '' : `${g.framesIn} / ${g.framesOut}`),
         cell(String(g.malformed)),
         cell(blank(g.oversized)),
-        cell(blank(g.rateLimited)),
+        cell(blank(g.throttled)),
         cell(blank(g.disconnected)),
       );
       $<HTMLTableSectionElement>('ln-framed').replaceChildren(
@@ -77,7 +77,7 @@ export function mountTables(store: LightStore, root: HTMLElement): void {
             cell(`${st.framesIn} / ${st.framesOut}`),
             cell(String(st.malformed)),
             cell(String(st.oversized)),
-            cell(String(st.rateLimited)),
+            cell(String(st.throttled)),
             cell(String(st.disconnected)),
           );
           return tr;

@@ -111,7 +111,7 @@ export const PANEL_HTML = `
       <figcaption id="ln-bandwidth-caption">Bytes over time: bytes sent and received per second, per protocol.</figcaption></figure>
   </div>
   <h3>Protocols</h3>
-  <div class="ln-scroll"><table class="ln-table"><thead><tr><th>protocol</th><th>peers</th><th>own</th><th>delivered</th><th>frames in/out</th><th>malformed</th><th>oversized</th><th>rate-limited</th><th>disconnected</th></tr></thead><tbody id="ln-framed"></tbody></table></div>
+  <div class="ln-scroll"><table class="ln-table"><thead><tr><th>protocol</th><th>peers</th><th>own</th><th>delivered</th><th>frames in/out</th><th>malformed</th><th>oversized</th><th title="frames read later than they came: the peer was over its rate (backpressure, no penalty)">throttled</th><th>disconnected</th></tr></thead><tbody id="ln-framed"></tbody></table></div>
   <h3>Peers</h3>
   <div class="ln-scroll"><table class="ln-table"><thead><tr><th>peer</th><th>transports</th><th>connections</th></tr></thead><tbody id="ln-peers"></tbody></table></div>
   <h3>Transactions</h3>

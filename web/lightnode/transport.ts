@@ -13,3 +13,16 @@ export function transportOf(addr: string): TransportName {
 export function shouldDial(self: string, other: string): boolean {
   return self < other;
 }
+
+/**
+ * Of a peer's announced relayed WebRTC addresses (`.../p2p/RELAY/p2p-circuit/webrtc/p2p/PEER`),
+ * the first through a relay we are connected to (`connected(RELAY)`), or null: a dial then goes
+ * over a connection we already have, never to an address the announcement chose.
+ */
+export function dialTarget(addrs: string[], connected: (relay: string) => boolean): string | null {
+  for (const addr of addrs) {
+    const relay = addr.match(/\/p2p\/([^/]+)\/p2p-circuit\/webrtc\/p2p\/[^/]+$/)?.[1];
+    if (relay && connected(relay)) return addr;
+  }
+  return null;
+}

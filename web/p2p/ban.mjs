@@ -2,6 +2,7 @@
 // while (its reconnects are refused at the connection gater and on our protocol streams) and
 // may come back afterwards (ids are cheap to make, so a ban is a cost, not a wall). Shared by
 // the page and the Node relay, so plain JS.
+import { monotonic } from './clock.mjs';
 
 /** How long a ban lasts. */
 export const BAN_MS = 10 * 60 * 1000;
@@ -9,10 +10,10 @@ export const BAN_MS = 10 * 60 * 1000;
 export const MAX_BANS = 1024;
 
 export class BanList {
-  /** @param {{banMs?: number, now?: () => number}} options `now`: a monotonic clock (ms), so a wall-clock jump cannot end or stretch a ban. */
+  /** @param {{banMs?: number, now?: () => number}} options `now`: read through `monotonic`, so no clock step can end or stretch a ban. */
   constructor({ banMs = BAN_MS, now = () => performance.now() } = {}) {
     this.banMs = banMs;
-    this.now = now;
+    this.now = monotonic(now);
     /** peer id -> {until, reason} */
     this.bans = new Map();
     /** Bans given, and connections or streams refused because of one. */

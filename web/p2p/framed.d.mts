@@ -10,6 +10,8 @@ export interface Limits {
   byteBurst: number;
   maxStrikes: number;
   maxQueuedBytes: number;
+  maxQueuedTotal: number;
+  stallMs: number;
 }
 export const DEFAULT_LIMITS: Limits;
 export const LIVE_CONFIGS: Record<'cat' | 'strokkur', object>;
@@ -24,8 +26,16 @@ export interface FramedStats {
   bytesOut: number;
   malformed: number;
   oversized: number;
-  rateLimited: number;
+  /** Frames read later than they came: their peer was over its rate (backpressure, no penalty). */
+  throttled: number;
+  /** Frames not queued for a peer: its queue, or all queues together, were full. */
   dropped: number;
+  /** Peers let go (not banned) for taking none of what was queued for them for stallMs. */
+  stalled: number;
+  /** Our streams to a peer that could not be opened, failed or were reset (the peer is let go). */
+  streamFailures: number;
+  /** Peers that came up (each connection of a peer counts). */
+  peersUp: number;
   disconnected: number;
   /** Full copies of txs we already had. */
   duplicates: number;
@@ -34,6 +44,8 @@ export interface FramedStats {
   /** Of bytesIn / bytesOut, tx payload. */
   payloadIn: number;
   payloadOut: number;
+  /** Times the engine trapped and was rebuilt. */
+  traps: number;
 }
 export interface Arrival {
   firstMs: number;
@@ -42,7 +54,7 @@ export interface Arrival {
   /** A later full copy of a tx we had (firstMs is then when this copy came). */
   duplicate?: boolean;
 }
-export type LiveNodeApi = Pick<LiveNode, 'peerUp' | 'peerDown' | 'onFrame' | 'submit' | 'poll' | 'nextDeadlineMs' | 'takeFrames' | 'takeDelivered' | 'takeValidations' | 'takeDisconnects' | 'counters'>;
+export type LiveNodeApi = Pick<LiveNode, 'peerUp' | 'peerDown' | 'onFrame' | 'submit' | 'poll' | 'nextDeadlineMs' | 'takeFrames' | 'takeDelivered' | 'takeValidations' | 'takeDisconnects' | 'counters' | 'onTrap' | 'memoryBytes'>;
 export class FramedProtocol {
   constructor(options: {
     libp2p: unknown;
@@ -62,6 +74,10 @@ export class FramedProtocol {
   });
   readonly name: ProtocolName;
   readonly protocols: string[];
+  readonly live: LiveNodeApi;
+  readonly limits: Limits;
+  /** Bytes queued for all peers. */
+  readonly queued: number;
   readonly stats: FramedStats;
   readonly arrivals: Map<string, Arrival>;
   readonly peers: Map<string, unknown>;
@@ -72,6 +88,8 @@ export class FramedProtocol {
   readonly topicKindsOut: Record<string, Record<string, number>>;
   start(): Promise<void>;
   stop(): Promise<void>;
+  /** Frames read from a peer (by id) over all its connections, while it is among the latest 4,096. */
+  framesFrom(key: string): number;
   submit(bytes: Uint8Array): string;
   recordOwn(hash: string): void;
   counters(): Record<string, number>;

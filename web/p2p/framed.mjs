@@ -4,55 +4,79 @@
 // Node relay, so plain JS.
 //
 // A peer's engine index is used only after our outbound stream to it has negotiated a protocol
-// id (GossipSub takes its version from it); its inbound streams are read only from then, and
-// only while that peer still owns the index. Hostile peers are contained here: frames above a
-// size cap end that stream (not the connection), frames beyond a per-peer rate are dropped,
-// frames the live node cannot decode are dropped; every one of these is counted and is a strike,
-// and a peer with too many strikes in a short time is disconnected and banned for a while
-// (ban.mjs): its reconnects are refused.
+// id (GossipSub takes its version from it). Each connection of a peer is a record of its own
+// (`peers`), and a frame reaches the engine only while its record still owns the index: when
+// the peer goes, its streams are aborted and whatever they still yield is dropped, so a reused
+// index starts empty (the WASM node checks the same: frames for a number no peer holds).
+//
+// Rate is backpressure, never a penalty: a peer's frames are read no faster than its rate (we
+// stop reading, its writes wait), and what we queue for a peer is bounded per peer and in
+// total (beyond, frames are dropped and counted; a peer that reads nothing for `stallMs` is let
+// go, unbanned). Penalties are for misbehaviour: frames above the size cap end that stream (not
+// the connection) and frames the live node cannot decode are dropped; each is counted and is a
+// strike, and a peer with too many strikes in a short time is disconnected and banned for a
+// while (ban.mjs): its reconnects are refused. An engine that traps is rebuilt
+// (live-node.mjs); the peer whose frame did it is cut off and the others reconnect to the new one.
 import { lpStream } from '@libp2p/utils';
+import { monotonic } from './clock.mjs';
+import { BadFrameLength, FrameReader, FrameTooLong } from './frame-reader.mjs';
 import { wallMs } from './txwire.mjs';
 import { MessageClass } from '../wasm/txcast_wasm.js';
 
 export const PROTOCOL_IDS = { cat: '/txcast/cat/1.0.0', strokkur: '/txcast/lt/1.0.0' };
 
 export const DEFAULT_LIMITS = {
-  /** Largest frame read from a peer (the WASM node's own cap is higher). */
+  /** Largest frame read from a peer: the live node's own cap (max_frame_bytes in the WASM). */
   maxFrameBytes: 1 << 20,
-  /** Per peer: sustained frames per second, and the burst allowed above it. */
-  framesPerSecond: 500,
-  frameBurst: 1000,
-  /** Per peer: sustained bytes per second, and the burst. */
+  /** Per peer: frames per second read, and the burst allowed above it (beyond: backpressure). */
+  framesPerSecond: 2000,
+  frameBurst: 4000,
+  /** Per peer: bytes per second read, and the burst. */
   bytesPerSecond: 8 << 20,
   byteBurst: 16 << 20,
   /** Strikes leak away at one per second; a peer above this many is disconnected. */
   maxStrikes: 20,
-  /** Bytes queued for one peer before further frames to it are dropped. */
+  /** Bytes queued for one peer, and for all peers, before further frames are dropped. */
   maxQueuedBytes: 8 << 20,
+  maxQueuedTotal: 64 << 20,
+  /** A peer we have frames for that takes none of them this long is let go. */
+  stallMs: 30_000,
 };
 
 /**
- * Protocol options for a live network (JSON, as in a scenario). Strokkur pauses its codeword
- * streams once no new symbol entered the window for `idle_after_ms`; a light node's traffic
- * comes in small bursts with the rate still low, so the simulator's 500 ms pause could stop
- * coding before the last txs of a burst decode. It codes on for 5 s instead.
+ * Protocol options for a live network (JSON, as in a scenario): the budgets of what one peer
+ * and all peers together can make a node keep (the simulator's defaults never bind them), and:
+ * - Strokkur pauses its codeword streams once no new symbol entered the window for
+ *   `idle_after_ms`; a light node's traffic comes in small bursts with the rate still low, so the
+ *   simulator's 500 ms pause could stop coding before the last txs of a burst decode. It codes on
+ *   for 5 s instead. It reassembles txs of up to 64 fragments (the protocol takes 1,024, but at a
+ *   light node's low codeword rates a longer tx would take minutes to decode), peels with the
+ *   last 65,536 symbols and re-keys 8,192 of them for a peer that connects (0.8 ms, not 32 ms).
  */
-export const LIVE_CONFIGS = { cat: {}, strokkur: { idle_after_ms: 5000 } };
+export const LIVE_CONFIGS = {
+  cat: { max_pending_per_peer: 1024, max_pending: 16_384, max_pool_txs: 65_536 },
+  strokkur: {
+    idle_after_ms: 5000,
+    max_fragments: 64,
+    peel_window_symbols: 65_536,
+    rekey_symbols: 8192,
+    max_pending_codewords: 16_384,
+    max_pending_codewords_per_peer: 2048,
+    max_known_txs: 65_536,
+  },
+};
 
-/** Largest transaction each protocol carries on the live network. */
+/** Largest transaction each protocol carries on the live network: each engine's `maxTxBytes()`. */
 export const MAX_TX_BYTES = {
-  // CAT's own cap (later celestia-core), within the frame cap.
-  cat: (1 << 20) - 64,
-  // 64 fragments of 128 - 35 bytes (the protocol takes 1,024, but at a light node's low codeword
-  // rates a longer tx would take minutes to decode).
+  // Within the 1 MiB frame, with room for the framing (the engine holds CAT's cap to it).
+  cat: (1 << 20) - 1024,
+  // 64 fragments of 128 - 35 bytes (LIVE_CONFIGS.strokkur).
   strokkur: 64 * (128 - 35),
   // A message and its envelope within the 1 MiB RPC other implementations accept.
   gossipsub: (1 << 20) - 1024,
 };
 
-const LENGTH_ERRORS = new Set(['InvalidDataLengthError', 'InvalidDataLengthLengthError', 'InvalidMessageLengthError']);
-
-/** A token bucket: `take(n)` is false when the peer is over its rate. */
+/** A token bucket on a monotonic clock: `wait(n)` is how long until n tokens are there. */
 class Bucket {
   constructor(rate, burst, now) {
     this.rate = rate;
@@ -60,14 +84,26 @@ class Bucket {
     this.tokens = burst;
     this.at = now;
   }
-  take(n, now) {
+  refill(now) {
     this.tokens = Math.min(this.burst, this.tokens + ((now - this.at) / 1000) * this.rate);
     this.at = now;
-    if (this.tokens < n) return false;
-    this.tokens -= n;
-    return true;
+  }
+  /** Ms until `n` tokens (at most the burst) are there; 0 if they are. */
+  wait(n, now) {
+    this.refill(now);
+    const short = Math.min(n, this.burst) - this.tokens;
+    return short > 0 ? (short / this.rate) * 1000 : 0;
+  }
+  take(n, now) {
+    this.refill(now);
+    this.tokens -= Math.min(n, this.burst);
   }
 }
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Peers whose frames read are remembered (the most recent). */
+const READ_FROM_PEERS = 4096;
 
 /** Counts a frame's entries by kind, in all and under each entry's topic (when it has one). */
 function tally(kinds, byTopic, info) {
@@ -109,7 +145,7 @@ export class FramedProtocol {
     /** Protocol ids, best first: offered on our streams, accepted on theirs. */
     this.protocols = protocols;
     this.limits = { ...DEFAULT_LIMITS, ...limits };
-    this.now = now;
+    this.now = monotonic(now);
     this.onChange = onChange;
     /** Every copy of a tx seen here: its first arrival (or submission), then duplicates. */
     this.onArrival = onArrival;
@@ -131,7 +167,32 @@ export class FramedProtocol {
     this.nextIdx = 0;
     /** tx hash -> {firstMs, own, from} */
     this.arrivals = new Map();
-    this.stats = { delivered: 0, own: 0, framesIn: 0, framesOut: 0, bytesIn: 0, bytesOut: 0, malformed: 0, oversized: 0, rateLimited: 0, dropped: 0, disconnected: 0, duplicates: 0, refused: 0, payloadIn: 0, payloadOut: 0 };
+    this.stats = {
+      delivered: 0,
+      own: 0,
+      framesIn: 0,
+      framesOut: 0,
+      bytesIn: 0,
+      bytesOut: 0,
+      malformed: 0,
+      oversized: 0,
+      throttled: 0,
+      dropped: 0,
+      stalled: 0,
+      streamFailures: 0,
+      peersUp: 0,
+      disconnected: 0,
+      duplicates: 0,
+      refused: 0,
+      payloadIn: 0,
+      payloadOut: 0,
+      traps: 0,
+    };
+    /** Bytes queued for all peers. */
+    this.queued = 0;
+    /** Frames read per peer id, over all its connections (the latest READ_FROM_PEERS peers). */
+    this.readFrom = new Map();
+    live.onTrap = (trap) => this.onTrap(trap);
     /** Message kinds sent and received (GossipSub: per RPC entry), in all and by topic. */
     this.kindsIn = {};
     this.kindsOut = {};
@@ -172,6 +233,7 @@ export class FramedProtocol {
   /** Creates a tx of these bytes here and hands it to the protocol; returns its hash. */
   submit(bytes) {
     const hash = this.live.submit(bytes, this.now());
+    if (hash === null) throw new Error(`${this.name}: the engine failed on this tx and was rebuilt`);
     this.recordOwn(hash);
     this.pump('');
     return hash;
@@ -213,6 +275,8 @@ export class FramedProtocol {
       flushing: false,
       queue: [],
       queued: 0,
+      /** When a write last completed, or the queue last started filling. */
+      progressAt: now,
       frames: new Bucket(this.limits.framesPerSecond, this.limits.frameBurst, now),
       bytes: new Bucket(this.limits.bytesPerSecond, this.limits.byteBurst, now),
       strikes: 0,
@@ -220,6 +284,7 @@ export class FramedProtocol {
     };
     this.peers.set(key, peer);
     this.byIdx.set(idx, peer);
+    this.stats.peersUp += 1;
     peer.ready = this.openOutbound(peer, connection);
     this.onChange();
     return peer;
@@ -237,6 +302,9 @@ export class FramedProtocol {
     this.peers.delete(key);
     this.byIdx.delete(peer.idx);
     this.freeIdx.push(peer.idx);
+    this.queued -= peer.queued;
+    peer.queue = [];
+    peer.queued = 0;
     peer.out?.unwrap().abort(new Error('peer down'));
     // Its inbound streams end too: nothing it sent may reach the next owner of its index.
     for (const stream of peer.inbound) stream.abort(new Error('peer down'));
@@ -258,17 +326,25 @@ export class FramedProtocol {
   async openOutbound(peer, connection) {
     try {
       const stream = await connection.newStream(this.protocols, { signal: AbortSignal.timeout(10_000) });
-      if (this.peers.get(peer.key) !== peer) {
+      if (!this.owns(peer)) {
         stream.abort(new Error('peer went down'));
         return false;
       }
+      // A stream the peer resets ends the peer here at once (it comes back over its connection).
+      stream.addEventListener?.('close', () => this.owns(peer) && this.lost(peer), { once: true });
       this.attach(peer, lpStream(stream, { maxDataLength: this.limits.maxFrameBytes }), stream.protocol ?? this.protocols[0]);
       return true;
     } catch (error) {
       this.log(`${this.name}: cannot open a stream to ${peer.key.slice(-8)}: ${error.message}`);
-      this.down(peer.key);
+      if (this.owns(peer)) this.lost(peer);
       return false;
     }
+  }
+
+  /** Our stream to the peer failed or was reset: it goes, and may come back (`tryAgain`). */
+  lost(peer) {
+    this.stats.streamFailures += 1;
+    this.down(peer.key);
   }
 
   /** Our stream to the peer is open with `protocol`: the live node learns of the peer now. */
@@ -280,19 +356,35 @@ export class FramedProtocol {
     void this.flush(peer);
   }
 
+  /** Whether this record still owns its peer's index (frames of an older connection never do). */
+  owns(peer) {
+    return this.peers.get(peer.key) === peer;
+  }
+
   send(peer, frame) {
-    if (peer.queued + frame.bytes.length > this.limits.maxQueuedBytes) {
+    const n = frame.bytes.length;
+    const now = this.now();
+    const idle = peer.queue.length === 0;
+    if (!idle && now - peer.progressAt > this.limits.stallMs) {
+      // It has taken none of what we queued for a long while: let it go (no ban; it may come back).
+      this.stats.stalled += 1;
+      this.log(`${this.name}: ${peer.key.slice(-8)} reads nothing; letting it go`);
+      this.down(peer.key, false);
+      return;
+    }
+    if (peer.queued + n > this.limits.maxQueuedBytes || this.queued + n > this.limits.maxQueuedTotal) {
       this.stats.dropped += 1;
       return;
     }
-    const idle = peer.queue.length === 0;
+    if (idle) peer.progressAt = now;
     // An urgent frame goes after the one being written and any urgent ones before it.
     if (frame.urgent && !idle) {
       let at = 1;
       while (at < peer.queue.length && peer.queue[at].urgent) at += 1;
       peer.queue.splice(at, 0, frame);
     } else peer.queue.push(frame);
-    peer.queued += frame.bytes.length;
+    peer.queued += n;
+    this.queued += n;
     if (idle) void this.flush(peer);
   }
 
@@ -307,7 +399,7 @@ export class FramedProtocol {
     }
     // A frame queued after the writer last found the queue empty, but before it let go, saw a
     // writer still at work and started none: write it now.
-    if (peer.queue.length > 0 && this.peers.get(peer.key) === peer) void this.flush(peer);
+    if (peer.queue.length > 0 && this.owns(peer)) void this.flush(peer);
   }
 
   async write(peer) {
@@ -317,11 +409,14 @@ export class FramedProtocol {
         await peer.out.write(frame.bytes);
       } catch (error) {
         this.log(`${this.name}: write to ${peer.key.slice(-8)} failed: ${error.message}`);
-        this.down(peer.key);
+        if (this.owns(peer)) this.lost(peer);
         return;
       }
+      if (!this.owns(peer)) return;
       peer.queue.shift();
       peer.queued -= frame.bytes.length;
+      this.queued -= frame.bytes.length;
+      peer.progressAt = this.now();
       this.stats.framesOut += 1;
       this.stats.bytesOut += frame.bytes.length;
       this.stats.payloadOut += frame.info.payload;
@@ -337,15 +432,16 @@ export class FramedProtocol {
       return;
     }
     peer.inbound.add(stream);
-    const lp = lpStream(stream, { maxDataLength: this.limits.maxFrameBytes });
+    // Read with flow control: what waits unread is bounded, and beyond it the peer's writes wait.
+    const reader = new FrameReader(stream, { maxFrameBytes: this.limits.maxFrameBytes });
     try {
       if (!(await peer.ready)) return;
-      while (this.peers.get(peer.key) === peer) {
+      while (this.owns(peer)) {
         let frame;
         try {
-          frame = (await lp.read()).subarray();
+          frame = await reader.read();
         } catch (error) {
-          if (LENGTH_ERRORS.has(error?.name)) {
+          if (error instanceof FrameTooLong || error instanceof BadFrameLength) {
             // The rest of this stream cannot be framed any more: end it, keep the connection.
             this.stats.oversized += 1;
             this.strike(peer, 5);
@@ -354,8 +450,10 @@ export class FramedProtocol {
           }
           return;
         }
-        // The peer may have gone (and its index been reused) while we waited.
-        if (this.peers.get(peer.key) !== peer) return;
+        // The peer may have gone (and its index been reused) while we waited, here or below.
+        if (frame === null || !this.owns(peer)) return;
+        await this.throttle(peer, frame.length);
+        if (!this.owns(peer)) return;
         this.onFrame(peer, frame);
       }
     } finally {
@@ -363,16 +461,43 @@ export class FramedProtocol {
     }
   }
 
+  /**
+   * Backpressure: waits until the peer's rate allows a frame of `bytes` and takes it from its
+   * buckets. Meanwhile its frames wait unread (FrameReader pauses the stream once they pass its
+   * high-water mark, and the peer's writes wait); it is never a strike.
+   */
+  async throttle(peer, bytes) {
+    let delayed = false;
+    for (;;) {
+      const now = this.now();
+      const wait = Math.max(peer.frames.wait(1, now), peer.bytes.wait(bytes, now));
+      if (wait <= 0) break;
+      if (!delayed) this.stats.throttled += 1;
+      delayed = true;
+      await sleep(wait);
+      if (!this.owns(peer)) return;
+    }
+    const now = this.now();
+    peer.frames.take(1, now);
+    peer.bytes.take(bytes, now);
+  }
+
+  /** Frames read from a peer (by id) over all its connections, while it is among the latest. */
+  framesFrom(key) {
+    return this.readFrom.get(key) ?? 0;
+  }
+
   onFrame(peer, frame) {
     const now = this.now();
     this.stats.framesIn += 1;
     this.stats.bytesIn += frame.length;
-    if (!peer.frames.take(1, now) || !peer.bytes.take(frame.length, now)) {
-      this.stats.rateLimited += 1;
-      this.strike(peer, 1);
-      return;
-    }
+    const read = this.readFrom.get(peer.key) ?? 0;
+    this.readFrom.delete(peer.key);
+    this.readFrom.set(peer.key, read + 1);
+    if (this.readFrom.size > READ_FROM_PEERS) this.readFrom.delete(this.readFrom.keys().next().value);
     const info = this.live.onFrame(peer.idx, frame, now);
+    // A frame that trapped the engine cut its peer off (onTrap).
+    if (!this.owns(peer)) return;
     if (!info) {
       this.stats.malformed += 1;
       this.onWire?.('in', peer.key, frame.length, { kinds: ['malformed'], classes: [MessageClass.Control], topics: [], payload: 0, txs: [] });
@@ -407,10 +532,26 @@ export class FramedProtocol {
     const now = this.now();
     peer.strikes = Math.max(0, peer.strikes - (now - peer.strikeAt) / 1000) + n;
     peer.strikeAt = now;
-    if (peer.strikes > this.limits.maxStrikes && this.peers.get(peer.key) === peer) {
+    if (peer.strikes > this.limits.maxStrikes && this.owns(peer)) {
       this.log(`${this.name}: disconnecting and banning ${peer.key.slice(-8)} (${Math.round(peer.strikes)} strikes)`);
       this.cutOff(peer, 'garbage frames');
     }
+  }
+
+  /**
+   * The engine trapped and was rebuilt empty (live-node.mjs). The peer whose frame did it is cut
+   * off; every other peer is let go and comes back a second later over its open connection
+   * (`tryAgain`), so the new engine meets it as a new peer: fresh streams, keys, subscriptions.
+   */
+  onTrap({ during, peer: idx, error }) {
+    this.stats.traps += 1;
+    const culprit = during === 'on_frame' ? this.byIdx.get(idx) : undefined;
+    this.log(`${this.name}: the engine trapped in ${during} (${error}) and was rebuilt${culprit ? `; ${culprit.key.slice(-8)}'s frame did it` : ''}`);
+    // The new engine never saw these peers: nothing to tell it when they go.
+    for (const p of this.peers.values()) p.protocol = '';
+    this.timerAt = Infinity;
+    if (culprit) this.cutOff(culprit, 'its frame trapped the engine');
+    for (const key of [...this.peers.keys()]) this.down(key);
   }
 
   /** Carries out what the live node asked for; `from` is the peer whose frame caused it. */

@@ -31,6 +31,8 @@ function fakeLiveNode(): LiveNodeApi & { ups: [number, string][]; downs: number[
     takeValidations: () => [],
     takeDisconnects: () => [],
     counters: () => ({}),
+    onTrap: () => undefined,
+    memoryBytes: () => 0,
   };
 }
 
@@ -51,6 +53,7 @@ type Internals = {
   onFrame(p: unknown, b: Uint8Array): void;
   attach(p: unknown, out: unknown, protocol: string): void;
   send(p: unknown, frame: OutFrame): void;
+  throttle(p: unknown, bytes: number): Promise<void>;
 };
 const internals = (f: FramedProtocol) => f as unknown as Internals;
 
@@ -157,14 +160,72 @@ describe('FramedProtocol limits', () => {
     expect(live.downs).toEqual([0]);
     expect(framed.peers.size).toBe(0);
   });
-  it('drops frames beyond the per-peer rate', () => {
+  it('reads a peer over its rate later (backpressure), never dropping or striking it', async () => {
+    vi.useFakeTimers();
+    try {
+      const live = fakeLiveNode();
+      const libp2p = fakeLibp2p();
+      const framed = new FramedProtocol({ libp2p, name: 'cat', live, now: () => Date.now(), limits: { framesPerSecond: 100, frameBurst: 3, maxStrikes: 1 } });
+      const peer = internals(framed).up('peerB', pending);
+      internals(framed).attach(peer, writer(), '/txcast/cat/1.0.0');
+      const read: number[] = [];
+      // What the read loop does with each frame: wait for the peer's rate, then hand it in.
+      const loop = (async () => {
+        for (let i = 0; i < 10; i++) {
+          await internals(framed).throttle(peer, 1);
+          internals(framed).onFrame(peer, Uint8Array.of(1, i));
+          read.push(Date.now());
+        }
+      })();
+      await vi.advanceTimersByTimeAsync(1_000);
+      await loop;
+      expect(live.delivered.length + framed.stats.delivered).toBe(10);
+      expect(framed.stats.throttled).toBe(7);
+      // The burst at once, then one frame per 10 ms.
+      expect(read[9] - read[0]).toBeGreaterThanOrEqual(69);
+      expect([framed.stats.malformed, framed.stats.disconnected, libp2p.hungUp.length]).toEqual([0, 0, 0]);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+  it('bounds what it queues per peer and in all, and lets go a peer that reads nothing', () => {
     const live = fakeLiveNode();
-    const now = 1_000;
-    const framed = new FramedProtocol({ libp2p: fakeLibp2p(), name: 'cat', live, now: () => now, limits: { framesPerSecond: 10, frameBurst: 3, maxStrikes: 100 } });
-    const peer = internals(framed).up('peerB', pending);
-    for (let i = 0; i < 5; i++) internals(framed).onFrame(peer, Uint8Array.of(1));
-    expect(framed.stats.rateLimited).toBe(2);
-    expect(framed.stats.malformed).toBe(0);
+    let now = 1_000;
+    const framed = new FramedProtocol({ libp2p: fakeLibp2p(), name: 'cat', live, now: () => now, limits: { maxQueuedBytes: 250, maxQueuedTotal: 400, stallMs: 5_000 } });
+    // Writers that never finish: peers that stopped reading.
+    const stuck = { write: () => new Promise(() => undefined), unwrap: () => ({ abort: () => undefined }) };
+    const a = internals(framed).up('peerA', pending);
+    const b = internals(framed).up('peerB', pending);
+    internals(framed).attach(a, stuck, '/txcast/cat/1.0.0');
+    internals(framed).attach(b, stuck, '/txcast/cat/1.0.0');
+    const frame = (peer: number) => ({ peer, bytes: new Uint8Array(100), urgent: false, info: { kinds: ['x'], classes: [MessageClass.Control], topics: [], payload: 0, txs: [] } });
+    for (let i = 0; i < 5; i++) internals(framed).send(a, frame(0));
+    expect([framed.queued, framed.stats.dropped]).toEqual([200, 3]);
+    for (let i = 0; i < 5; i++) internals(framed).send(b, frame(1));
+    expect([framed.queued, framed.stats.dropped]).toEqual([400, 6]);
+    now += 6_000;
+    internals(framed).send(a, frame(0));
+    expect(framed.stats.stalled).toBe(1);
+    expect(framed.peers.has('peerA')).toBe(false);
+    expect(framed.queued).toBe(200);
+  });
+  it('runs on a clock that never goes back: one strike after a step back is no ban', () => {
+    const live = fakeLiveNode();
+    let wall = 5_000_000;
+    const bans = new BanList({ now: () => wall });
+    const framed = new FramedProtocol({ libp2p: fakeLibp2p(), name: 'cat', live, now: () => wall, bans, limits: { maxStrikes: 20 } });
+    const peer = internals(framed).up('peerS', pending);
+    internals(framed).onFrame(peer, Uint8Array.of(9));
+    wall -= 3_600_000; // the clock is set back an hour
+    internals(framed).onFrame(peer, Uint8Array.of(9));
+    expect(framed.stats.malformed).toBe(2);
+    expect([framed.stats.disconnected, bans.banned]).toEqual([0, 0]);
+    // A ban still lasts its full time whatever the clock does.
+    bans.ban('peerX', 'test');
+    wall -= 3_600_000;
+    expect(bans.isBanned('peerX')).toBe(true);
+    wall += bans.banMs - 1;
+    expect(bans.isBanned('peerX')).toBe(true);
   });
   it('bans a peer it cut off: its reconnect is refused until the ban ends', () => {
     const live = fakeLiveNode();

@@ -7,8 +7,11 @@ export type GossipVersion = 'v1.2' | 'v2.0';
 export const ROUTERS: Router[];
 export const VERSIONS: GossipVersion[];
 export const MAX_ANNOUNCE_BYTES: number;
+export const MAX_ANNOUNCED_ADDRS: number;
 export function liveConfig(options?: { version?: GossipVersion; dAnnounce?: number }): object;
-export function judge(topic: string, data: Uint8Array): 'accept' | 'reject' | 'ignore';
+export function ownRelayedAddr(addr: unknown, peer: string): boolean;
+export function announcementOf(data: Uint8Array, author: string | null): { peer: string; addrs: string[] } | null;
+export function judge(topic: string, data: Uint8Array, author?: string | null): 'accept' | 'reject' | 'ignore';
 export function toHex(bytes: Uint8Array): string;
 export function gossipServices(router: Router, options?: { onCopy?: (topic: string, hash: string) => void; maxInboundDataLength?: number }): Record<string, unknown>;
 
@@ -26,13 +29,14 @@ export interface GossipCounters {
 
 export interface GossipOptions {
   libp2p: unknown;
-  LiveNode?: unknown;
-  protocolIds?: (version: string) => string[];
+  /** txcast's router: its own WebAssembly instance of the core (live-node.mjs loadEngine). */
+  engine?: unknown;
   privateKey?: unknown;
   version?: GossipVersion;
   dAnnounce?: number;
   seed?: bigint;
   now?: () => number;
+  limits?: Partial<import('./framed.mjs').Limits>;
   onDeliver?: (delivery: Delivery & { from: string }) => void;
   onArrival?: (arrival: Arrival & { protocol: 'gossipsub'; id: string }) => void;
   onWire?: ((direction: 'in' | 'out', peer: string, bytes: number, info: FrameInfo) => void) | null;
@@ -59,6 +63,8 @@ export interface Gossip {
 export interface TxcastGossip extends Gossip {
   readonly stats: FramedStats;
   readonly peers: Map<string, unknown>;
+  readonly live: import('./live-node.mjs').LiveNode;
+  readonly framed: import('./framed.mjs').FramedProtocol;
 }
 export const TxcastGossip: new (options: GossipOptions) => TxcastGossip;
 

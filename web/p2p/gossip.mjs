@@ -3,8 +3,11 @@
 //             speaking /meshsub/2.0.0 (v2.0: IANNOUNCE/INEED), 1.2.0, 1.1.0 and 1.0.0;
 //   'js'      @libp2p/gossipsub, the reference implementation (it speaks up to /meshsub/1.2.0).
 // Both: StrictSign with the node's Ed25519 key, message id = SHA-256 of the data, the tx topic and
-// the address-announcement topic. Shared by the page and the Node relay, so plain JS.
+// the address-announcement topic, the same topic rules (`judge`: an announcement speaks for its
+// own author only) and the same score for a peer that sends what the rules reject. Shared by the
+// page and the Node relay, so plain JS.
 import { gossipsub, TopicValidatorResult } from '@libp2p/gossipsub';
+import { createPeerScoreParams, createPeerScoreThresholds, createTopicScoreParams } from '@libp2p/gossipsub/score';
 import { publicKeyFromProtobuf } from '@libp2p/crypto/keys';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { LiveNode } from './live-node.mjs';
@@ -14,8 +17,9 @@ import { MessageClass } from '../wasm/txcast_wasm.js';
 
 export const ROUTERS = ['txcast', 'js'];
 export const VERSIONS = ['v1.2', 'v2.0'];
-/** Address announcements are small JSON objects. */
+/** Address announcements are small JSON objects, of a few addresses. */
 export const MAX_ANNOUNCE_BYTES = 4096;
+export const MAX_ANNOUNCED_ADDRS = 8;
 
 /** How every txcast node runs GossipSub on a live network (the simulator's defaults otherwise). */
 export function liveConfig({ version = 'v2.0', dAnnounce = 4 } = {}) {
@@ -33,19 +37,48 @@ export function liveConfig({ version = 'v2.0', dAnnounce = 4 } = {}) {
   };
 }
 
-/** The application's rules per topic: a verdict for a message's data. */
-export function judge(topic, data) {
-  if (topic === TX_TOPIC) return data.length >= 1 && data.length <= MAX_TX_BYTES.gossipsub ? 'accept' : 'reject';
-  if (topic === ANNOUNCE_TOPIC) {
-    if (data.length > MAX_ANNOUNCE_BYTES) return 'reject';
-    try {
-      const parsed = JSON.parse(new TextDecoder().decode(data));
-      return typeof parsed?.peer === 'string' && Array.isArray(parsed?.addrs) ? 'accept' : 'reject';
-    } catch {
-      return 'reject';
-    }
+/** Whether `addr` is one of `peer`'s own relayed WebRTC addresses (`.../p2p/RELAY/p2p-circuit/webrtc/p2p/PEER`). */
+export function ownRelayedAddr(addr, peer) {
+  return typeof addr === 'string' && addr.length <= 512 && /\/p2p\/[^/]+\/p2p-circuit\/webrtc\/p2p\/[^/]+$/.test(addr) && addr.endsWith(`/p2p/${peer}`);
+}
+
+/**
+ * An address announcement, if `data` is one that `author` (the signer's peer id) may make:
+ * JSON {peer, addrs, at?} where `peer` is the author and `addrs` are 1 to 8 of its own relayed
+ * WebRTC addresses (`.../p2p/RELAY/p2p-circuit/webrtc/p2p/PEER`). Anything else is null: no
+ * peer can make others dial an address of its choosing in someone else's name.
+ */
+export function announcementOf(data, author) {
+  if (!author || data.length > MAX_ANNOUNCE_BYTES) return null;
+  let parsed;
+  try {
+    parsed = JSON.parse(new TextDecoder().decode(data));
+  } catch {
+    return null;
   }
+  const { peer, addrs } = parsed ?? {};
+  if (peer !== author || !Array.isArray(addrs) || addrs.length < 1 || addrs.length > MAX_ANNOUNCED_ADDRS) return null;
+  return addrs.every((a) => ownRelayedAddr(a, peer)) ? { peer, addrs } : null;
+}
+
+/** The application's rules per topic: a verdict for a message's data from `author` (its signer's peer id). */
+export function judge(topic, data, author = null) {
+  if (topic === TX_TOPIC) return data.length >= 1 && data.length <= MAX_TX_BYTES.gossipsub ? 'accept' : 'reject';
+  if (topic === ANNOUNCE_TOPIC) return announcementOf(data, author) ? 'accept' : 'reject';
   return 'ignore';
+}
+
+/**
+ * @libp2p/gossipsub's score as txcast's router keeps it (liveConfig's defaults): a message the
+ * rules reject costs its sender 100 (P4, squared), below -40 its gossip is ignored, below -160
+ * all it sends.
+ */
+function jsScore() {
+  const topic = () => createTopicScoreParams({ topicWeight: 1, invalidMessageDeliveriesWeight: -100, invalidMessageDeliveriesDecay: 0.9 });
+  return {
+    scoreParams: createPeerScoreParams({ topics: { [TX_TOPIC]: topic(), [ANNOUNCE_TOPIC]: topic() }, IPColocationFactorWeight: 0 }),
+    scoreThresholds: createPeerScoreThresholds({ gossipThreshold: -40, publishThreshold: -80, graylistThreshold: -160 }),
+  };
 }
 
 export function toHex(bytes) {
@@ -76,6 +109,7 @@ export function gossipServices(router, { onCopy = () => {}, maxInboundDataLength
       allowPublishToZeroTopicPeers: true,
       emitSelf: false,
       maxInboundDataLength,
+      ...jsScore(),
       // Called once per publish and once per received copy, duplicates included.
       // The message id every node on the topics uses. (Not crypto.subtle: a page served over
       // plain http on a LAN address has none.)
@@ -91,12 +125,14 @@ export function gossipServices(router, { onCopy = () => {}, maxInboundDataLength
 /** txcast's router on the node's streams. */
 export class TxcastGossip {
   /**
-   * @param {{libp2p: any, LiveNode: any, protocolIds: (version: string) => string[], privateKey: any,
-   *          version?: string, dAnnounce?: number, seed: bigint, now?: () => number,
-   *          onDeliver?: Function, onArrival?: Function, onWire?: Function | null, onChange?: Function,
-   *          bans?: any, log?: Function}} options
+   * @param {{libp2p: any, engine: any, privateKey: any, version?: string, dAnnounce?: number,
+   *          seed: bigint, now?: () => number, limits?: object, onDeliver?: Function,
+   *          onArrival?: Function, onWire?: Function | null, onChange?: Function, bans?: any,
+   *          log?: Function}} options
+   * `engine`: the router's own WebAssembly instance of the core (live-node.mjs `loadEngine`);
+   * `limits`: FramedProtocol's.
    */
-  constructor({ libp2p, LiveNode: WasmLiveNode, protocolIds, privateKey, version = 'v2.0', dAnnounce = 4, seed, now = () => performance.now(), onDeliver = () => {}, onArrival = () => {}, onWire = null, onChange = () => {}, bans = null, log = () => {} }) {
+  constructor({ libp2p, engine, privateKey, version = 'v2.0', dAnnounce = 4, seed, now = () => performance.now(), limits = {}, onDeliver = () => {}, onArrival = () => {}, onWire = null, onChange = () => {}, bans = null, log = () => {} }) {
     this.router = 'txcast';
     this.version = version;
     this.dAnnounce = dAnnounce;
@@ -109,12 +145,13 @@ export class TxcastGossip {
     /** Signatures that did not verify, and messages the topic rules turned down. */
     this.badSignatures = 0;
     this.rejected = 0;
-    this.live = new LiveNode(WasmLiveNode, 'gossipsub', liveConfig({ version, dAnnounce }), seed, now());
+    this.live = new LiveNode(engine, 'gossipsub', liveConfig({ version, dAnnounce }), seed, now());
     this.framed = new FramedProtocol({
       libp2p,
       name: 'gossipsub',
       live: this.live,
-      protocols: protocolIds(version),
+      protocols: engine.gossipsub_protocol_ids(version),
+      limits,
       now,
       onChange,
       onArrival,
@@ -153,8 +190,10 @@ export class TxcastGossip {
     const seqno = new Uint8Array(8);
     new DataView(seqno.buffer).setBigUint64(0, this.seqno);
     const signable = this.live.signable(topic, data, this.from, seqno);
+    if (!signable) throw new Error('gossipsub: the engine failed on this message and was rebuilt');
     const signature = await this.privateKey.sign(signable);
     const hash = this.live.publish(topic, data, this.now(), { from: this.from, seqno, signature });
+    if (hash === null) throw new Error('gossipsub: the engine failed on this message and was rebuilt');
     if (topic === TX_TOPIC) this.framed.recordOwn(hash);
     this.framed.pump('');
     return hash;
@@ -167,7 +206,7 @@ export class TxcastGossip {
       try {
         const key = v.publicKey && publicKeyFromProtobuf(v.publicKey);
         const author = key && equal(key.toMultihash().bytes, v.from ?? new Uint8Array());
-        if (author && v.signature && (await key.verify(v.signable, v.signature))) verdict = judge(v.topic, v.data);
+        if (author && v.signature && (await key.verify(v.signable, v.signature))) verdict = judge(v.topic, v.data, key.toString());
         else this.badSignatures += 1;
       } catch {
         this.badSignatures += 1;
@@ -238,7 +277,7 @@ export class JsGossip {
   async start() {
     for (const topic of [TX_TOPIC, ANNOUNCE_TOPIC]) {
       this.pubsub.topicValidators.set(topic, (_peer, msg) => {
-        const verdict = judge(topic, msg.data);
+        const verdict = judge(topic, msg.data, msg.type === 'signed' ? msg.from.toString() : null);
         if (verdict === 'reject') this.rejected += 1;
         return verdict === 'accept' ? TopicValidatorResult.Accept : verdict === 'reject' ? TopicValidatorResult.Reject : TopicValidatorResult.Ignore;
       });

@@ -1,7 +1,9 @@
 // Types of index.mjs: the public API of the peer-to-peer code shared by the light node page and
 // the relay (no DOM).
 export { BAN_MS, BanList, MAX_BANS, type Ban } from './ban.mjs';
-export { LiveNode, type Delivery, type FrameInfo, type OutFrame, type Validation, type Verdict } from './live-node.mjs';
+export { monotonic } from './clock.mjs';
+export { STREAM_WINDOW_BYTES, txcastMuxer } from './muxer.mjs';
+export { LiveNode, loadEngine, type Engine, type Trap, type Delivery, type FrameInfo, type OutFrame, type Validation, type Verdict } from './live-node.mjs';
 export {
   DEFAULT_LIMITS,
   FramedProtocol,
@@ -15,12 +17,15 @@ export {
   type ProtocolName,
 } from './framed.mjs';
 export {
+  announcementOf,
   gossipServices,
   JsGossip,
   judge,
   liveConfig,
   makeGossip,
   MAX_ANNOUNCE_BYTES,
+  MAX_ANNOUNCED_ADDRS,
+  ownRelayedAddr,
   ROUTERS,
   TxcastGossip,
   VERSIONS,

@@ -28,6 +28,7 @@ import {
   type LocalPeer,
   type Wasm,
 } from '../../scripts/relay/localnet.mjs';
+import { concat, ihave, intField, lenField, rpc, signedMessage, subscription, utf8 } from '../../scripts/relay/frames.mjs';
 import { MAX_TX_BYTES } from './framed.mjs';
 import { JsGossip, type GossipVersion, type Router } from './gossip.mjs';
 import { TX_TOPIC } from './txwire.mjs';
@@ -54,7 +55,7 @@ afterAll(async () => {
 
 async function node(router: Router, { version = 'v2.0', dAnnounce = 4 }: { version?: GossipVersion; dAnnounce?: number } = {}): Promise<Node> {
   const inbox = new Map<string, Uint8Array>();
-  const peer = await localPeer(wasm, { router, version, dAnnounce, onDeliver: (d) => void (d.topic === TX_TOPIC && inbox.set(d.hash, d.data)) });
+  const peer = await localPeer({ router, version, dAnnounce, onDeliver: (d) => void (d.topic === TX_TOPIC && inbox.set(d.hash, d.data)) });
   const out = Object.assign(peer, { inbox });
   nodes.push(out);
   return out;
@@ -223,40 +224,7 @@ describe('a mixed network', () => {
   }, 30_000);
 });
 
-// ---- a peer speaking /meshsub/1.1.0 by hand: protobuf built here, frames with lpStream ----
-
-const utf8 = (s: string) => new TextEncoder().encode(s);
-
-function concat(...parts: (Uint8Array | number[])[]) {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-}
-
-function varint(n: number) {
-  const out: number[] = [];
-  while (n >= 0x80) {
-    out.push((n % 0x80) | 0x80);
-    n = Math.floor(n / 0x80);
-  }
-  out.push(n);
-  return out;
-}
-
-/** A length-delimited field (wire type 2) and a varint field (wire type 0). */
-const lenField = (field: number, body: Uint8Array) => concat(varint(field * 8 + 2), varint(body.length), body);
-const intField = (field: number, value: number) => concat(varint(field * 8), varint(value));
-
-/** pubsub RPC: 1 subscriptions, 2 messages, 3 control; SubOpts: 1 subscribe, 2 topic. */
-const rpc = ({ subs = [] as Uint8Array[], messages = [] as Uint8Array[], control = null as Uint8Array | null, extra = new Uint8Array() }) =>
-  concat(...subs.map((s) => lenField(1, s)), ...messages.map((m) => lenField(2, m)), control ? lenField(3, control) : [], extra);
-const subscription = (topic: string) => concat(intField(1, 1), lenField(2, utf8(topic)));
-/** ControlMessage: 1 ihave {1 topicID, 2 messageIDs}. */
-const ihave = (topic: string, ids: Uint8Array[]) => lenField(1, concat(lenField(1, utf8(topic)), ...ids.map((id) => lenField(2, id))));
+// ---- a peer speaking /meshsub/1.1.0 by hand: RPCs from scripts/relay/frames.mjs, frames with lpStream ----
 
 class RawPeer {
   frames: Uint8Array[] = [];
@@ -300,15 +268,11 @@ class RawPeer {
     return lpStream(stream, { maxDataLength: 4 * MIB });
   }
 
-  /** A signed message on the tx topic (Message: 1 from, 2 data, 3 seqno, 4 topic, 5 signature, 6 key). */
-  async message(data: Uint8Array, { badSignature = false, extra = new Uint8Array() } = {}) {
+  /** A signed message on the tx topic. */
+  async message(data: Uint8Array, { badSignature = false, extra = new Uint8Array() }: { badSignature?: boolean; extra?: Uint8Array } = {}) {
     this.seqno += 1n;
-    const seqno = new Uint8Array(8);
-    new DataView(seqno.buffer).setBigUint64(0, this.seqno);
-    const signed = concat(lenField(1, this.node.peerId.toMultihash().bytes), lenField(2, data), lenField(3, seqno), lenField(4, utf8(TX_TOPIC)));
-    const signature = Uint8Array.from(await this.key.sign(concat(utf8('libp2p-pubsub:'), signed)));
-    if (badSignature) signature[10] ^= 0x01;
-    return concat(signed, lenField(5, signature), lenField(6, publicKeyToProtobuf(this.key.publicKey)), extra);
+    const from = this.node.peerId.toMultihash().bytes;
+    return signedMessage({ key: this.key, from, publicKey: publicKeyToProtobuf(this.key.publicKey), topic: TX_TOPIC, data, seqno: this.seqno, badSignature, extra });
   }
 
   async send(frame: Uint8Array) {

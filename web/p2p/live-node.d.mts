@@ -8,14 +8,31 @@ export type OutFrame = Omit<Plain<wasm.OutFrame>, 'info'> & { info: FrameInfo };
 export type Delivery = Plain<wasm.Delivery>;
 export type Validation = Omit<Plain<wasm.Validation>, 'public_key'> & { publicKey?: Uint8Array };
 export type Verdict = 'accept' | 'reject' | 'ignore';
+/** The core's glue module, initialised: one WebAssembly instance. */
+export type Engine = typeof wasm;
+/** A fresh copy of the core's glue module (an instance of its own), initialised with `module`. */
+export function loadEngine(glueUrl: string, module: WebAssembly.Module): Promise<Engine>;
+/** What the host is told when the engine trapped and was rebuilt. */
+export interface Trap {
+  /** The engine call that trapped (on_frame, poll, ...). */
+  during: string;
+  /** The peer number whose frame (or arrival) it was handling, if any. */
+  peer?: number;
+  error: string;
+}
 export class LiveNode {
-  constructor(WasmLiveNode: unknown, protocol: 'cat' | 'strokkur' | 'gossipsub', config: object, seed: bigint, nowMs: number);
+  constructor(glue: unknown, protocol: 'cat' | 'strokkur' | 'gossipsub', config: object, seed: bigint, nowMs: number);
+  /** Times the engine trapped and was rebuilt. */
+  readonly rebuilt: number;
+  onTrap: (trap: Trap) => void;
   peerUp(peer: number, nowMs: number, protocolId?: string): void;
   peerDown(peer: number, nowMs: number): void;
   onFrame(peer: number, bytes: Uint8Array, nowMs: number): FrameInfo | null;
-  submit(bytes: Uint8Array, nowMs: number): string;
-  signable(topic: string, data: Uint8Array, from: Uint8Array, seqno: Uint8Array): Uint8Array;
-  publish(topic: string, data: Uint8Array, nowMs: number, signed?: { from: Uint8Array; seqno: Uint8Array; signature: Uint8Array } | null): string;
+  /** The tx's SHA-256 (hex), or null if the engine trapped on it. */
+  submit(bytes: Uint8Array, nowMs: number): string | null;
+  maxTxBytes(): number;
+  signable(topic: string, data: Uint8Array, from: Uint8Array, seqno: Uint8Array): Uint8Array | null;
+  publish(topic: string, data: Uint8Array, nowMs: number, signed?: { from: Uint8Array; seqno: Uint8Array; signature: Uint8Array } | null): string | null;
   validated(handle: number, verdict: Verdict, nowMs: number): void;
   topicPeers(topic: string): number;
   meshPeers(topic: string): number;
@@ -26,5 +43,7 @@ export class LiveNode {
   takeValidations(): Validation[];
   takeDisconnects(): number[];
   counters(): Record<string, number>;
+  memoryBytes(): number;
+  trapForTest(prefix: Uint8Array): void;
   free(): void;
 }

@@ -108,6 +108,8 @@ struct Sender {
     ids: IdMap,
     stats: SenderStats,
     active: bool,
+    /// Its codewords waiting on missing symbols.
+    queued: usize,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -139,6 +141,8 @@ pub struct Decoder {
     max_degree: usize,
     timeout_us: u64,
     max_pending: usize,
+    max_pending_per_sender: usize,
+    rekey_window: usize,
     /// Secret words for the ID tables (see `idmap`).
     mix: (u64, u64),
     senders: Vec<Sender>,
@@ -184,6 +188,8 @@ impl Decoder {
             max_degree: params.window,
             timeout_us: params.timeout_us,
             max_pending: params.max_pending,
+            max_pending_per_sender: params.max_pending_per_sender,
+            rekey_window: params.rekey_window,
             mix: (rng.next_u64(), rng.next_u64()),
             senders: Vec::new(),
             hashers: Vec::new(),
@@ -208,17 +214,19 @@ impl Decoder {
         })
     }
 
-    /// Registers a sender that names symbols with `key` (the key this node sent it). Symbols
-    /// already in the peeling window are keyed for it (their names hashed under the key) so
-    /// they peel its codewords.
+    /// Registers a sender that names symbols with `key` (the key this node sent it). The
+    /// newest `rekey_window` symbols of the peeling window are hashed under the key so they
+    /// peel its codewords.
     pub fn add_sender(&mut self, key: &LinkKey) -> SenderId {
         let hasher = ShortIdHasher::new(key);
         let mut sender = Sender {
             ids: IdMap::new(self.mix.0, self.mix.1),
             stats: SenderStats::default(),
             active: true,
+            queued: 0,
         };
-        for seq in self.learned.saturating_sub(self.peel_window as u64)..self.learned {
+        let rekeyed = self.peel_window.min(self.rekey_window) as u64;
+        for seq in self.learned.saturating_sub(rekeyed)..self.learned {
             let id = hasher.id(self.ring_name(self.ring_pos(seq)));
             sender.ids.insert(id, known(seq));
         }
@@ -265,6 +273,7 @@ impl Decoder {
         self.digests.clear();
         for sender in self.senders.iter_mut().filter(|s| s.active) {
             sender.ids.clear();
+            sender.queued = 0;
         }
         self.codewords.clear();
         self.payloads.clear();
@@ -293,12 +302,9 @@ impl Decoder {
         self.queued_live
     }
 
-    /// Codewords from `sender` waiting on missing symbols (for inspection: it scans them all).
+    /// Codewords of one sender waiting on missing symbols.
     pub fn pending_from(&self, sender: SenderId) -> usize {
-        self.codewords
-            .iter()
-            .filter(|c| c.queued && c.sender == sender)
-            .count()
+        self.senders.get(sender as usize).map_or(0, |s| s.queued)
     }
 
     /// The value of symbol `seq` (its bytes, or its stand-in) if it is still in the peeling
@@ -428,8 +434,12 @@ impl Decoder {
             let generation = self.codewords[slot as usize].generation;
             self.codewords[slot as usize].queued = true;
             self.queued_live += 1;
+            self.senders[sender as usize].queued += 1;
             let deadline = now_us.saturating_add(self.timeout_us);
             self.expiry.push_back((slot, generation, deadline));
+            if self.senders[sender as usize].queued > self.max_pending_per_sender {
+                self.lose(slot, out);
+            }
             self.bound_pending(out);
         }
         self.value = value;
@@ -584,10 +594,11 @@ impl Decoder {
             self.free_edges.push(e);
             e = edge.next_in_cw;
         }
-        let cw = &mut self.codewords[slot as usize];
         if cw.queued {
             self.queued_live -= 1;
+            self.senders[cw.sender as usize].queued -= 1;
         }
+        let cw = &mut self.codewords[slot as usize];
         cw.live = false;
         cw.queued = false;
         cw.first_edge = NIL;

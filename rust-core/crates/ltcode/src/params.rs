@@ -27,6 +27,12 @@ pub struct Params {
     pub max_pending: usize,
     /// Whether codewords carry symbols' bytes or stand-ins for them (see `form`).
     pub form: Form,
+    /// Pending codewords held at most from one sender; beyond it that sender's newest is
+    /// dropped as a loss (one sender cannot crowd out the others).
+    pub max_pending_per_sender: usize,
+    /// A new sender gets the newest this many symbols of the peeling window hashed under its
+    /// key (an older one it names is decoded again): bounds the work a connecting peer costs.
+    pub rekey_window: usize,
 }
 
 impl Default for Params {
@@ -40,6 +46,8 @@ impl Default for Params {
             symbol_len: 128,
             max_pending: 65_536,
             form: Form::Bytes,
+            max_pending_per_sender: 65_536,
+            rekey_window: 262_144,
         }
     }
 }
@@ -67,7 +75,7 @@ impl std::fmt::Display for ParamError {
             }
             ParamError::MaxPending(n) => write!(
                 f,
-                "max pending {n} must be >= 1 with max pending * window < 2^31"
+                "max pending {n} must be >= 1 with max pending * window < 2^31, and at least 1 per sender"
             ),
         }
     }
@@ -105,7 +113,7 @@ impl Params {
             .max_pending
             .saturating_add(1)
             .saturating_mul(self.window);
-        if self.max_pending == 0 || edges >= 1 << 31 {
+        if self.max_pending == 0 || edges >= 1 << 31 || self.max_pending_per_sender == 0 {
             return Err(ParamError::MaxPending(self.max_pending));
         }
         Ok(())

@@ -286,3 +286,82 @@ fn keyed_ids_defeat_the_collision_attack() {
     assert!(others_decoded);
     assert_eq!(corrupt, 0);
 }
+
+/// A sender whose codewords name symbols nobody has never gets them decoded: it can hold at
+/// most its share of the pending codewords, the honest sender's txs still all decode.
+#[test]
+fn a_sender_of_codewords_that_never_decode_keeps_to_its_share() {
+    let params = ltcode::Params {
+        max_pending: 4_000,
+        max_pending_per_sender: 200,
+        ..small_params(K, LEN)
+    };
+    let mut rng = SplitMix64::new(11);
+    let txs = random_symbols(&mut rng, 300, LEN);
+    let (key_h, key_a) = (LinkKey::random(&mut rng), LinkKey::random(&mut rng));
+    let mut rx = Receiver::new(&params, &mut rng);
+    let h = rx.decoder.add_sender(&key_h);
+    let a = rx.decoder.add_sender(&key_a);
+    let mut honest = Sender::new(&params, key_h);
+    let mut now = 0;
+    // Every tx, then two windows' worth of rounds for the last ones to decode.
+    for i in 0..txs.len() + 2 * K {
+        if let Some(tx) = txs.get(i) {
+            honest.window.push(tx).unwrap();
+        }
+        now += 100;
+        for _ in 0..3 {
+            let cw = honest.next(&mut rng);
+            rx.take(h, now, &cw).unwrap();
+        }
+        // Ten codewords of three random IDs each per honest tx, all still within tau.
+        for _ in 0..10 {
+            let ids = vec![rng.next_u64() as u32, rng.next_u64() as u32, i as u32];
+            let mut payload = vec![0u8; LEN];
+            rng.fill(&mut payload);
+            let _ = rx.take(a, now, &Codeword::new(ids, payload));
+        }
+        assert!(rx.decoder.pending_from(a) <= 200);
+    }
+    assert_eq!(rx.decoder.pending_from(a), 200);
+    assert!(rx.losses.iter().filter(|&&s| s == a).count() >= 3_000 - 200);
+    assert!(
+        rx.losses.iter().all(|&s| s == a),
+        "no honest codeword was dropped"
+    );
+    let missing = txs.iter().filter(|t| !rx.decoded.contains(t)).count();
+    assert_eq!((missing, rx.decoded.len()), (0, txs.len()));
+}
+
+/// A sender that connects late gets only the newest `rekey_window` known symbols under its
+/// key: a codeword naming an older one waits (that symbol would be decoded again), one naming
+/// a recent one peels at once.
+#[test]
+fn a_new_sender_is_rekeyed_with_the_newest_symbols_only() {
+    let params = ltcode::Params {
+        rekey_window: 10,
+        ..small_params(K, LEN)
+    };
+    let mut rng = SplitMix64::new(12);
+    let known = random_symbols(&mut rng, 100, LEN);
+    let mut rx = Receiver::new(&params, &mut rng);
+    for s in &known {
+        rx.insert(s);
+    }
+    let key = LinkKey::random(&mut rng);
+    let late = rx.decoder.add_sender(&key);
+    let hasher = ShortIdHasher::new(&key);
+    let fresh = random_symbols(&mut rng, 2, LEN);
+    let pair = |old: &[u8], new: &[u8]| {
+        let payload: Vec<u8> = old.iter().zip(new).map(|(a, b)| a ^ b).collect();
+        Codeword::new(vec![hasher.id(old), hasher.id(new)], payload)
+    };
+    rx.take(late, 1, &pair(&known[95], &fresh[0])).unwrap();
+    assert!(rx.decoded.contains(&fresh[0]), "a recent symbol peels");
+    rx.take(late, 2, &pair(&known[5], &fresh[1])).unwrap();
+    assert!(
+        !rx.decoded.contains(&fresh[1]),
+        "an old one is not known to this sender"
+    );
+    assert_eq!(rx.decoder.pending_from(late), 1);
+}

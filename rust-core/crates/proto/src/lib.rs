@@ -12,6 +12,7 @@ mod rng;
 mod time;
 mod timers;
 
+pub mod budget;
 pub mod cat;
 pub mod content;
 pub mod flood;
@@ -29,6 +30,7 @@ mod testnet;
 pub mod wire;
 
 pub use behaviour::Behaviour;
+pub use budget::{Budget, Ledger, Over, Recent};
 pub use content::{Content, StoreLimits, Synthetic, TxStore};
 pub use counter::{check_counters, Counter, Effect, Unit};
 pub use detail::{Cell, Detail, RowKey, Table};

@@ -14,13 +14,21 @@ use crate::gossipsub::{
     counters, Check, Codec, Gossipsub, GossipsubConfig, Limits, MessageParts, OwnMessage, Rpc,
     TopicId, TopicNames, Verdict, Version,
 };
-use crate::strokkur::{Strokkur, StrokkurMsg};
+use crate::strokkur::{Strokkur, StrokkurConfig, StrokkurMsg};
 use crate::wire::WireError;
 use crate::{
     Counter, Driver, Input, MsgClass, NodeSetup, Output, PeerIdx, Protocol, Rng, Time, Tx, TxId,
     TxStore, Unit, WireMsg,
 };
 use std::collections::BTreeMap;
+
+/// Largest frame on the live path: what hosts read from a peer, and more than any frame a
+/// live node sends (each protocol's largest tx is held to it, `Live::max_tx_bytes`).
+pub const MAX_FRAME_BYTES: usize = 1 << 20;
+
+/// Room kept in a frame for what surrounds a tx: CAT's framing (11 bytes at 1 MiB), a
+/// GossipSub message's envelope and RPC framing (from, seqno, topic, signature, key).
+const FRAME_ROOM: usize = 1024;
 
 /// A frame to send.
 #[derive(Clone, Debug, PartialEq)]
@@ -108,6 +116,9 @@ pub trait Live {
     fn frame(&mut self, now: Time, peer: u32, bytes: &[u8]) -> Result<FrameInfo, WireError>;
     /// A transaction created here from its bytes; returns its SHA-256.
     fn submit(&mut self, now: Time, bytes: &[u8]) -> Result<[u8; 32], String>;
+    /// The largest transaction this node sends and accepts: the protocol's own cap, within
+    /// `MAX_FRAME_BYTES`.
+    fn max_tx_bytes(&self) -> usize;
     fn poll(&mut self, now: Time);
     fn next_deadline(&mut self) -> Option<Time>;
     /// Moves what the protocol asked for since the last call into `out`.
@@ -127,6 +138,8 @@ pub trait OneMessagePerFrame: Protocol + Sized {
     ) -> Result<Self::Msg, WireError>;
     /// False if the store no longer holds what the message names.
     fn encode(msg: &Self::Msg, store: &TxStore, out: &mut Vec<u8>) -> bool;
+    /// The largest tx the config lets the protocol carry.
+    fn max_tx_bytes(config: &Self::Config) -> usize;
 }
 
 impl OneMessagePerFrame for Cat {
@@ -135,6 +148,9 @@ impl OneMessagePerFrame for Cat {
     }
     fn encode(msg: &CatMsg, store: &TxStore, out: &mut Vec<u8>) -> bool {
         msg.encode(store, out)
+    }
+    fn max_tx_bytes(config: &CatConfig) -> usize {
+        config.max_tx_bytes as usize
     }
 }
 
@@ -145,6 +161,10 @@ impl OneMessagePerFrame for Strokkur {
     fn encode(msg: &StrokkurMsg, _: &TxStore, out: &mut Vec<u8>) -> bool {
         msg.encode(out);
         true
+    }
+    fn max_tx_bytes(config: &StrokkurConfig) -> usize {
+        let fragment = config.symbol_bytes as usize - ltcode::fragment::HEADER_LEN;
+        config.max_fragments as usize * fragment
     }
 }
 
@@ -157,6 +177,16 @@ fn hash_of(store: &TxStore, tx: TxId) -> Option<[u8; 32]> {
 pub struct Framed<P: OneMessagePerFrame> {
     driver: Driver<P>,
     config: P::Config,
+}
+
+impl Framed<Cat> {
+    /// CAT on a real network: its largest tx must fit a frame (a bigger one would be refused
+    /// by every receiver's stream), so the config's cap is held to that.
+    pub fn cat(mut config: CatConfig, seed: u64, store: TxStore) -> Self {
+        let fits = (MAX_FRAME_BYTES - FRAME_ROOM) as u32;
+        config.max_tx_bytes = config.max_tx_bytes.min(fits);
+        Framed::new(config, seed, store)
+    }
 }
 
 impl<P: OneMessagePerFrame> Framed<P> {
@@ -191,6 +221,10 @@ impl<P: OneMessagePerFrame> Live for Framed<P> {
     }
 
     fn submit(&mut self, now: Time, bytes: &[u8]) -> Result<[u8; 32], String> {
+        let max = self.max_tx_bytes();
+        if bytes.is_empty() || bytes.len() > max {
+            return Err(format!("a transaction here is 1 to {max} bytes"));
+        }
         let tx = self
             .driver
             .content_mut()
@@ -198,6 +232,10 @@ impl<P: OneMessagePerFrame> Live for Framed<P> {
             .ok_or("the transaction store cannot hold these bytes")?;
         self.driver.handle_input(now, Input::Submit(tx));
         Ok(sha256(bytes))
+    }
+
+    fn max_tx_bytes(&self) -> usize {
+        P::max_tx_bytes(&self.config)
     }
 
     fn poll(&mut self, now: Time) {
@@ -351,6 +389,10 @@ impl GossipNode {
         data: &[u8],
         signed: Option<OwnMessage<'_>>,
     ) -> Result<[u8; 32], String> {
+        let max = self.max_tx_bytes();
+        if data.len() > max {
+            return Err(format!("a message holds at most {max} bytes"));
+        }
         let t = self.topic(topic)?;
         let names = self.driver.protocol().topic_names().clone();
         let msg = self
@@ -481,6 +523,11 @@ impl Live for GossipNode {
             .unwrap_or_default()
             .to_string();
         self.publish(now, &first, bytes, None)
+    }
+
+    /// A message and its envelope within the largest RPC.
+    fn max_tx_bytes(&self) -> usize {
+        self.codec.limits.max_rpc_bytes.min(MAX_FRAME_BYTES) - FRAME_ROOM
     }
 
     fn poll(&mut self, now: Time) {

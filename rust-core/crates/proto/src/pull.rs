@@ -56,7 +56,7 @@ pub struct Peers {
 }
 
 /// A peer as it was when something was set up for it: its index and that index's session.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct PeerSession {
     pub peer: PeerIdx,
     session: u32,

@@ -271,7 +271,7 @@ pub trait LiveProtocol: Protocol {
 
 impl LiveProtocol for Cat {
     fn live(config: &Self::Config, seed: u64, store: TxStore) -> Box<dyn Live> {
-        Box::new(Framed::<Cat>::new(config.clone(), seed, store))
+        Box::new(Framed::cat(config.clone(), seed, store))
     }
 }
 
@@ -313,6 +313,10 @@ fn no_rules<C>(_: &C) -> Result<(), (&'static str, String)> {
     Ok(())
 }
 
+fn cat_rules(c: &crate::cat::CatConfig) -> Result<(), (&'static str, String)> {
+    c.validate()
+}
+
 fn gossipsub_rules(c: &crate::gossipsub::GossipsubConfig) -> Result<(), (&'static str, String)> {
     c.validate().map_err(|e| (e.field, e.why.to_string()))
 }
@@ -334,8 +338,8 @@ pub fn resolve<V: Visit>(name: &str, v: V) -> Option<V::Out> {
         ),
         "inv" => v.visit::<Inv>(no_change, no_rules),
         "shrec" => v.visit::<Shrec>(no_change, no_rules),
-        "cat" => v.visit_live::<Cat>(no_change, no_rules),
-        "cat2" => v.visit::<Cat>(|c| c.from_field = true, no_rules),
+        "cat" => v.visit_live::<Cat>(no_change, cat_rules),
+        "cat2" => v.visit::<Cat>(|c| c.from_field = true, cat_rules),
         "gossipsub" => v.visit_live::<Gossipsub>(no_change, gossipsub_rules),
         "strokkur" => v.visit_live::<Strokkur>(no_change, strokkur_rules),
         _ => return None,

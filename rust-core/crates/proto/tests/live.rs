@@ -278,3 +278,24 @@ fn a_reused_peer_index_starts_with_nothing() {
     net.run(Time(now.0 + 2_000_000));
     assert_eq!(net.nodes[1].driver().protocol().mesh(), &[PeerIdx(0)]);
 }
+
+#[test]
+fn every_live_protocol_refuses_a_tx_that_would_not_fit_a_frame() {
+    use proto::cat::CatConfig;
+    use proto::live::{Framed, MAX_FRAME_BYTES};
+    let mut cat = Framed::cat(CatConfig::default(), 1, TxStore::default());
+    let max = cat.max_tx_bytes();
+    assert!(max < MAX_FRAME_BYTES);
+    assert!(cat.submit(Time::ZERO, &vec![1; max + 1]).is_err());
+    assert!(cat.submit(Time::ZERO, &[]).is_err());
+    assert!(cat.submit(Time::ZERO, &vec![1; max]).is_ok());
+    let mut gossip = GossipNode::new(
+        &config(Version::V1_2, 0),
+        1,
+        TxStore::default(),
+        Limits::default(),
+    );
+    let max = gossip.max_tx_bytes();
+    assert!(gossip.submit(Time::ZERO, &vec![1; max + 1]).is_err());
+    assert!(gossip.submit(Time::ZERO, &vec![1; max]).is_ok());
+}

@@ -5,22 +5,20 @@
 use crate::guarded;
 use crate::layout::MessageClass;
 use proto::gossipsub::{GossipsubConfig, OwnMessage, Verdict, SEQNO_LEN};
-use proto::live::{self, GossipNode, Live, Outbox};
+use proto::live::{self, GossipNode, Live, Outbox, MAX_FRAME_BYTES};
 use proto::registry::{Config, ConfigCheck, LiveProtocol, Visit};
 use proto::{Counter, StoreLimits, Time, TxId, TxStore, Unit};
 use serde::de::DeserializeOwned;
 use wasm_bindgen::prelude::*;
 
-/// Largest frame accepted from a peer, whatever the protocol allows.
-const MAX_FRAME_BYTES: usize = 2 << 20;
 /// Highest peer number the page may use (per-peer state lives in vectors).
 const MAX_PEERS: u32 = 4096;
-/// Largest transaction a user may submit (CAT's and the relay's cap).
-const MAX_TX_BYTES: usize = 1 << 20;
-/// What a light node keeps of transaction bytes: enough for minutes of a busy network.
+/// What a light node keeps of transaction bytes: enough for minutes of a busy network. With the
+/// protocols' own budgets (LIVE_CONFIGS in web/p2p/framed.mjs) an engine stays within about
+/// 64 MiB of WebAssembly memory whatever its peers send.
 const STORE: StoreLimits = StoreLimits {
     max_entries: 1 << 16,
-    max_bytes: 128 << 20,
+    max_bytes: 32 << 20,
     max_unbacked: 1 << 15,
 };
 
@@ -53,10 +51,26 @@ pub const UNDECODABLE_FRAMES: Counter = Counter {
     effect: None,
 };
 
+pub const FROM_PEER_NOT_UP: Counter = Counter {
+    name: "lightnode.from_peer_not_up",
+    unit: Unit::Messages,
+    about: "Frames handed in for a peer number that no connected peer holds (a stream that outlived its peer): a reused number starts empty.",
+    effect: None,
+};
+
 pub const INTERNAL_ERRORS: Counter = Counter {
     name: "lightnode.internal_errors",
     unit: Unit::Messages,
     about: "Frames whose handling panicked inside the node, caught where a panic unwinds (natively; on WebAssembly it traps).",
+    effect: None,
+};
+
+/// Counted by the host (web/p2p/live-node.mjs), which alone sees a trap: described here with
+/// the others.
+pub const ENGINE_REBUILT: Counter = Counter {
+    name: "lightnode.engine_rebuilt",
+    unit: Unit::Events,
+    about: "Times the engine trapped (a panic or out of memory on WebAssembly) and the host rebuilt it in a fresh instance: its state starts empty, its peers reconnect, and the peer whose frame did it is cut off.",
     effect: None,
 };
 
@@ -67,7 +81,9 @@ pub const COUNTERS: &[&Counter] = &[
     &BAD_PEER_NUMBER,
     &OVERSIZED_FRAMES,
     &UNDECODABLE_FRAMES,
+    &FROM_PEER_NOT_UP,
     &INTERNAL_ERRORS,
+    &ENGINE_REBUILT,
 ];
 
 /// Builds a light node's protocol from the registry, with its config parsed and checked.
@@ -186,6 +202,10 @@ pub struct LiveNode {
     out: Outbox,
     /// The page's clock at creation: protocol time counts from there.
     epoch_ms: f64,
+    /// Which peer numbers a connected peer holds (peer_up to peer_down).
+    up: Vec<bool>,
+    /// Frames starting with these bytes make the engine panic (`set_trap_for_test`).
+    trap_on: Option<Vec<u8>>,
 }
 
 #[wasm_bindgen]
@@ -212,6 +232,8 @@ impl LiveNode {
                 node,
                 out: Outbox::default(),
                 epoch_ms: now_ms,
+                up: Vec::new(),
+                trap_on: None,
             })
         })
     }
@@ -251,15 +273,30 @@ impl LiveNode {
         Self::check_peer(peer)?;
         self.run("peer_up", now_ms, |e, now| {
             e.peer_up(now, peer, protocol_id)
-        })
+        })?;
+        self.set_up(peer, true);
+        Ok(())
     }
 
     pub fn peer_down(&mut self, peer: u32, now_ms: f64) -> Result<(), JsError> {
         Self::check_peer(peer)?;
+        self.set_up(peer, false);
         self.run("peer_down", now_ms, |e, now| {
             e.peer_down(now, peer);
             Ok(())
         })
+    }
+
+    fn set_up(&mut self, peer: u32, up: bool) {
+        let i = peer as usize;
+        if self.up.len() <= i {
+            self.up.resize(i + 1, false);
+        }
+        self.up[i] = up;
+    }
+
+    fn is_up(&self, peer: u32) -> bool {
+        self.up.get(peer as usize).copied().unwrap_or(false)
     }
 
     /// One frame from a peer: what it carries, or undefined if it is malformed or oversized
@@ -276,7 +313,16 @@ impl LiveNode {
         if bytes.len() > MAX_FRAME_BYTES {
             return bad(&mut self.out, &OVERSIZED_FRAMES);
         }
-        let outcome = self.run("on_frame", now_ms, |e, now| Ok(e.frame(now, peer, bytes)));
+        if !self.is_up(peer) {
+            return bad(&mut self.out, &FROM_PEER_NOT_UP);
+        }
+        let trap = self.trap_on.as_ref().is_some_and(|p| bytes.starts_with(p));
+        let outcome = self.run("on_frame", now_ms, |e, now| {
+            if trap {
+                panic!("a frame asked for by set_trap_for_test");
+            }
+            Ok(e.frame(now, peer, bytes))
+        });
         match outcome {
             Ok(Ok(info)) => Some(info.into()),
             Ok(Err(_)) => bad(&mut self.out, &UNDECODABLE_FRAMES),
@@ -287,11 +333,21 @@ impl LiveNode {
     /// A transaction created here from its bytes (GossipSub: unsigned, on the first topic);
     /// returns its SHA-256 as hex.
     pub fn submit(&mut self, bytes: &[u8], now_ms: f64) -> Result<String, JsError> {
-        if bytes.is_empty() || bytes.len() > MAX_TX_BYTES {
-            return Err(JsError::new("a transaction is between 1 byte and 1 MiB"));
-        }
         self.run("submit", now_ms, |e, now| e.submit(now, bytes))
             .map(|h| hex(&h))
+    }
+
+    /// The largest transaction this node sends and accepts (its protocol's cap under its
+    /// config, within the live frame cap).
+    pub fn max_tx_bytes(&self) -> u32 {
+        self.node.max_tx_bytes() as u32
+    }
+
+    /// From now on a frame that starts with `prefix` makes the engine panic (a trap on
+    /// WebAssembly): how hosts test that they rebuild an engine that trapped and cut off the
+    /// peer whose frame did it. Only the host can call this; no peer can.
+    pub fn set_trap_for_test(&mut self, prefix: &[u8]) {
+        self.trap_on = (!prefix.is_empty()).then(|| prefix.to_vec());
     }
 
     /// GossipSub: the bytes a StrictSign signature of this message covers.
@@ -316,9 +372,6 @@ impl LiveNode {
         seqno: Option<Vec<u8>>,
         signature: Option<Vec<u8>>,
     ) -> Result<String, JsError> {
-        if data.len() > MAX_TX_BYTES {
-            return Err(JsError::new("a message holds at most 1 MiB"));
-        }
         let now = self.time(now_ms);
         let signed = match (&from, &seqno, &signature) {
             (Some(from), Some(seqno), Some(signature)) => Some(OwnMessage {
@@ -445,6 +498,12 @@ impl LiveNode {
     pub fn counters(&self) -> String {
         serde_json::json!(self.out.counters).to_string()
     }
+}
+
+/// The largest frame a live node reads from a peer: hosts read streams with this limit.
+#[wasm_bindgen]
+pub fn max_frame_bytes() -> u32 {
+    MAX_FRAME_BYTES as u32
 }
 
 /// The protocol ids a GossipSub node of this version offers, best first.

@@ -79,6 +79,34 @@ pub const WANT_UNKNOWN: Counter = Counter {
     effect: None,
 };
 
+pub const SEEN_TX_OVER_BUDGET: Counter = Counter {
+    name: "cat.seen_tx_over_budget",
+    unit: Unit::Messages,
+    about: "SeenTx ignored: that peer already had max_pending_per_peer announced txs this node lacks (txs that never come cannot grow its state).",
+    effect: None,
+};
+
+pub const PENDING_FULL: Counter = Counter {
+    name: "cat.pending_full",
+    unit: Unit::Messages,
+    about: "SeenTx ignored: announced txs this node lacks reached max_pending, all peers together.",
+    effect: None,
+};
+
+pub const WANT_REPEATED: Counter = Counter {
+    name: "cat.want_repeated",
+    unit: Unit::Messages,
+    about: "WantTx for a tx already sent in full to that peer; not answered again (a small request cannot draw the same bytes twice).",
+    effect: None,
+};
+
+pub const FORGOTTEN_TXS: Counter = Counter {
+    name: "cat.forgotten_txs",
+    unit: Unit::Txs,
+    about: "Txs the pool forgot to stay within max_pool_txs, oldest first; one announced again is fetched again.",
+    effect: None,
+};
+
 pub const ALL: &[&Counter] = &[
     &SUCCESSFUL_TXS,
     &ALREADY_SEEN_TXS,
@@ -91,4 +119,8 @@ pub const ALL: &[&Counter] = &[
     &BAD_KEY,
     &DUPLICATE_SEEN_TX,
     &WANT_UNKNOWN,
+    &SEEN_TX_OVER_BUDGET,
+    &PENDING_FULL,
+    &WANT_REPEATED,
+    &FORGOTTEN_TXS,
 ];

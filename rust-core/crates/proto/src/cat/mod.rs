@@ -9,6 +9,9 @@
 //!   peer; if no tx arrives within 200 ms it asks the next peer known to have it that it has
 //!   not asked yet, and gives up when there is none until another SeenTx arrives.
 //! - WantTx is answered with the tx if the node has it, ignored otherwise.
+//! - A peer that connects is sent SeenTx for the newest `announce_on_connect` txs of the pool
+//!   (celestia's CAT sends every key it has: `sendAllTxKeys`), so it can fetch what it missed
+//!   while it was away.
 //! - Txs leave a node's queue on a link before SeenTx/WantTx (`WireMsg::priority`).
 //! - CAT2 (`from_field`): SeenTx names the node a broadcast tx came from (+40 bytes); a node
 //!   connected to that node waits for the tx from it before requesting.
@@ -18,6 +21,13 @@
 //! `cat.already_seen_txs`, `cat.requested_txs` (first request per tx), `cat.rerequested_txs`
 //! (every later request). Rejections: `cat.bad_key`, `cat.oversized_txs`, `cat.want_unknown`,
 //! `cat.duplicate_seen_tx`, `cat.unrequested_txs`, `cat.no_peer_for_tx`.
+//!
+//! Budgets (txcast's, for a live network where peers may lie): a tx a peer announced that we
+//! lack is charged to that peer until it arrives or the peer leaves (`max_pending_per_peer`,
+//! `max_pending` in all: `cat.seen_tx_over_budget`, `cat.pending_full`); a tx announced only
+//! by peers that left is forgotten; the pool remembers its newest `max_pool_txs` txs
+//! (`cat.forgotten_txs`); a WantTx for a tx already sent to that peer is not answered again
+//! (`cat.want_repeated`), so a small request cannot draw the same bytes out of a node twice.
 //!
 //! Adversaries (`NodeSetup.behaviour`): `Silent` sends nothing; `WithholdOnRequest` announces
 //! but never answers a request; `DelayReplies` answers late; `Spam` also pushes every new tx in
@@ -29,8 +39,8 @@ mod msg;
 pub use msg::{CatMsg, NodeAddr, WireKey, KEY_LEN, NODE_ID_LEN};
 
 use crate::pull::{forget_peer, millis, PeerSession, Peers, Wanted};
-use crate::{Behaviour, Ctx, Dur, IdMap, Input, NodeSetup, PeerIdx, Protocol, Tx, TxId};
-use crate::{Cell, Detail, Table, Time, TimerNote, TxStatus};
+use crate::{Behaviour, Budget, Ctx, Dur, IdMap, Input, Ledger, NodeSetup, Over, PeerIdx};
+use crate::{Cell, Detail, Protocol, Recent, Table, Time, TimerNote, Tx, TxId, TxStatus};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -54,6 +64,17 @@ pub struct CatConfig {
     /// Largest tx accepted; a peer sending a bigger one is disconnected, as an oversized
     /// message on a Tendermint channel is (later celestia-core: 1 MiB).
     pub max_tx_bytes: u32,
+    /// Txs a peer announced that this node lacks, charged to that peer until they arrive or it
+    /// leaves: a SeenTx beyond this many is ignored (a peer cannot make the node track txs
+    /// that never come without bound).
+    pub max_pending_per_peer: u32,
+    /// The same, for all peers together.
+    pub max_pending: u32,
+    /// Txs the pool remembers; beyond this the oldest are forgotten (one announced again
+    /// later is fetched again).
+    pub max_pool_txs: u32,
+    /// A peer that connects is sent SeenTx for this many of the newest txs in the pool.
+    pub announce_on_connect: u32,
 }
 
 impl Default for CatConfig {
@@ -66,9 +87,32 @@ impl Default for CatConfig {
             from_wait_ms: 200,
             drop_unrequested: false,
             max_tx_bytes: 1 << 20,
+            max_pending_per_peer: 4096,
+            max_pending: 65_536,
+            max_pool_txs: 1 << 18,
+            announce_on_connect: 1024,
         }
     }
 }
+
+impl CatConfig {
+    /// The config's budget rules (a zero budget would fetch nothing).
+    pub fn validate(&self) -> Result<(), (&'static str, String)> {
+        let positive = [
+            ("max_pending_per_peer", self.max_pending_per_peer),
+            ("max_pending", self.max_pending),
+            ("max_pool_txs", self.max_pool_txs),
+            ("max_tx_bytes", self.max_tx_bytes),
+        ];
+        match positive.into_iter().find(|(_, v)| *v == 0) {
+            Some((field, _)) => Err((field, "must be at least 1".into())),
+            None => Ok(()),
+        }
+    }
+}
+
+/// Who was sent which tx in full, remembered for this many (peer, tx) pairs.
+const SERVED_MEMORY: usize = 1 << 16;
 
 /// Timers that name a peer carry its session: one set for a peer that has left does nothing,
 /// even if another peer has its index by then.
@@ -88,6 +132,8 @@ pub enum CatTimer {
 struct Pending {
     /// Peers known to have the tx, in the order we learned it; requests walk this list.
     known: Wanted,
+    /// While the tx is missing, each of `known` is charged for it in `Cat::missing`.
+    charged: bool,
     /// CAT2: the node the tx reached us from by broadcast, or we are waiting for.
     came_from: Option<PeerIdx>,
     waiting_for_from: bool,
@@ -98,9 +144,13 @@ pub struct Cat {
     behaviour: Behaviour,
     me: NodeAddr,
     peers: Peers,
-    /// Txs in the pool, with their size.
-    have: IdMap<TxId, u32>,
+    /// Txs in the pool, with their size (the newest `max_pool_txs`).
+    have: Recent<TxId, u32>,
     pending: IdMap<TxId, Pending>,
+    /// Announcements of txs we lack, charged to their announcers.
+    missing: Ledger,
+    /// Txs sent in full in answer to a WantTx, by the session of the peer that asked.
+    served: Recent<(PeerSession, TxId)>,
     /// CAT2: each peer's node ID, from its Hello.
     peer_addr: Vec<Option<NodeAddr>>,
     addr_peer: IdMap<NodeAddr, PeerIdx>,
@@ -116,17 +166,63 @@ impl Cat {
     }
 
     fn accept(&mut self, tx: Tx, cx: &mut Ctx<'_, Self>) {
+        self.settle(tx.id);
+        let before = self.have.forgotten;
         self.have.insert(tx.id, tx.len);
+        if self.have.forgotten > before {
+            cx.count(&counters::FORGOTTEN_TXS, self.have.forgotten - before);
+        }
         cx.deliver(tx);
         cx.count(&counters::SUCCESSFUL_TXS, 1);
     }
 
+    /// The tx is here: its announcers are no longer charged for it.
+    fn settle(&mut self, id: TxId) {
+        let Some(entry) = self.pending.get_mut(&id).filter(|e| e.charged) else {
+            return;
+        };
+        entry.charged = false;
+        for &p in entry.known.announcer_list() {
+            self.missing.refund(p);
+        }
+    }
+
+    /// `from` says it has `id`, which we lack: charge it, or say (counted) that it is over
+    /// its budget or that all peers are. A peer already listed is not charged again.
+    fn charge_announcer(&mut self, from: PeerIdx, id: TxId, cx: &mut Ctx<'_, Self>) -> bool {
+        if self
+            .pending
+            .get(&id)
+            .is_some_and(|e| e.known.announced_by(from))
+        {
+            return true;
+        }
+        match self.missing.charge(from) {
+            Ok(()) => {
+                let entry = self.pending.entry(id).or_default();
+                entry.charged = true;
+                entry.known.add(from);
+                true
+            }
+            Err(Over::Peer) => {
+                cx.count(&counters::SEEN_TX_OVER_BUDGET, 1);
+                false
+            }
+            Err(Over::Total) => {
+                cx.count(&counters::PENDING_FULL, 1);
+                false
+            }
+        }
+    }
+
     fn on_submit(&mut self, tx: Tx, cx: &mut Ctx<'_, Self>) {
-        if self.have.contains_key(&tx.id) {
+        if self.have.contains(&tx.id) {
             cx.count(&counters::ALREADY_SEEN_TXS, 1);
             return;
         }
         self.accept(tx, cx);
+        // Nothing is fetched or announced for it any more (our own txs get no SeenTx timer).
+        self.pending.remove(&tx.id);
         if self.may_send_about(tx.id) {
             for p in self.peers.iter_up() {
                 // A pool that drops unrequested txs is announced to, not pushed to.
@@ -148,25 +244,32 @@ impl Cat {
             cx.disconnect(from);
             return;
         }
-        if self.have.contains_key(&tx.id) {
+        if self.have.contains(&tx.id) {
             cx.count(&counters::ALREADY_SEEN_TXS, 1);
             if let Some(p) = self.pending.get_mut(&tx.id) {
                 p.known.add(from);
             }
             return;
         }
-        let entry = self.pending.entry(tx.id).or_default();
-        let requested = entry.known.asked(from);
-        entry.known.add(from);
+        let requested = self
+            .pending
+            .get(&tx.id)
+            .is_some_and(|e| e.known.asked(from));
         if !requested {
             cx.count(&counters::UNREQUESTED_TXS, 1);
             if self.cfg.drop_unrequested {
+                // Dropped, but the peer has it: an announcement, with its charge.
+                self.charge_announcer(from, tx.id, cx);
                 return;
             }
+        }
+        self.accept(tx, cx);
+        let entry = self.pending.entry(tx.id).or_default();
+        entry.known.add(from);
+        if !requested {
             entry.came_from = Some(from);
         }
         entry.known.in_flight = None;
-        self.accept(tx, cx);
         if !self.may_send_about(tx.id) {
             self.pending.remove(&tx.id);
             return;
@@ -199,7 +302,7 @@ impl Cat {
             cx.disconnect(from);
             return;
         };
-        if self.have.contains_key(&id) {
+        if self.have.contains(&id) {
             if let Some(p) = self.pending.get_mut(&id) {
                 if !p.known.add(from) {
                     cx.count(&counters::DUPLICATE_SEEN_TX, 1);
@@ -207,10 +310,18 @@ impl Cat {
             }
             return;
         }
-        let entry = self.pending.entry(id).or_default();
-        if !entry.known.add(from) {
+        if self
+            .pending
+            .get(&id)
+            .is_some_and(|e| e.known.announced_by(from))
+        {
             cx.count(&counters::DUPLICATE_SEEN_TX, 1);
+        } else if !self.charge_announcer(from, id, cx) {
+            return;
         }
+        let Some(entry) = self.pending.get_mut(&id) else {
+            return;
+        };
         if entry.known.in_flight.is_some() || entry.waiting_for_from {
             return;
         }
@@ -274,7 +385,7 @@ impl Cat {
     }
 
     fn on_request_timer(&mut self, id: TxId, cx: &mut Ctx<'_, Self>) {
-        if self.have.contains_key(&id) {
+        if self.have.contains(&id) {
             return;
         }
         let Some(entry) = self.pending.get_mut(&id) else {
@@ -288,7 +399,7 @@ impl Cat {
     }
 
     fn on_from_wait_timer(&mut self, id: TxId, from: PeerSession, cx: &mut Ctx<'_, Self>) {
-        if self.have.contains_key(&id) {
+        if self.have.contains(&id) {
             return;
         }
         let Some(entry) = self.pending.get_mut(&id) else {
@@ -319,6 +430,10 @@ impl Cat {
             p.known.add(from);
         }
         if !self.may_send_about(id) {
+            return;
+        }
+        if !self.served.insert((self.peers.session(from), id), ()) {
+            cx.count(&counters::WANT_REPEATED, 1);
             return;
         }
         let tx = Tx { id, len };
@@ -381,15 +496,37 @@ impl Cat {
         }
     }
 
+    /// A peer connected: it hears of the newest txs of the pool (and, in CAT2, our node ID).
+    fn on_peer_up(&mut self, p: PeerIdx, cx: &mut Ctx<'_, Self>) {
+        self.peers.set(p, true);
+        if self.silent() {
+            return;
+        }
+        if self.cfg.from_field {
+            cx.send(p, CatMsg::Hello { node: self.me });
+        }
+        for id in self.have.newest(self.cfg.announce_on_connect as usize) {
+            if self.may_send_about(id) {
+                let key = WireKey::of(id);
+                cx.send(p, CatMsg::SeenTx { key, from: None });
+            }
+        }
+    }
+
     /// A peer left, and its index may go to another: forget its node ID and every list it is
-    /// in. A broadcast tx that came from it no longer names it in SeenTx (the index will name
-    /// someone else). A tx whose WantTx was in flight to it, or that we were waiting to get
-    /// from it (CAT2), is asked of the next peer known to have it at once.
+    /// in, and its charges. A broadcast tx that came from it no longer names it in SeenTx (the
+    /// index will name someone else). A tx we lack that no one else announced is forgotten. A
+    /// tx whose WantTx was in flight to it, or that we were waiting to get from it (CAT2), is
+    /// asked of the next peer known to have it at once.
     fn on_peer_down(&mut self, p: PeerIdx, cx: &mut Ctx<'_, Self>) {
         self.peers.set(p, false);
         self.forget_addr(p);
+        self.missing.clear(p);
         let lists = self.pending.iter_mut().map(|(id, e)| (id, &mut e.known));
         let mut stalled = forget_peer(lists, p);
+        // Whether kept or not, the outcome does not depend on the map's order.
+        self.pending
+            .retain(|_, e| !(e.charged && e.known.announcers() == 0));
         for (&id, entry) in self.pending.iter_mut() {
             if entry.came_from == Some(p) {
                 entry.came_from = None;
@@ -401,7 +538,7 @@ impl Cat {
         stalled.sort_unstable();
         stalled.dedup();
         for id in stalled {
-            if !self.have.contains_key(&id) {
+            if !self.have.contains(&id) {
                 self.request_next(id, cx);
             }
         }
@@ -419,8 +556,13 @@ impl Protocol for Cat {
             behaviour: setup.behaviour.clone(),
             me: NodeAddr::of_node(setup.node),
             peers: Peers::default(),
-            have: IdMap::default(),
+            have: Recent::new(config.max_pool_txs as usize),
             pending: IdMap::default(),
+            missing: Ledger::new(Budget {
+                per_peer: config.max_pending_per_peer,
+                total: config.max_pending,
+            }),
+            served: Recent::new(SERVED_MEMORY),
             peer_addr: Vec::new(),
             addr_peer: IdMap::default(),
         }
@@ -428,12 +570,7 @@ impl Protocol for Cat {
 
     fn handle(&mut self, input: Input<CatMsg, CatTimer>, cx: &mut Ctx<'_, Self>) {
         match input {
-            Input::PeerUp(p) => {
-                self.peers.set(p, true);
-                if self.cfg.from_field && !self.silent() {
-                    cx.send(p, CatMsg::Hello { node: self.me });
-                }
-            }
+            Input::PeerUp(p) => self.on_peer_up(p, cx),
             Input::PeerDown(p) => self.on_peer_down(p, cx),
             Input::Submit(tx) => self.on_submit(tx, cx),
             Input::Message(from, msg) => match msg {
@@ -467,7 +604,7 @@ impl Protocol for Cat {
     }
 
     fn tx_status(&self, tx: TxId) -> TxStatus {
-        if self.have.contains_key(&tx) {
+        if self.have.contains(&tx) {
             return TxStatus::Have;
         }
         self.pending
@@ -495,11 +632,7 @@ impl Protocol for Cat {
         ids.sort_unstable();
         for id in ids {
             let p = &self.pending[&id];
-            let have = if self.have.contains_key(&id) {
-                "yes"
-            } else {
-                "no"
-            };
+            let have = if self.have.contains(&id) { "yes" } else { "no" };
             let asked = p.known.in_flight.map_or(Cell::from("-"), Cell::Peer);
             let seen = Cell::Peers(p.known.announcer_list().to_vec());
             let sent = Cell::from(p.known.requests() as usize);

@@ -379,12 +379,15 @@ fn a_reused_peer_index_starts_with_nothing() {
     assert_eq!(node.counter(&counters::REREQUESTED_TXS), 1);
     assert_eq!(node.counter(&counters::REQUESTED_TXS), 2);
 
-    // A new peer gets index 0, with another node ID.
+    // A new peer gets index 0, with another node ID; it hears of the txs in the pool.
     node.input(Input::PeerUp(old));
     let hello = CatMsg::Hello {
         node: NodeAddr::of_node(0),
     };
-    assert_eq!(node.take_sent(), [(old, hello)]);
+    assert_eq!(
+        node.take_sent(),
+        [(old, hello), (old, seen(3, None)), (old, seen(4, None))]
+    );
     node.input(Input::Message(old, CatMsg::Hello { node: new_addr }));
     // A SeenTx naming the old peer as origin no longer makes the node wait for index 0.
     node.input(Input::Message(other, seen(5, Some(old_addr))));
@@ -400,4 +403,147 @@ fn a_reused_peer_index_starts_with_nothing() {
     // The old peer's timers did nothing: no more requests went out.
     assert_eq!(node.counter(&counters::REQUESTED_TXS), 3);
     assert_eq!(node.counter(&counters::REREQUESTED_TXS), 1);
+}
+
+fn seen_key(id: u64) -> CatMsg {
+    CatMsg::SeenTx {
+        key: WireKey::of(TxId(id)),
+        from: None,
+    }
+}
+
+#[test]
+fn announcements_of_txs_that_never_come_are_held_to_each_peers_budget() {
+    use crate::testnet::Solo;
+    let cfg = CatConfig {
+        max_pending_per_peer: 100,
+        max_pending: 250,
+        ..CatConfig::default()
+    };
+    let mut node: Solo<Cat> = Solo::new(&cfg, Behaviour::Honest, 1);
+    let (spammer, honest, third) = (PeerIdx(0), PeerIdx(1), PeerIdx(2));
+    for p in [spammer, honest, third] {
+        node.input(Input::PeerUp(p));
+    }
+    // 10,000 SeenTx for txs that never come: 100 are tracked, the rest counted and ignored.
+    for i in 0..10_000 {
+        node.input(Input::Message(spammer, seen_key(1_000 + i)));
+    }
+    assert_eq!(node.node.pending.len(), 100);
+    assert_eq!(node.counter(&counters::SEEN_TX_OVER_BUDGET), 9_900);
+    assert_eq!(node.node.missing.used(spammer), 100);
+    // An honest peer's announcements still go through, and its tx is fetched and delivered.
+    node.input(Input::Message(honest, seen_key(7)));
+    assert!(node.take_sent().contains(&(
+        honest,
+        CatMsg::WantTx {
+            key: WireKey::of(TxId(7))
+        }
+    )));
+    node.input(Input::Message(honest, CatMsg::Txs(tx(7))));
+    assert!(node.delivered.contains(&TxId(7)));
+    assert_eq!(
+        node.node.missing.used(honest),
+        0,
+        "an arrived tx ends its charge"
+    );
+    // The total holds against several peers together.
+    for i in 0..1_000 {
+        node.input(Input::Message(honest, seen_key(50_000 + i)));
+        node.input(Input::Message(third, seen_key(60_000 + i)));
+    }
+    assert_eq!(node.node.missing.total(), 250);
+    assert!(node.counter(&counters::PENDING_FULL) > 0);
+    // A peer that leaves takes its charges and the txs only it announced with it.
+    node.input(Input::PeerDown(spammer));
+    assert_eq!(node.node.missing.used(spammer), 0);
+    assert_eq!(node.node.missing.total(), 150);
+    // 150 announced txs, and tx 7 waiting for its SeenTx to go out.
+    assert_eq!(node.node.pending.len(), 151);
+}
+
+#[test]
+fn the_pool_remembers_its_newest_txs_only() {
+    use crate::testnet::Solo;
+    let cfg = CatConfig {
+        max_pool_txs: 50,
+        ..no_jitter()
+    };
+    let mut node: Solo<Cat> = Solo::new(&cfg, Behaviour::Honest, 1);
+    node.input(Input::PeerUp(PeerIdx(0)));
+    for i in 0..200 {
+        node.input(Input::Message(PeerIdx(0), CatMsg::Txs(tx(i))));
+        node.run_until(node.now);
+    }
+    assert_eq!(node.node.have.len(), 50);
+    assert_eq!(node.counter(&counters::FORGOTTEN_TXS), 150);
+    assert_eq!(node.counter(&counters::SUCCESSFUL_TXS), 200);
+}
+
+#[test]
+fn a_repeated_want_tx_draws_the_bytes_once_per_connection() {
+    use crate::testnet::Solo;
+    let mut node: Solo<Cat> = Solo::new(&no_jitter(), Behaviour::Honest, 1);
+    let p = PeerIdx(0);
+    node.input(Input::PeerUp(p));
+    node.input(Input::Submit(tx(9)));
+    node.take_sent();
+    let want = CatMsg::WantTx {
+        key: WireKey::of(TxId(9)),
+    };
+    for _ in 0..1_000 {
+        node.input(Input::Message(p, want.clone()));
+    }
+    assert_eq!(node.take_sent(), [(p, CatMsg::Txs(tx(9)))]);
+    assert_eq!(node.counter(&counters::WANT_REPEATED), 999);
+    // A new connection (even under the same index) may ask once more.
+    node.input(Input::PeerDown(p));
+    node.input(Input::PeerUp(p));
+    node.take_sent();
+    node.input(Input::Message(p, want));
+    assert_eq!(node.take_sent(), [(p, CatMsg::Txs(tx(9)))]);
+}
+
+#[test]
+fn hellos_keep_one_node_id_per_peer() {
+    use crate::testnet::Solo;
+    let cfg = CatConfig {
+        from_field: true,
+        ..CatConfig::default()
+    };
+    let mut node: Solo<Cat> = Solo::new(&cfg, Behaviour::Honest, 1);
+    for p in 0..3 {
+        node.input(Input::PeerUp(PeerIdx(p)));
+    }
+    for i in 0..10_000u32 {
+        let hello = CatMsg::Hello {
+            node: NodeAddr::of_node(i),
+        };
+        node.input(Input::Message(PeerIdx(i % 3), hello));
+    }
+    assert_eq!(node.node.addr_peer.len(), 3);
+    node.input(Input::PeerDown(PeerIdx(1)));
+    assert_eq!(node.node.addr_peer.len(), 2);
+}
+
+#[test]
+fn a_peer_that_connects_hears_of_the_newest_txs_in_the_pool() {
+    use crate::testnet::Solo;
+    let cfg = CatConfig {
+        announce_on_connect: 3,
+        ..no_jitter()
+    };
+    let mut node: Solo<Cat> = Solo::new(&cfg, Behaviour::Honest, 1);
+    for i in 0..5 {
+        node.input(Input::Submit(tx(i)));
+    }
+    node.input(Input::PeerUp(PeerIdx(0)));
+    assert_eq!(
+        node.take_sent(),
+        [
+            (PeerIdx(0), seen_key(2)),
+            (PeerIdx(0), seen_key(3)),
+            (PeerIdx(0), seen_key(4))
+        ]
+    );
 }

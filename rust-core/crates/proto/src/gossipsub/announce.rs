@@ -1,14 +1,21 @@
 //! v2.0 announce cache (`acache`): for each message not yet received, the mesh peers that
 //! sent IANNOUNCE for it, in arrival order, and the one INEED in flight. When an INEED
 //! times out the next announcer is asked; when the message arrives the entry is cleared.
+//! Each announcement of a message not received is charged to its announcer until the message
+//! comes, the entry expires or the peer leaves: announcements of messages that never come
+//! cannot fill the cache for the others.
 
 use crate::pull::Wanted;
-use crate::{Dur, IdMap, PeerIdx, Time, TimerId, TimerTable, TxId};
+use crate::{Budget, Dur, IdMap, Ledger, Over, PeerIdx, Time, TimerId, TimerTable, TxId};
 
 /// Announcers remembered per message; more than a mesh's worth is never useful.
 const MAX_ANNOUNCERS: usize = 64;
-/// Messages pending at once; beyond this new announcements are dropped (and counted).
-const MAX_PENDING: usize = 100_000;
+/// Announcements of messages not received, per peer and in all; beyond these new ones are
+/// dropped (and counted).
+const BUDGET: Budget = Budget {
+    per_peer: 4_096,
+    total: 100_000,
+};
 
 /// A message announced but not received: its announcers and INEEDs, the bookkeeping the pull
 /// protocols keep for a tx they lack (`pull::Wanted`, which cancels an INEED's timeout when
@@ -24,18 +31,29 @@ pub(crate) enum Announced {
     Ask(PeerIdx),
     /// Queued behind an INEED in flight (or a repeat).
     Queued,
+    /// The announcer has used its share of the cache.
+    OverBudget,
     /// The cache is full.
     Dropped,
 }
 
 pub(crate) struct AnnounceCache {
     pending: IdMap<TxId, Pending>,
+    charges: Ledger,
 }
 
 impl AnnounceCache {
     pub fn new() -> Self {
         AnnounceCache {
             pending: IdMap::default(),
+            charges: Ledger::new(BUDGET),
+        }
+    }
+
+    /// Ends the charges of a pending message's announcers.
+    fn refund(charges: &mut Ledger, p: &Pending) {
+        for &peer in p.wanted.announcer_list() {
+            charges.refund(peer);
         }
     }
 
@@ -46,16 +64,23 @@ impl AnnounceCache {
         now: Time,
         timers: &mut TimerTable,
     ) -> Announced {
-        if !self.pending.contains_key(&id) && self.pending.len() >= MAX_PENDING {
-            return Announced::Dropped;
+        let listed = self
+            .pending
+            .get(&id)
+            .map(|p| p.wanted.announcers() >= MAX_ANNOUNCERS || p.wanted.announced_by(peer));
+        if listed == Some(true) {
+            return Announced::Queued;
+        }
+        match self.charges.charge(peer) {
+            Ok(()) => {}
+            Err(Over::Peer) => return Announced::OverBudget,
+            Err(Over::Total) => return Announced::Dropped,
         }
         let p = self.pending.entry(id).or_insert_with(|| Pending {
             wanted: Wanted::default(),
             created: now,
         });
-        if p.wanted.announcers() >= MAX_ANNOUNCERS || !p.wanted.add(peer) {
-            return Announced::Queued;
-        }
+        p.wanted.add(peer);
         if p.wanted.in_flight.is_some() {
             return Announced::Queued;
         }
@@ -93,6 +118,7 @@ impl AnnounceCache {
         asks: &mut Vec<(TxId, PeerIdx)>,
         timers: &mut TimerTable,
     ) {
+        self.charges.clear(peer);
         let lists = self.pending.iter_mut().map(|(id, p)| (id, &mut p.wanted));
         for id in crate::pull::forget_peer(lists, peer) {
             if let Some(next) = self
@@ -109,16 +135,19 @@ impl AnnounceCache {
     pub fn clear(&mut self, id: TxId, timers: &mut TimerTable) {
         if let Some(mut p) = self.pending.remove(&id) {
             p.wanted.cancel_timeout(timers);
+            Self::refund(&mut self.charges, &p);
         }
     }
 
     /// Forgets announcements older than `ttl` whose message never came.
     pub fn expire(&mut self, now: Time, ttl: Dur, timers: &mut TimerTable) {
         if !self.pending.is_empty() {
+            let charges = &mut self.charges;
             self.pending.retain(|_, p| {
                 let keep = now.since(p.created) < ttl;
                 if !keep {
                     p.wanted.cancel_timeout(timers);
+                    Self::refund(charges, p);
                 }
                 keep
             });
@@ -143,6 +172,12 @@ impl AnnounceCache {
             asked += (p.wanted.in_flight == Some(peer)) as usize;
         }
         (announced, asked)
+    }
+
+    /// Announcements of messages not received, charged to `peer`.
+    #[cfg(test)]
+    pub fn charged(&self, peer: PeerIdx) -> u32 {
+        self.charges.used(peer)
     }
 }
 
@@ -223,6 +258,43 @@ mod tests {
             a.announce(TxId(6), PeerIdx(3), Time(1), &mut t),
             Announced::Ask(PeerIdx(3))
         );
+    }
+
+    #[test]
+    fn one_peer_cannot_fill_the_cache_for_the_others() {
+        let mut t = TimerTable::default();
+        let mut a = AnnounceCache::new();
+        let (spammer, honest) = (PeerIdx(1), PeerIdx(2));
+        for i in 0..BUDGET.per_peer as u64 {
+            assert_ne!(
+                a.announce(TxId(i), spammer, Time(0), &mut t),
+                Announced::OverBudget
+            );
+        }
+        assert_eq!(
+            a.announce(TxId(1 << 40), spammer, Time(0), &mut t),
+            Announced::OverBudget
+        );
+        assert_eq!(
+            a.announce(TxId(1 << 40), honest, Time(0), &mut t),
+            Announced::Ask(honest)
+        );
+        // The honest peer also announcing a spammed id is charged to it, not to the spammer.
+        a.announce(TxId(3), honest, Time(0), &mut t);
+        assert_eq!(
+            (a.charged(spammer), a.charged(honest)),
+            (BUDGET.per_peer, 2)
+        );
+        // A message that arrives ends every charge for it; a peer that leaves, all of its own.
+        a.clear(TxId(3), &mut t);
+        assert_eq!(
+            (a.charged(spammer), a.charged(honest)),
+            (BUDGET.per_peer - 1, 1)
+        );
+        a.forget(spammer, &mut Vec::new(), &mut t);
+        assert_eq!(a.charged(spammer), 0);
+        a.expire(Time(10), Dur(5), &mut t);
+        assert_eq!((a.len(), a.charged(honest)), (0, 0));
     }
 
     #[test]

@@ -18,10 +18,25 @@ pub const IGNORED_MESSAGE: Counter = Counter {
     effect: None,
 };
 
+pub const SEEN_FORGOTTEN: Counter = Counter {
+    name: "gossipsub.seen_forgotten",
+    unit: Unit::Messages,
+    about: "Message ids forgotten before seen_ttl to keep the seen cache within MAX_SEEN (a flood of new messages).",
+    effect: None,
+};
+
+pub const VALIDATION_PEER_FULL: Counter = Counter {
+    name: "gossipsub.validation_peer_full",
+    unit: Unit::Messages,
+    about: "Messages dropped unvalidated because VALIDATING.per_peer from the same peer already await the host's verdict.",
+    effect: None,
+};
+
 pub const VALIDATION_QUEUE_FULL: Counter = Counter {
     name: "gossipsub.validation_queue_full",
     unit: Unit::Messages,
-    about: "Messages dropped unvalidated because MAX_VALIDATING already await the host's verdict.",
+    about:
+        "Messages dropped unvalidated because VALIDATING.total already await the host's verdict.",
     effect: None,
 };
 
@@ -186,6 +201,13 @@ pub const IANNOUNCE_FLOOD: Counter = Counter {
     effect: None,
 };
 
+pub const IANNOUNCE_OVER_BUDGET: Counter = Counter {
+    name: "gossipsub.iannounce_over_budget",
+    unit: Unit::Messages,
+    about: "IANNOUNCE of a new message dropped because its sender already has its share of the announce cache (messages it announced that never came).",
+    effect: None,
+};
+
 pub const ACACHE_FULL: Counter = Counter {
     name: "gossipsub.acache_full",
     unit: Unit::Messages,
@@ -252,6 +274,8 @@ pub const POLICY_VIOLATIONS: Counter = Counter {
 pub const ALL: &[&Counter] = &[
     &INVALID_MESSAGE,
     &IGNORED_MESSAGE,
+    &SEEN_FORGOTTEN,
+    &VALIDATION_PEER_FULL,
     &VALIDATION_QUEUE_FULL,
     &VALIDATION_TIMEOUT,
     &PUBLISH_DUPLICATE,
@@ -276,6 +300,7 @@ pub const ALL: &[&Counter] = &[
     &IANNOUNCE_NOT_MESH,
     &IANNOUNCE_IGNORED_SCORE,
     &IANNOUNCE_FLOOD,
+    &IANNOUNCE_OVER_BUDGET,
     &ACACHE_FULL,
     &INEED_SENT,
     &INEED_SERVED,

@@ -48,7 +48,7 @@ pub use config::{
     ConfigError, GossipsubConfig, MessageIdFn, SignaturePolicy, Version, ENVELOPE_STRICT_SIGN,
 };
 pub use router::{
-    Gossipsub, GossipsubTimer, Verdict, MAX_REMOTE_BACKOFF_S, MAX_VALIDATING, VALIDATION_TIMEOUT,
+    Gossipsub, GossipsubTimer, Verdict, MAX_REMOTE_BACKOFF_S, VALIDATING, VALIDATION_TIMEOUT,
 };
 pub use rpc::{Check, Message, Rpc, MSG_ID_LEN, TOPIC};
 pub use topics::{TopicId, TopicNames, MAX_TOPICS};

@@ -23,7 +23,8 @@ use super::rpc::{Check, Message, Rpc};
 use super::score::Weights;
 use super::seen::SeenCache;
 use super::topics::{TopicId, TopicNames};
-use crate::{Behaviour, Ctx, Dur, Input, NodeSetup, PeerIdx, Protocol, Time, Tx, TxId};
+use crate::{Behaviour, Budget, Ctx, Dur, Input, Ledger, NodeSetup, Over, PeerIdx, Protocol};
+use crate::{Time, Tx, TxId};
 use std::collections::BTreeMap;
 
 /// A backoff a peer asks for in PRUNE is capped at this (seconds), so it cannot exclude
@@ -37,9 +38,13 @@ pub enum GossipsubTimer {
     INeedTimeout(TxId),
 }
 
-/// Messages waiting for the host's verdict at once; beyond this new ones are dropped unjudged
-/// (and counted), so a flood of messages cannot grow the queue.
-pub const MAX_VALIDATING: usize = 4_096;
+/// Messages waiting for the host's verdict at once, from one peer and from all; beyond these
+/// new ones are dropped unjudged (and counted), so a flood of messages cannot grow the queue
+/// nor crowd out the other peers' messages.
+pub const VALIDATING: Budget = Budget {
+    per_peer: 512,
+    total: 4_096,
+};
 /// A message the host has not judged in this long is dropped (counted): a host that never
 /// answers must not fill the queue for good.
 pub const VALIDATION_TIMEOUT: Dur = Dur::from_secs(30);
@@ -101,6 +106,8 @@ pub struct Gossipsub {
     acache: AnnounceCache,
     promises: Promises,
     validating: BTreeMap<TxId, Validating>,
+    /// Parked messages, charged to the peer they came from while it is connected.
+    validating_from: Ledger,
     /// Messages parked since the host last asked (`take_validation_requests`).
     to_validate: Vec<TxId>,
     started: bool,
@@ -211,6 +218,7 @@ impl Gossipsub {
         self.dont_want.forget(peer);
         self.promises.forget(peer);
         self.mcache.forget(peer);
+        self.validating_from.clear(peer);
         for v in self.validating.values_mut() {
             if v.from == Some(peer) {
                 v.from = None;
@@ -264,13 +272,14 @@ impl Gossipsub {
             }
             Check::Valid => self.accept(msg, Some(from), cx),
             Check::Host => {
-                if self.validating.len() >= MAX_VALIDATING {
-                    cx.count(&counters::VALIDATION_QUEUE_FULL, 1);
-                    return;
+                match self.validating_from.charge(from) {
+                    Ok(()) => {}
+                    Err(Over::Peer) => return cx.count(&counters::VALIDATION_PEER_FULL, 1),
+                    Err(Over::Total) => return cx.count(&counters::VALIDATION_QUEUE_FULL, 1),
                 }
                 // Seen now, so copies arriving during validation are duplicates; unwanted
                 // now (v1.2 allows IDONTWANT before validation, and it saves the most then).
-                self.seen.insert(id);
+                self.mark_seen(id, cx);
                 if self.p.announce() {
                     self.acache.clear(id, cx.timers);
                 }
@@ -279,6 +288,14 @@ impl Gossipsub {
                 self.validating.insert(id, Validating { from, msg, since });
                 self.to_validate.push(id);
             }
+        }
+    }
+
+    fn mark_seen(&mut self, id: TxId, cx: &mut Ctx<'_, Self>) {
+        let before = self.seen.forgotten;
+        self.seen.insert(id);
+        if self.seen.forgotten > before {
+            cx.count(&counters::SEEN_FORGOTTEN, self.seen.forgotten - before);
         }
     }
 
@@ -292,7 +309,7 @@ impl Gossipsub {
     /// (v1.2) and pass it on.
     fn accept(&mut self, msg: Message, from: Option<PeerIdx>, cx: &mut Ctx<'_, Self>) {
         let tx = msg.tx;
-        self.seen.insert(tx.id);
+        self.mark_seen(tx.id, cx);
         cx.deliver(tx);
         self.mcache.put(msg);
         if self.p.announce() {
@@ -331,6 +348,9 @@ impl Gossipsub {
         let Some(Validating { from, msg, .. }) = self.validating.remove(&id) else {
             return;
         };
+        if let Some(peer) = from {
+            self.validating_from.refund(peer);
+        }
         match verdict {
             Verdict::Accept => {
                 cx.deliver(msg.tx);
@@ -634,6 +654,7 @@ impl Gossipsub {
         match self.acache.announce(id, from, cx.now, cx.timers) {
             Announced::Ask(to) => self.send_ineed(id, to, cx),
             Announced::Queued => {}
+            Announced::OverBudget => cx.count(&counters::IANNOUNCE_OVER_BUDGET, 1),
             Announced::Dropped => cx.count(&counters::ACACHE_FULL, 1),
         }
     }
@@ -729,8 +750,14 @@ impl Gossipsub {
         if !self.validating.is_empty() {
             let before = self.validating.len();
             let now = cx.now;
-            self.validating
-                .retain(|_, v| now.since(v.since) < VALIDATION_TIMEOUT);
+            let charges = &mut self.validating_from;
+            self.validating.retain(|_, v| {
+                let keep = now.since(v.since) < VALIDATION_TIMEOUT;
+                if let (false, Some(peer)) = (keep, v.from) {
+                    charges.refund(peer);
+                }
+                keep
+            });
             cx.count(
                 &counters::VALIDATION_TIMEOUT,
                 (before - self.validating.len()) as u64,
@@ -893,6 +920,7 @@ impl Protocol for Gossipsub {
             acache: AnnounceCache::new(),
             promises: Promises::new(),
             validating: BTreeMap::new(),
+            validating_from: Ledger::new(VALIDATING),
             to_validate: Vec::new(),
             started: false,
             any_penalty: false,

@@ -378,6 +378,20 @@ fn invalid_messages_cost_score_and_do_not_block_the_real_one() {
     assert_eq!(delivered(&good), vec![tx.id]);
 }
 
+/// A message of 100 bytes the host must judge.
+fn host(id: u64) -> Rpc {
+    let tx = Tx {
+        id: TxId(id),
+        len: 100,
+    };
+    Rpc::Publish(Message {
+        tx,
+        topic: T0,
+        envelope: 0,
+        check: Check::Host,
+    })
+}
+
 #[test]
 fn messages_wait_for_the_host_and_follow_its_verdict() {
     let mut s = Solo::with_mesh(v2(0), Behaviour::Honest, 3);
@@ -391,18 +405,6 @@ fn messages_wait_for_the_host_and_follow_its_verdict() {
             subscribe: true,
         },
     );
-    let host = |id: u64| {
-        let tx = Tx {
-            id: TxId(id),
-            len: 100,
-        };
-        Rpc::Publish(Message {
-            tx,
-            topic: T0,
-            envelope: 0,
-            check: Check::Host,
-        })
-    };
     let parked = s.msg(ms(200), 0, host(5));
     assert!(
         delivered(&parked).is_empty() && sends(&parked).is_empty(),
@@ -445,6 +447,37 @@ fn messages_wait_for_the_host_and_follow_its_verdict() {
             cx
         ))
         .is_empty());
+}
+
+#[test]
+fn one_peer_cannot_fill_the_validation_queue_for_the_others() {
+    let mut s = Solo::with_mesh(v2(0), Behaviour::Honest, 3);
+    // A flood from peer 0 the host never judges: its share waits, the rest is dropped.
+    let mut full = 0;
+    for i in 0..2 * VALIDATING.per_peer as u64 {
+        let out = s.msg(ms(200), 0, host(1_000 + i));
+        full += out
+            .iter()
+            .filter(|a| matches!(a, Action::Count(c, _) if **c == counters::VALIDATION_PEER_FULL))
+            .count();
+    }
+    assert_eq!(full, VALIDATING.per_peer as usize);
+    assert_eq!(
+        s.node.take_validation_requests().len(),
+        VALIDATING.per_peer as usize
+    );
+    // An honest peer's message is still taken for validation, and delivered when accepted.
+    s.msg(ms(210), 1, host(7));
+    assert_eq!(s.node.take_validation_requests(), vec![TxId(7)]);
+    let ok = s.call(ms(220), |gs, cx| {
+        gs.handle_validated(TxId(7), Verdict::Accept, cx)
+    });
+    assert_eq!(delivered(&ok), vec![TxId(7)]);
+    // Once the flooder leaves, its share is free again.
+    s.input(ms(230), Input::PeerDown(PeerIdx(0)));
+    s.input(ms(230), Input::PeerUp(PeerIdx(0)));
+    s.msg(ms(240), 0, host(9));
+    assert_eq!(s.node.take_validation_requests(), vec![TxId(9)]);
 }
 
 #[test]

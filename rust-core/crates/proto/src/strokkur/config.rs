@@ -49,6 +49,16 @@ pub struct StrokkurConfig {
     pub max_fragments: u32,
     /// Undecoded codewords held at most (oldest dropped as losses).
     pub max_pending_codewords: u32,
+    /// Undecoded codewords held at most from one peer (beyond, its newest is dropped as a
+    /// loss): a peer sending codewords that never decode cannot crowd out the others.
+    pub max_pending_codewords_per_peer: u32,
+    /// A peer that connects gets the newest this many symbols of the peeling window hashed
+    /// under its key (an older one it codes is decoded again, `strokkur.relearned`): bounds
+    /// the work each connection costs (m hashes otherwise).
+    pub rekey_symbols: u32,
+    /// Txs remembered as known; beyond this the oldest are forgotten (one decoded again
+    /// later is delivered again).
+    pub max_known_txs: u32,
     /// Pause codeword streams once no new symbol entered the window for this long, and resume
     /// with the next one (txcast's addition: the paper's nodes keep coding a stale window).
     /// 0 = never pause.
@@ -73,6 +83,9 @@ impl Default for StrokkurConfig {
             symbol_bytes: 128,
             max_fragments: 1024,
             max_pending_codewords: 65_536,
+            max_pending_codewords_per_peer: 65_536,
+            rekey_symbols: 262_144,
+            max_known_txs: 1 << 18,
             idle_after_ms: 500.0,
         }
     }
@@ -97,6 +110,8 @@ impl StrokkurConfig {
             symbol_len: self.symbol_bytes as usize,
             max_pending: self.max_pending_codewords as usize,
             form: ltcode::Form::Bytes,
+            max_pending_per_sender: self.max_pending_codewords_per_peer as usize,
+            rekey_window: self.rekey_symbols as usize,
         }
     }
 
@@ -147,6 +162,12 @@ impl StrokkurConfig {
         }
         if self.max_fragments == 0 {
             return bad("max_fragments", "must be at least 1");
+        }
+        if self.max_pending_codewords_per_peer == 0 {
+            return bad("max_pending_codewords_per_peer", "must be at least 1");
+        }
+        if self.max_known_txs == 0 {
+            return bad("max_known_txs", "must be at least 1");
         }
         if let Err(e) = self.params().validate() {
             return Err(ConfigError {

@@ -73,6 +73,20 @@ pub const BAD_CONFIG: Counter = Counter {
     effect: None,
 };
 
+pub const REKEYS: Counter = Counter {
+    name: "strokkur.rekeys",
+    unit: Unit::Messages,
+    about: "Keys from a peer that had already sent one on this connection: it re-keyed its own stream (a peer sends one per connection).",
+    effect: None,
+};
+
+pub const FORGOTTEN_TXS: Counter = Counter {
+    name: "strokkur.forgotten_txs",
+    unit: Unit::Txs,
+    about: "Txs no longer remembered as known, to stay within max_known_txs (oldest first); one decoded again later is delivered again.",
+    effect: None,
+};
+
 pub const ALL: &[&Counter] = &[
     &CODEWORDS_SENT,
     &LOSSES,
@@ -84,4 +98,6 @@ pub const ALL: &[&Counter] = &[
     &TX_TOO_LONG,
     &TX_WITHOUT_BYTES,
     &BAD_CONFIG,
+    &REKEYS,
+    &FORGOTTEN_TXS,
 ];

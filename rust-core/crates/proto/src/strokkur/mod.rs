@@ -26,6 +26,7 @@
 //! decode in time), `strokkur.corrupt_codewords`, `strokkur.rejected_codewords`,
 //! `strokkur.invalid_symbols`, `strokkur.excess_losses_reported`, `strokkur.tx_too_long`,
 //! `strokkur.relearned` (a tx decoded again after it left the peeling window),
+//! `strokkur.rekeys`, `strokkur.forgotten_txs`,
 //! `strokkur.bad_config`.
 
 mod config;
@@ -42,7 +43,7 @@ pub use rate::{Inflow, RateControl};
 pub use symbols::{SymbolKind, Symbols};
 
 use crate::{
-    Behaviour, Ctx, Dur, IdSet, Input, NodeSetup, Payloads, PeerIdx, Protocol, Time, TimerId,
+    Behaviour, Ctx, Dur, Input, NodeSetup, Payloads, PeerIdx, Protocol, Recent, Time, TimerId,
 };
 use crate::{Tx, TxId};
 use ltcode::wire::Message;
@@ -164,7 +165,8 @@ pub struct Strokkur {
     peers: Vec<Peer>,
     /// Decoder sender handle -> the peer it stands for.
     sender_peer: Vec<PeerIdx>,
-    have: IdSet<TxId>,
+    /// Txs known here (the newest `max_known_txs`).
+    have: Recent<TxId>,
     inflow: Inflow,
     poll_at: Option<Time>,
     events: Vec<Event>,
@@ -284,10 +286,14 @@ impl Strokkur {
         }
     }
 
-    /// The peer's key: start (or re-key) our codeword stream to it.
+    /// The peer's key: start (or re-key) our codeword stream to it. Only the peer's own stream
+    /// is affected; a key after the first of a connection is counted.
     fn on_key(&mut self, from: PeerIdx, key: LinkKey, cx: &mut Ctx<'_, Self>) {
         let sends = self.sends();
         let peer = &mut self.peers[from.idx()];
+        if peer.link.is_some() {
+            cx.count(&counters::REKEYS, 1);
+        }
         peer.link = Some(LinkEncoder::new(key));
         peer.cancel_send(cx);
         if sends {
@@ -427,8 +433,18 @@ impl Strokkur {
         }
     }
 
+    /// Remembers a tx as known; false if it was already.
+    fn know(&mut self, tx: TxId, cx: &mut Ctx<'_, Self>) -> bool {
+        let before = self.have.forgotten;
+        let fresh = self.have.insert(tx, ());
+        if self.have.forgotten > before {
+            cx.count(&counters::FORGOTTEN_TXS, self.have.forgotten - before);
+        }
+        fresh
+    }
+
     fn on_submit(&mut self, tx: Tx, cx: &mut Ctx<'_, Self>) {
-        if !self.have.insert(tx.id) {
+        if !self.know(tx.id, cx) {
             return;
         }
         cx.deliver(tx);
@@ -547,11 +563,13 @@ impl Strokkur {
         {
             self.on_window_push(cx);
         }
-        for tx in self.done.drain(..) {
-            if self.have.insert(tx.id) {
+        let mut done = std::mem::take(&mut self.done);
+        for tx in done.drain(..) {
+            if self.know(tx.id, cx) {
                 cx.deliver(tx);
             }
         }
+        self.done = done;
     }
 }
 
@@ -573,7 +591,7 @@ impl Protocol for Strokkur {
             broken: false,
             peers: Vec::new(),
             sender_peer: Vec::new(),
-            have: IdSet::default(),
+            have: Recent::new(config.max_known_txs as usize),
             inflow: Inflow::default(),
             poll_at: None,
             events: Vec::new(),

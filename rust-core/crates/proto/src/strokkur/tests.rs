@@ -272,3 +272,44 @@ fn a_reused_peer_index_starts_with_nothing() {
     assert_eq!(node.sender_peer.iter().filter(|&&q| q == p).count(), 1);
     assert!(node.peers[p.idx()].link.is_none());
 }
+
+fn counts(actions: &[Action<StrokkurMsg, StrokkurTimer>], counter: &crate::Counter) -> u64 {
+    actions
+        .iter()
+        .map(|a| match a {
+            Action::Count(c, n) if *c == counter => *n,
+            _ => 0,
+        })
+        .sum()
+}
+
+#[test]
+fn the_txs_known_are_the_newest_only_and_rekeys_are_counted() {
+    let cfg = StrokkurConfig {
+        max_known_txs: 10,
+        ..StrokkurConfig::default()
+    };
+    let mut node = Strokkur::new(&cfg, &NodeSetup::default());
+    let up = step(&mut node, Time(0), Input::PeerUp(PeerIdx(0)));
+    let key = up.iter().find_map(|a| match a {
+        Action::Send { msg, .. } => Some(msg.clone()),
+        _ => None,
+    });
+    let key = key.expect("a key goes to the peer");
+    let first = step(&mut node, Time(0), Input::Message(PeerIdx(0), key.clone()));
+    assert_eq!(counts(&first, &counters::REKEYS), 0);
+    let again = step(&mut node, Time(1), Input::Message(PeerIdx(0), key));
+    assert_eq!(counts(&again, &counters::REKEYS), 1);
+    let mut forgotten = 0;
+    for i in 0..30 {
+        let tx = Tx {
+            id: TxId(i),
+            len: 128,
+        };
+        forgotten += counts(
+            &step(&mut node, Time(2), Input::Submit(tx)),
+            &counters::FORGOTTEN_TXS,
+        );
+    }
+    assert_eq!((node.have.len(), forgotten), (10, 20));
+}

@@ -1,0 +1,2 @@
+/** A clock (ms) that follows `read`'s forward steps only: never back, never stalled. */
+export function monotonic(read?: () => number): () => number;

@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest';
+import { BadFrameLength, FrameReader, FrameTooLong } from './frame-reader.mjs';
+
+/** A stand-in for a libp2p stream: data comes as 'message' events; it records pauses. */
+class FakeStream extends EventTarget {
+  readStatus = 'readable';
+  pauses = 0;
+  resumes = 0;
+  pause() {
+    this.pauses += 1;
+  }
+  resume() {
+    this.resumes += 1;
+  }
+  send(...chunks: number[][]) {
+    for (const c of chunks) this.dispatchEvent(Object.assign(new Event('message'), { data: Uint8Array.from(c) }));
+  }
+  end() {
+    this.dispatchEvent(new Event('remoteCloseWrite'));
+  }
+}
+
+const frame = (n: number, fill = 7) => [n, ...new Array(n).fill(fill)];
+
+describe('FrameReader', () => {
+  it('reads frames split and joined across chunks, then null at the end', async () => {
+    const s = new FakeStream();
+    const r = new FrameReader(s, { maxFrameBytes: 1 << 20 });
+    s.send([3, 1], [2, 3, 2, 9], [9]);
+    expect([...(await r.read())!]).toEqual([1, 2, 3]);
+    expect([...(await r.read())!]).toEqual([9, 9]);
+    // A 300-byte frame: a two-byte length (0xac 0x02), given a byte at a time.
+    const later = r.read();
+    s.send([0xac], [0x02], new Array(300).fill(5));
+    expect((await later)!.length).toBe(300);
+    s.end();
+    expect(await r.read()).toBeNull();
+  });
+
+  it('refuses a frame above the cap and a length that cannot be one', async () => {
+    const s = new FakeStream();
+    const r = new FrameReader(s, { maxFrameBytes: 100 });
+    s.send([101]);
+    await expect(r.read()).rejects.toBeInstanceOf(FrameTooLong);
+    const t = new FakeStream();
+    const q = new FrameReader(t, { maxFrameBytes: 100 });
+    t.send([0xff, 0xff, 0x01]);
+    await expect(q.read()).rejects.toBeInstanceOf(BadFrameLength);
+  });
+
+  it('pauses the stream while more than its high-water mark waits unread, and resumes as it is read', async () => {
+    const s = new FakeStream();
+    const r = new FrameReader(s, { maxFrameBytes: 1 << 20, highWater: 100 });
+    for (let i = 0; i < 10; i++) s.send(frame(30));
+    expect(s.pauses).toBe(1);
+    expect(r.buffered).toBe(310);
+    for (let i = 0; i < 8; i++) await r.read();
+    expect([s.resumes, r.buffered]).toEqual([0, 62]);
+    await r.read();
+    expect([s.resumes, r.buffered]).toEqual([1, 31]);
+  });
+
+  it('stays paused when resuming hands it more than its high-water mark at once', async () => {
+    // As libp2p does: resume() first hands over what waited, then grants the peer window.
+    class Held extends FakeStream {
+      waiting: number[][] = [];
+      granting = true;
+      pause() {
+        super.pause();
+        this.granting = false;
+      }
+      resume() {
+        super.resume();
+        this.send(...this.waiting.splice(0));
+        this.granting = true;
+      }
+    }
+    const s = new Held();
+    const r = new FrameReader(s, { maxFrameBytes: 1 << 20, highWater: 100 });
+    for (let i = 0; i < 4; i++) s.send(frame(30));
+    expect(s.granting).toBe(false);
+    s.waiting.push(...Array.from({ length: 10 }, () => frame(30)));
+    for (let i = 0; i < 3; i++) await r.read();
+    // Resumed (31 bytes left), handed 310 more, and paused again after the grant.
+    expect([s.resumes, s.granting, r.buffered]).toEqual([1, false, 341]);
+  });
+});
