@@ -1,8 +1,10 @@
 //! The discrete-event engine: drives one protocol instance per node through the sans-IO
-//! contract, carrying messages over links with latency, per-node FIFO bandwidth, loss and
-//! jitter, and firing timers, all in (time, sequence) order.
+//! contract, carrying messages over links with latency, per-node bandwidth (FIFO, or shared
+//! among connections as TCP shares it: `fair.rs`), loss and jitter, and firing timers, all in
+//! (time, sequence) order.
 
 use crate::digest::EventLog;
+use crate::fair::{FairLinks, Item, Wake};
 use crate::links::Links;
 use crate::metrics::Metrics;
 use crate::network::{Edge, Network};
@@ -44,7 +46,9 @@ pub struct EngineOptions {
 #[derive(Clone, Debug, PartialEq)]
 pub enum TraceEvent {
     /// A message left `from` for `to`; it arrives at `arrive_us` unless `lost`. `tx` is the
-    /// transaction it carries in full, if any.
+    /// transaction it carries in full, if any. With FIFO links `t_us` is when the protocol sent
+    /// it; with fair sharing, when its last byte left the sender (what a connection sends
+    /// depends on what comes after).
     Send {
         tx: Option<u64>,
         t_us: u64,
@@ -102,6 +106,11 @@ enum Event<M, T> {
     },
     /// The timeline's next change (`Engine::next_change`) is due.
     Change,
+    /// Fair sharing: a port (a node's uplink or downlink) is due for a look.
+    Port {
+        port: u32,
+        generation: u32,
+    },
 }
 
 /// A message waiting for a busy uplink, when the protocol uses priorities.
@@ -141,6 +150,7 @@ mod tag {
     pub const LOST: u8 = 8;
     pub const CHANGE: u8 = 9;
     pub const PEER_UP: u8 = 10;
+    pub const PORT: u8 = 11;
 }
 
 /// How many events ahead `warm_ahead` asks for an arrival's edge, then its receiver's
@@ -188,6 +198,10 @@ pub struct Engine<P: Protocol> {
     next_submit: usize,
     /// Which links timed events want up; only for runs with events.
     links: Option<Box<Links>>,
+    /// Links shared among connections (`links.sharing` "fair"); None for FIFO links.
+    fair: Option<Box<FairLinks<P::Msg>>>,
+    /// Messages a port just let through (scratch).
+    through: Vec<(bool, u32, Item<P::Msg>)>,
     next_change: usize,
     trace: Option<TraceSink>,
 }
@@ -241,6 +255,9 @@ impl<P: Protocol> Engine<P> {
                 .saturating_add((scenario.drain_ms * 1000.0).round() as u64),
             next_submit: 0,
             links: (!net.timeline.is_empty()).then(|| Box::new(Links::new(&net))),
+            fair: (scenario.links.sharing == crate::scenario::Sharing::Fair)
+                .then(|| Box::new(FairLinks::new(&net, scenario.links.tcp.as_ref()))),
+            through: Vec::new(),
             next_change: 0,
             trace: None,
             net,
@@ -401,6 +418,157 @@ impl<P: Protocol> Engine<P> {
                 self.dispatch(node as usize, input);
             }
             Event::Change => self.on_change(),
+            Event::Port { port, generation } => self.on_port(port, generation),
+        }
+    }
+
+    /// Fair sharing: a port is looked at; what went through it moves on.
+    #[cold]
+    #[inline(never)]
+    fn on_port(&mut self, port: u32, generation: u32) {
+        let Some(fair) = &mut self.fair else {
+            return;
+        };
+        let mut through = std::mem::take(&mut self.through);
+        let next = fair.wake(port, generation, self.now, &mut through);
+        if through.is_empty() && next.is_none() {
+            self.through = through;
+            return; // stale
+        }
+        self.log.record(self.now, tag::PORT, port, generation, 0);
+        self.hold(next);
+        for (uplink, e, item) in through.drain(..) {
+            let e = e as usize;
+            if uplink {
+                self.left_uplink(e, item);
+            } else {
+                self.left_downlink(e, item.msg);
+            }
+        }
+        self.through = through;
+    }
+
+    /// Puts a port's next look in the queue.
+    fn hold(&mut self, wake: Option<Wake>) {
+        if let Some(w) = wake {
+            self.queue.push(
+                w.at_us,
+                Event::Port {
+                    port: w.port,
+                    generation: w.generation,
+                },
+            );
+        }
+    }
+
+    /// Fair sharing: a message is through its sender's uplink and crosses the link.
+    fn left_uplink(&mut self, e: usize, item: Item<P::Msg>) {
+        let edge = self.net.edges[e];
+        let arrive = self.now + edge.latency_us + item.jitter_us;
+        let Item {
+            msg, bytes, lost, ..
+        } = item;
+        if let Some(trace) = &mut self.trace {
+            trace(&TraceEvent::Send {
+                tx: msg.full_tx().map(|t| t.0),
+                t_us: self.now,
+                from: self.net.edges[self.net.reverse(e)].peer,
+                to: edge.peer,
+                kind: msg.kind(),
+                class: msg.class(),
+                bytes,
+                payload: msg.payload_len().min(bytes as usize) as u32,
+                arrive_us: arrive,
+                lost,
+            });
+        }
+        if lost {
+            self.log.record(self.now, tag::LOST, e as u32, bytes, 0);
+            return;
+        }
+        self.queue.push(
+            arrive,
+            Event::Arrive {
+                edge: e as u32,
+                msg,
+            },
+        );
+    }
+
+    /// Fair sharing: a message is through its receiver's downlink.
+    fn left_downlink(&mut self, e: usize, msg: P::Msg) {
+        let at = self.now + self.processing_us;
+        if at == self.now {
+            if self.link_up[e] {
+                let Edge { peer, back, .. } = self.net.edges[e];
+                self.receive(peer as usize, back, msg);
+            }
+        } else {
+            self.queue.push(
+                at,
+                Event::Handle {
+                    edge: e as u32,
+                    msg,
+                },
+            );
+        }
+    }
+
+    /// Fair sharing: a message joins its connection's queue on the sender's uplink.
+    #[cold]
+    #[inline(never)]
+    fn send_fair(&mut self, e: usize, msg: P::Msg, bytes: usize) {
+        let lost = self.loss > 0.0 && self.link_rng.chance(self.loss);
+        let jitter_us = if self.jitter_us > 0 {
+            self.link_rng.below(self.jitter_us)
+        } else {
+            0
+        };
+        let Some(fair) = &mut self.fair else {
+            return;
+        };
+        let item = Item {
+            priority: msg.priority(),
+            msg,
+            bytes: bytes as u32,
+            lost,
+            jitter_us,
+        };
+        let stage = fair.stage(e, true);
+        let wake = fair.enqueue(&self.net, stage, item, self.now);
+        self.hold(wake);
+    }
+
+    /// Fair sharing: a message has crossed the link and joins the receiver's downlink.
+    #[cold]
+    #[inline(never)]
+    fn arrive_fair(&mut self, e: usize, msg: P::Msg, bytes: usize) {
+        let Some(fair) = &mut self.fair else {
+            return;
+        };
+        let item = Item {
+            priority: 0,
+            msg,
+            bytes: bytes as u32,
+            lost: false,
+            jitter_us: 0,
+        };
+        let stage = fair.stage(e, false);
+        let wake = fair.enqueue(&self.net, stage, item, self.now);
+        self.hold(wake);
+    }
+
+    /// Fair sharing: what was queued on links that went down is dropped.
+    fn drop_fair(&mut self, edges: impl Iterator<Item = usize>) {
+        let Some(fair) = &mut self.fair else {
+            return;
+        };
+        let mut wakes = Vec::new();
+        for e in edges {
+            fair.drop_link(&self.net, e, self.now, &mut wakes);
+        }
+        for w in wakes {
+            self.hold(Some(w));
         }
     }
 
@@ -517,6 +685,9 @@ impl<P: Protocol> Engine<P> {
             );
         }
         if !edges.is_empty() {
+            if self.fair.is_some() {
+                self.drop_fair(edges.iter().map(|&(_, e)| e));
+            }
             self.queue.retain(|event| match event {
                 Event::Arrive { edge, .. } | Event::Handle { edge, .. } => !cut[*edge as usize],
                 _ => true,
@@ -593,6 +764,8 @@ impl<P: Protocol> Engine<P> {
         let bps = self.net.down_bps[r];
         let done = if bps == 0 {
             self.now
+        } else if self.fair.is_some() {
+            return self.arrive_fair(e, msg, bytes);
         } else {
             let start = self.now.max(self.down_free_us[r]);
             let done = start + serialization_us(bytes, bps);
@@ -722,6 +895,9 @@ impl<P: Protocol> Engine<P> {
                 if self.link_up[e] {
                     self.link_up[e] = false;
                     self.link_up[rev] = false;
+                    if self.fair.is_some() {
+                        self.drop_fair(std::iter::once(e));
+                    }
                     let edge = self.net.edges[e];
                     let other = edge.peer;
                     self.queue.push(
@@ -773,6 +949,9 @@ impl<P: Protocol> Engine<P> {
         let stats = &mut self.metrics.node[node];
         stats.up_payload += payload as u64;
         stats.up_control += (bytes - payload) as u64;
+        if self.fair.is_some() {
+            return self.send_fair(e, msg, bytes);
+        }
         let priority = msg.priority();
         self.prioritized |= priority != 0;
         if !self.prioritized

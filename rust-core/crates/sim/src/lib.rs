@@ -8,6 +8,7 @@ pub mod demo;
 mod digest;
 pub mod engine;
 pub mod events;
+mod fair;
 pub mod geo;
 pub mod graph;
 mod hist;
