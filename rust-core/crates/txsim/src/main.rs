@@ -429,7 +429,10 @@ fn cmd_network(args: &[String]) -> Result<(), String> {
     let index = match f.get("protocol") {
         None => 0,
         Some(l) => labels.iter().position(|x| *x == l).ok_or_else(|| {
-            format!("no run labelled `{l}`; this scenario has: {}", labels.join(", "))
+            format!(
+                "no run labelled `{l}`; this scenario has: {}",
+                labels.join(", ")
+            )
         })?,
     };
     let started =
@@ -445,7 +448,13 @@ fn cmd_network(args: &[String]) -> Result<(), String> {
         })
         .collect();
     let txs: Vec<[u64; 3]> = (0..plan.count())
-        .map(|i| [plan.origin[i] as u64, plan.created_us[i], plan.len[i] as u64])
+        .map(|i| {
+            [
+                plan.origin[i] as u64,
+                plan.created_us[i],
+                plan.len[i] as u64,
+            ]
+        })
         .collect();
     let out = serde_json::json!({
         "label": started.label, "nodes": net.nodes, "links": links, "txs": txs,
