@@ -184,6 +184,8 @@ pub struct Engine<P: Protocol> {
     uplink_waiting: Vec<BinaryHeap<Queued<P::Msg>>>,
     uplink_scheduled: Vec<bool>,
     queued_seq: u64,
+    /// Whether a send may not go straight onto a FIFO uplink: a protocol used priorities, or
+    /// links are shared fairly (one test on the hot path for both).
     prioritized: bool,
     link_up: Vec<bool>,
     link_rng: Rng,
@@ -240,7 +242,7 @@ impl<P: Protocol> Engine<P> {
             uplink_waiting: (0..n).map(|_| BinaryHeap::new()).collect(),
             uplink_scheduled: vec![false; n],
             queued_seq: 0,
-            prioritized: false,
+            prioritized: scenario.links.sharing == crate::scenario::Sharing::Fair,
             link_up: vec![true; net.edges.len()],
             link_rng: Rng::derive(scenario.seed, stream::LINKS, 1),
             loss: scenario.links.loss,
@@ -949,14 +951,16 @@ impl<P: Protocol> Engine<P> {
         let stats = &mut self.metrics.node[node];
         stats.up_payload += payload as u64;
         stats.up_control += (bytes - payload) as u64;
+        let priority = msg.priority();
+        self.prioritized |= priority != 0;
+        if !self.prioritized {
+            self.transmit(node, e, msg, bytes);
+            return;
+        }
         if self.fair.is_some() {
             return self.send_fair(e, msg, bytes);
         }
-        let priority = msg.priority();
-        self.prioritized |= priority != 0;
-        if !self.prioritized
-            || (self.up_free_us[node] <= self.now && self.uplink_waiting[node].is_empty())
-        {
+        if self.up_free_us[node] <= self.now && self.uplink_waiting[node].is_empty() {
             self.transmit(node, e, msg, bytes);
             return;
         }
