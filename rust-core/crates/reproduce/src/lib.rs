@@ -58,12 +58,14 @@ pub struct Study {
     pub differences: &'static str,
 }
 
+#[derive(Default)]
 pub struct Analysis {
     pub table: Table,
     pub plot: Option<svg::Plot>,
     pub checks: Vec<Check>,
 }
 
+#[derive(Default)]
 pub struct Table {
     pub head: Vec<String>,
     pub rows: Vec<Vec<String>>,

@@ -37,14 +37,7 @@ fn figure(o: &Outcome, name: &str) -> f64 {
 
 fn analyse_arrivals(outs: &[Outcome]) -> Analysis {
     let Some(o) = outs.first() else {
-        return Analysis {
-            table: Table {
-                head: Vec::new(),
-                rows: Vec::new(),
-            },
-            plot: None,
-            checks: Vec::new(),
-        };
+        return Analysis::default();
     };
     let f = |name: &str| figure(o, name);
     let (tickets, varlong, json) = (

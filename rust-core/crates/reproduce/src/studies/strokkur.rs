@@ -680,14 +680,7 @@ const LAST_RISE_S: usize = 14;
 
 fn analyse_fig11(outs: &[Outcome]) -> Analysis {
     let Some(o) = outs.first() else {
-        return Analysis {
-            table: Table {
-                head: Vec::new(),
-                rows: Vec::new(),
-            },
-            plot: None,
-            checks: Vec::new(),
-        };
+        return Analysis::default();
     };
     let series = o.series.clone().unwrap_or_default();
     let at = |v: &[u64], i: usize| v.get(i).copied().unwrap_or(0) as f64;
