@@ -82,11 +82,14 @@ async function cargoTests() {
   return suiteCounts(code, passed, failed);
 }
 
-/** `txsim reproduce --quick` into test-results/: one passed or failed per direction it checks. */
+/**
+ * `npm run reproduce -- --quick` into test-results/ (txsim reproduce, then compare-real's quick
+ * cases): one passed or failed per direction it checks.
+ */
 async function reproduceQuick() {
   const out = path.join(REPORTS, 'reproduce-quick');
   fs.rmSync(out, { recursive: true, force: true });
-  const { code } = await exec(await buildTxsim(), ['reproduce', '--quick', '--out', out]);
+  const { code } = await exec(process.execPath, [path.join(ROOT, 'scripts', 'reproduce.mjs'), '--quick', '--out', out]);
   const studies = readJson(path.join(out, 'results.json'))?.studies ?? [];
   const checks = studies.flatMap((s) => s.checks);
   const held = checks.filter((c) => c.holds).length;

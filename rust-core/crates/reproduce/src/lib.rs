@@ -51,17 +51,21 @@ pub struct Study {
     pub adapt: fn(&str, &mut Value, Mode) -> Vec<String>,
     /// Record per-second rates (convergence).
     pub series: bool,
+    /// Measure the runs' arrival logs (seed 001's encoding): `Outcome::arrival_figures`.
+    pub arrival_logs: bool,
     pub analyse: fn(&[Outcome]) -> Analysis,
     /// Why our numbers may differ from the seed's, as far as known.
     pub differences: &'static str,
 }
 
+#[derive(Default)]
 pub struct Analysis {
     pub table: Table,
     pub plot: Option<svg::Plot>,
     pub checks: Vec<Check>,
 }
 
+#[derive(Default)]
 pub struct Table {
     pub head: Vec<String>,
     pub rows: Vec<Vec<String>>,
@@ -109,6 +113,7 @@ struct Job {
     scenario: String,
     index: usize,
     series: bool,
+    arrival_logs: bool,
     /// How long the run took last time (ms), to start the longest runs first; runs never
     /// timed go first of all. Only the order runs start in depends on it, never a result.
     cost: f64,
@@ -180,6 +185,7 @@ pub fn reproduce(
                     scenario: scenario_text.clone(),
                     index,
                     series: study.series,
+                    arrival_logs: study.arrival_logs,
                     cost,
                 });
             }
@@ -238,6 +244,7 @@ fn run_jobs(
             &job.scenario,
             job.index,
             job.series,
+            job.arrival_logs,
             opts.now_ms,
             &mut on_progress,
         );

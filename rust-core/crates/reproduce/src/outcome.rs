@@ -1,6 +1,7 @@
 //! One finished run as the studies see it: its report, plus the few figures the papers use
 //! that a report does not hold (deadlines, censored transactions, rates over time).
 
+use bench::arrival_log::simulated::SimArrivals;
 use proto::{Behaviour, TxId};
 use sim::engine::{EngineOptions, TraceEvent};
 use sim::metrics::Metrics;
@@ -23,6 +24,9 @@ pub struct Outcome {
     pub censored: Option<Censored>,
     /// Per-second rates, for the studies that ask for them.
     pub series: Option<Series>,
+    /// The arrival logs measured (`bench::arrival_log::layout_figures`), for the studies
+    /// that ask for them; empty otherwise.
+    pub arrival_figures: Vec<(&'static str, f64)>,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -60,11 +64,13 @@ impl Outcome {
 }
 
 /// Runs entry `index` of the scenario to the end. `on_progress` gets the simulated fraction
-/// done from time to time; `series` records per-second rates (slower: every send is traced).
+/// done from time to time; `series` records per-second rates (slower: every send is traced);
+/// `arrival_logs` measures the nodes' arrival logs at the end.
 pub fn run_one(
     scenario_json: &str,
     index: usize,
     series: bool,
+    arrival_logs: bool,
     now_ms: fn() -> f64,
     on_progress: &mut dyn FnMut(f64),
 ) -> Result<Outcome, String> {
@@ -104,11 +110,23 @@ pub fn run_one(
         }
         s
     });
+    let reach_all_us = reach_all(&net, &plan, &metrics);
+    let censored = censored(&net, &plan, &metrics);
+    let arrival_figures = if arrival_logs {
+        let run = SimArrivals {
+            created_us: plan.created_us.clone(),
+            logs: metrics.logs,
+        };
+        bench::arrival_log::layout_figures(&run)
+    } else {
+        Vec::new()
+    };
     Ok(Outcome {
         report,
-        reach_all_us: reach_all(&net, &plan, &metrics),
-        censored: censored(&net, &plan, &metrics),
+        reach_all_us,
+        censored,
         series,
+        arrival_figures,
     })
 }
 

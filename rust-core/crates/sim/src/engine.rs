@@ -1,8 +1,10 @@
 //! The discrete-event engine: drives one protocol instance per node through the sans-IO
-//! contract, carrying messages over links with latency, per-node FIFO bandwidth, loss and
-//! jitter, and firing timers, all in (time, sequence) order.
+//! contract, carrying messages over links with latency, per-node bandwidth (FIFO, or shared
+//! among connections as TCP shares it: `fair.rs`), loss and jitter, and firing timers, all in
+//! (time, sequence) order.
 
 use crate::digest::EventLog;
+use crate::fair::{FairLinks, Item, Wake};
 use crate::links::Links;
 use crate::metrics::Metrics;
 use crate::network::{Edge, Network};
@@ -52,6 +54,8 @@ pub struct EngineOptions {
 pub enum TraceEvent {
     /// A message left `from` for `to`; it arrives at `arrive_us` unless `lost`. `tx` is the
     /// transaction it carries in full, if any; `subject` the one it is about (`WireMsg::subject`).
+    /// With FIFO links `t_us` is when the protocol sent it; with fair sharing, when its last
+    /// byte left the sender (what a connection sends depends on what comes after).
     Send {
         tx: Option<u64>,
         subject: Option<u64>,
@@ -110,6 +114,11 @@ enum Event<M, T> {
     },
     /// The timeline's next change (`Engine::next_change`) is due.
     Change,
+    /// Fair sharing: a port (a node's uplink or downlink) is due for a look.
+    Port {
+        port: u32,
+        generation: u32,
+    },
 }
 
 /// A message waiting for a busy uplink, when the protocol uses priorities.
@@ -149,6 +158,7 @@ mod tag {
     pub const LOST: u8 = 8;
     pub const CHANGE: u8 = 9;
     pub const PEER_UP: u8 = 10;
+    pub const PORT: u8 = 11;
 }
 
 /// How many events ahead `warm_ahead` asks for an arrival's edge, then its receiver's
@@ -182,6 +192,8 @@ pub struct Engine<P: Protocol> {
     uplink_waiting: Vec<BinaryHeap<Queued<P::Msg>>>,
     uplink_scheduled: Vec<bool>,
     queued_seq: u64,
+    /// Whether a send may not go straight onto a FIFO uplink: a protocol used priorities, or
+    /// links are shared fairly (one test on the hot path for both).
     prioritized: bool,
     link_up: Vec<bool>,
     link_rng: Rng,
@@ -196,6 +208,10 @@ pub struct Engine<P: Protocol> {
     next_submit: usize,
     /// Which links timed events want up; only for runs with events.
     links: Option<Box<Links>>,
+    /// Links shared among connections (`links.sharing` "fair"); None for FIFO links.
+    fair: Option<Box<FairLinks<P::Msg>>>,
+    /// Messages a port just let through (scratch).
+    through: Vec<(bool, u32, Item<P::Msg>)>,
     next_change: usize,
     trace: Option<TraceSink>,
     /// Every input handled and what it led to, for narration (off unless asked for).
@@ -246,7 +262,7 @@ impl<P: Protocol> Engine<P> {
             uplink_waiting: (0..n).map(|_| BinaryHeap::new()).collect(),
             uplink_scheduled: vec![false; n],
             queued_seq: 0,
-            prioritized: false,
+            prioritized: scenario.links.sharing == crate::scenario::Sharing::Fair,
             link_up: vec![true; net.edges.len()],
             link_rng: Rng::derive(scenario.seed, stream::LINKS, 1),
             loss: scenario.links.loss,
@@ -261,6 +277,9 @@ impl<P: Protocol> Engine<P> {
                 .saturating_add((scenario.drain_ms * 1000.0).round() as u64),
             next_submit: 0,
             links: (!net.timeline.is_empty()).then(|| Box::new(Links::new(&net))),
+            fair: (scenario.links.sharing == crate::scenario::Sharing::Fair)
+                .then(|| Box::new(FairLinks::new(&net, scenario.links.tcp.as_ref()))),
+            through: Vec::new(),
             next_change: 0,
             trace: None,
             steps: None,
@@ -435,6 +454,158 @@ impl<P: Protocol> Engine<P> {
                 self.dispatch(node as usize, input);
             }
             Event::Change => self.on_change(),
+            Event::Port { port, generation } => self.on_port(port, generation),
+        }
+    }
+
+    /// Fair sharing: a port is looked at; what went through it moves on.
+    #[cold]
+    #[inline(never)]
+    fn on_port(&mut self, port: u32, generation: u32) {
+        let Some(fair) = &mut self.fair else {
+            return;
+        };
+        let mut through = std::mem::take(&mut self.through);
+        let next = fair.wake(port, generation, self.now, &mut through);
+        if through.is_empty() && next.is_none() {
+            self.through = through;
+            return; // stale
+        }
+        self.log.record(self.now, tag::PORT, port, generation, 0);
+        self.hold(next);
+        for (uplink, e, item) in through.drain(..) {
+            let e = e as usize;
+            if uplink {
+                self.left_uplink(e, item);
+            } else {
+                self.left_downlink(e, item.msg);
+            }
+        }
+        self.through = through;
+    }
+
+    /// Puts a port's next look in the queue.
+    fn hold(&mut self, wake: Option<Wake>) {
+        if let Some(w) = wake {
+            self.queue.push(
+                w.at_us,
+                Event::Port {
+                    port: w.port,
+                    generation: w.generation,
+                },
+            );
+        }
+    }
+
+    /// Fair sharing: a message is through its sender's uplink and crosses the link.
+    fn left_uplink(&mut self, e: usize, item: Item<P::Msg>) {
+        let edge = self.net.edges[e];
+        let arrive = self.now + edge.latency_us + item.jitter_us;
+        let Item {
+            msg, bytes, lost, ..
+        } = item;
+        if let Some(trace) = &mut self.trace {
+            trace(&TraceEvent::Send {
+                tx: msg.full_tx().map(|t| t.0),
+                subject: msg.subject().map(|t| t.0),
+                t_us: self.now,
+                from: self.net.edges[self.net.reverse(e)].peer,
+                to: edge.peer,
+                kind: msg.kind(),
+                class: msg.class(),
+                bytes,
+                payload: msg.payload_len().min(bytes as usize) as u32,
+                arrive_us: arrive,
+                lost,
+            });
+        }
+        if lost {
+            self.log.record(self.now, tag::LOST, e as u32, bytes, 0);
+            return;
+        }
+        self.queue.push(
+            arrive,
+            Event::Arrive {
+                edge: e as u32,
+                msg,
+            },
+        );
+    }
+
+    /// Fair sharing: a message is through its receiver's downlink.
+    fn left_downlink(&mut self, e: usize, msg: P::Msg) {
+        let at = self.now + self.processing_us;
+        if at == self.now {
+            if self.link_up[e] {
+                let Edge { peer, back, .. } = self.net.edges[e];
+                self.receive(peer as usize, back, msg);
+            }
+        } else {
+            self.queue.push(
+                at,
+                Event::Handle {
+                    edge: e as u32,
+                    msg,
+                },
+            );
+        }
+    }
+
+    /// Fair sharing: a message joins its connection's queue on the sender's uplink.
+    #[cold]
+    #[inline(never)]
+    fn send_fair(&mut self, e: usize, msg: P::Msg, bytes: usize) {
+        let lost = self.loss > 0.0 && self.link_rng.chance(self.loss);
+        let jitter_us = if self.jitter_us > 0 {
+            self.link_rng.below(self.jitter_us)
+        } else {
+            0
+        };
+        let Some(fair) = &mut self.fair else {
+            return;
+        };
+        let item = Item {
+            priority: msg.priority(),
+            msg,
+            bytes: bytes as u32,
+            lost,
+            jitter_us,
+        };
+        let stage = fair.stage(e, true);
+        let wake = fair.enqueue(&self.net, stage, item, self.now);
+        self.hold(wake);
+    }
+
+    /// Fair sharing: a message has crossed the link and joins the receiver's downlink.
+    #[cold]
+    #[inline(never)]
+    fn arrive_fair(&mut self, e: usize, msg: P::Msg, bytes: usize) {
+        let Some(fair) = &mut self.fair else {
+            return;
+        };
+        let item = Item {
+            priority: 0,
+            msg,
+            bytes: bytes as u32,
+            lost: false,
+            jitter_us: 0,
+        };
+        let stage = fair.stage(e, false);
+        let wake = fair.enqueue(&self.net, stage, item, self.now);
+        self.hold(wake);
+    }
+
+    /// Fair sharing: what was queued on links that went down is dropped.
+    fn drop_fair(&mut self, edges: impl Iterator<Item = usize>) {
+        let Some(fair) = &mut self.fair else {
+            return;
+        };
+        let mut wakes = Vec::new();
+        for e in edges {
+            fair.drop_link(&self.net, e, self.now, &mut wakes);
+        }
+        for w in wakes {
+            self.hold(Some(w));
         }
     }
 
@@ -551,6 +722,9 @@ impl<P: Protocol> Engine<P> {
             );
         }
         if !edges.is_empty() {
+            if self.fair.is_some() {
+                self.drop_fair(edges.iter().map(|&(_, e)| e));
+            }
             self.queue.retain(|event| match event {
                 Event::Arrive { edge, .. } | Event::Handle { edge, .. } => !cut[*edge as usize],
                 _ => true,
@@ -627,6 +801,8 @@ impl<P: Protocol> Engine<P> {
         let bps = self.net.down_bps[r];
         let done = if bps == 0 {
             self.now
+        } else if self.fair.is_some() {
+            return self.arrive_fair(e, msg, bytes);
         } else {
             let start = self.now.max(self.down_free_us[r]);
             let done = start + serialization_us(bytes, bps);
@@ -788,6 +964,9 @@ impl<P: Protocol> Engine<P> {
                 if self.link_up[e] {
                     self.link_up[e] = false;
                     self.link_up[rev] = false;
+                    if self.fair.is_some() {
+                        self.drop_fair(std::iter::once(e));
+                    }
                     let edge = self.net.edges[e];
                     let other = edge.peer;
                     self.queue.push(
@@ -841,9 +1020,14 @@ impl<P: Protocol> Engine<P> {
         stats.up_control += (bytes - payload) as u64;
         let priority = msg.priority();
         self.prioritized |= priority != 0;
-        if !self.prioritized
-            || (self.up_free_us[node] <= self.now && self.uplink_waiting[node].is_empty())
-        {
+        if !self.prioritized {
+            self.transmit(node, e, msg, bytes);
+            return;
+        }
+        if self.fair.is_some() {
+            return self.send_fair(e, msg, bytes);
+        }
+        if self.up_free_us[node] <= self.now && self.uplink_waiting[node].is_empty() {
             self.transmit(node, e, msg, bytes);
             return;
         }

@@ -9,6 +9,7 @@ pub mod detail;
 mod digest;
 pub mod engine;
 pub mod events;
+mod fair;
 pub mod geo;
 pub mod graph;
 mod hist;

@@ -194,6 +194,23 @@ pub fn validate(s: &Scenario) -> Result<(), ScenarioError> {
     }
     in_range("links.loss", s.links.loss, 0.0, 0.99)?;
     in_range("links.jitter_ms", s.links.jitter_ms, 0.0, 60_000.0)?;
+    if let Some(tcp) = &s.links.tcp {
+        if s.links.sharing != Sharing::Fair {
+            return Err(err(
+                "links.tcp",
+                "a congestion window needs connections that share the link: set links.sharing to \"fair\"",
+            ));
+        }
+        if !(1..=1000).contains(&tcp.initial_window_segments) {
+            return Err(err(
+                "links.tcp.initial_window_segments",
+                format!(
+                    "{} segments: must be between 1 and 1000",
+                    tcp.initial_window_segments
+                ),
+            ));
+        }
+    }
     in_range("processing_delay_ms", s.processing_delay_ms, 0.0, 60_000.0)?;
     in_range("drain_ms", s.drain_ms, 0.0, MAX_SIM_MS)?;
     let workload_ms = check_workload("workload", &s.workload, n)?;

@@ -180,6 +180,50 @@ pub struct LinkOptions {
     /// Extra one-way delay per message, uniform in [0, jitter_ms).
     #[serde(default)]
     pub jitter_ms: f64,
+    /// How a node's uplink and downlink are shared among the messages on them.
+    #[serde(default, skip_serializing_if = "Sharing::is_fifo")]
+    pub sharing: Sharing,
+    /// TCP's slow start on every connection (needs `sharing` "fair").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tcp: Option<Tcp>,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Sharing {
+    /// One message at a time at the link's full rate, in the order sent.
+    #[default]
+    Fifo,
+    /// The connections with bytes to send (or to receive) share the link max-min fairly, as
+    /// TCP flows do; messages on one connection go in order.
+    Fair,
+}
+
+impl Sharing {
+    pub fn is_fifo(&self) -> bool {
+        *self == Sharing::Fifo
+    }
+}
+
+/// A connection's congestion window: it starts at `initial_window_segments` segments of
+/// 1,460 bytes and doubles every round trip while it is used (slow start); a connection idle
+/// for longer than its retransmission timeout starts again from the initial window.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Tcp {
+    #[serde(default = "yes")]
+    pub slow_start: bool,
+    /// RFC 6928's 10 by default.
+    #[serde(default = "ten")]
+    pub initial_window_segments: u32,
+}
+
+fn yes() -> bool {
+    true
+}
+
+fn ten() -> u32 {
+    10
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]

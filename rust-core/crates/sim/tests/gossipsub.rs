@@ -172,13 +172,14 @@ fn lazy_push_gets_more_messages_through_by_the_deadline() {
         &mut s,
         &[&multi("D_announce=0", 32), &multi("D_announce=7", 32)],
     );
-    // At this size 40 messages is where eager push runs out of bandwidth by 4 s.
-    set_burst(&mut s, 40, 131_072);
+    // At this size, over links shared as TCP shares them, eager push gets 15 messages to
+    // every node by 4 s however many are sent; lazy push gets all of 32 there.
+    set_burst(&mut s, 32, 131_072);
     let prep = prepare(&s);
     let eager = measure(&prep, 0, 4_000.0);
     let lazy = measure(&prep, 1, 4_000.0);
     // Seed 002: 16 messages meet a 4 s deadline with D_announce = 0, 32 with 7 or 8.
-    assert_eq!(lazy.within_deadline, 40);
+    assert_eq!(lazy.within_deadline, 32);
     assert!(
         lazy.within_deadline > eager.within_deadline,
         "within 4 s: {} lazy vs {} eager",

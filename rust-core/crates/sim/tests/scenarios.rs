@@ -193,7 +193,7 @@ fn golden_digests() {
             checked += 1;
         }
     }
-    assert_eq!(checked, 5, "every pinned run exists");
+    assert_eq!(checked, 7, "every pinned run exists");
 }
 
 const GOLDEN_DEMO_1_300_8: &str =

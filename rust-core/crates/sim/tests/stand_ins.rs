@@ -26,6 +26,7 @@ fn scenario(workload: Poisson, adversaries: Vec<AdversarySet>) -> Scenario {
         links: LinkOptions {
             loss: 0.01,
             jitter_ms: 5.0,
+            ..LinkOptions::default()
         },
         processing_delay_ms: 0.0,
         workload: Workload::Poisson(workload),

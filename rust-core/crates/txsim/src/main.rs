@@ -16,6 +16,9 @@ USAGE:
     txsim schema [--out FILE]         print the scenario JSON Schema
     txsim protocols                   list the protocols a scenario can name
     txsim counters [PROTOCOL]         what each counter in a report counts, and in what unit
+    txsim network SCENARIO.json [--protocol LABEL]
+                                      print the run's network and load as JSON: nodes, links
+                                      [a, b, one-way latency µs], txs [origin, created µs, bytes]
     txsim demo [--seed N] [--nodes N] [--degree D]
                                       flood one tx; print arrivals and digest as JSON
     txsim bench NAME                  run a headline benchmark, print one JSON object
@@ -69,6 +72,7 @@ fn dispatch(args: &[String]) -> Result<(), String> {
         }
         "counters" => cmd_counters(rest),
         "demo" => cmd_demo(rest),
+        "network" => cmd_network(rest),
         "bench" => cmd_bench(rest),
         "reproduce" => cmd_reproduce(rest),
         other => Err(format!("unknown command `{other}`; see `txsim --help`")),
@@ -411,6 +415,53 @@ fn cmd_counters(args: &[String]) -> Result<(), String> {
             .unwrap_or_default();
         println!("{:<40} {:<10} {}{effect}", c.name, c.unit.name(), c.about);
     }
+    Ok(())
+}
+
+/// The network and load a run sees, for another implementation to run the same case
+/// (`npm run compare-real`).
+fn cmd_network(args: &[String]) -> Result<(), String> {
+    let f = parse_flags(args, &["protocol"], &[])?;
+    let [path] = f.positional.as_slice() else {
+        return Err("network wants one scenario file; see `txsim --help`".into());
+    };
+    let prep = Prepared::new(read_scenario(path)?).map_err(|e| format!("{path}: {e}"))?;
+    let labels: Vec<&str> = prep.scenario.protocols.iter().map(|p| p.label()).collect();
+    let index = match f.get("protocol") {
+        None => 0,
+        Some(l) => labels.iter().position(|x| *x == l).ok_or_else(|| {
+            format!(
+                "no run labelled `{l}`; this scenario has: {}",
+                labels.join(", ")
+            )
+        })?,
+    };
+    let started =
+        start_run(&prep, index, &EngineOptions::default()).map_err(|e| format!("{path}: {e}"))?;
+    let (net, plan) = (&started.net, &started.plan);
+    let links: Vec<[u64; 3]> = net
+        .links
+        .iter()
+        .map(|&(a, b)| {
+            let e = net.edges_of(a as usize).find(|&e| net.edges[e].peer == b);
+            let latency = e.map_or(0, |e| net.edges[e].latency_us);
+            [a as u64, b as u64, latency]
+        })
+        .collect();
+    let txs: Vec<[u64; 3]> = (0..plan.count())
+        .map(|i| {
+            [
+                plan.origin[i] as u64,
+                plan.created_us[i],
+                plan.len[i] as u64,
+            ]
+        })
+        .collect();
+    let out = serde_json::json!({
+        "label": started.label, "nodes": net.nodes, "links": links, "txs": txs,
+        "end_us": started.run.end_us(),
+    });
+    println!("{out}");
     Ok(())
 }
 

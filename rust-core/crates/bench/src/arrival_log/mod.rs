@@ -34,16 +34,24 @@ pub const SCAN_SEQS: u64 = 1_000;
 /// Minimum measured time per throughput figure.
 const MIN_TIMED_S: f64 = 0.25;
 
-/// The nine headline figures, in this order:
-/// `bytes_per_record_{tickets,varlong,json}` (bytes), `shard_max_over_mean_{tickets,
-/// consecutive}_{8,64}` (ratio, 1 = even), `range_scan_records_per_s`, `put_unless_exists_per_s`.
+/// The nine headline figures, in this order: the seven of [`layout_figures`], then
+/// `range_scan_records_per_s`, `put_unless_exists_per_s`.
 /// `now_s` is the caller's clock in seconds; it is only read around the timed loops.
 pub fn headline(run: &dyn RunArrivals, now_s: &mut dyn FnMut() -> f64) -> Vec<(&'static str, f64)> {
+    let mut figures = layout_figures(run);
+    let (scan_rate, put_rate) = throughput(run, Layout::default(), now_s);
+    figures.push(("range_scan_records_per_s", scan_rate));
+    figures.push(("put_unless_exists_per_s", put_rate));
+    figures
+}
+
+/// What the encoding gives, untimed: `bytes_per_record_{tickets,varlong,json}` (bytes) and
+/// `shard_max_over_mean_{tickets,consecutive}_{8,64}` (ratio, 1 = even).
+pub fn layout_figures(run: &dyn RunArrivals) -> Vec<(&'static str, f64)> {
     let layout = Layout::default();
     let sizes = size::measure(run, layout);
     let live = live_writes(run, 0..SAMPLED_NODES);
     let balance = |order: KeyOrder, shards: usize| mean_balance(run, &live, order, shards);
-    let (scan_rate, put_rate) = throughput(run, layout, now_s);
     vec![
         ("bytes_per_record_tickets", sizes.per_record(sizes.tickets)),
         ("bytes_per_record_varlong", sizes.per_record(sizes.varlong)),
@@ -64,8 +72,6 @@ pub fn headline(run: &dyn RunArrivals, now_s: &mut dyn FnMut() -> f64) -> Vec<(&
             "shard_max_over_mean_consecutive_64",
             balance(KeyOrder::Consecutive, 64),
         ),
-        ("range_scan_records_per_s", scan_rate),
-        ("put_unless_exists_per_s", put_rate),
     ]
 }
 

@@ -40,9 +40,9 @@ pub fn scenario() -> Scenario {
 }
 
 /// The logs of a finished run with the creation times they are relative to.
-struct SimArrivals {
-    created_us: Vec<u64>,
-    logs: Vec<ArrivalLog>,
+pub struct SimArrivals {
+    pub created_us: Vec<u64>,
+    pub logs: Vec<ArrivalLog>,
 }
 
 impl RunArrivals for SimArrivals {

@@ -136,6 +136,9 @@ pub struct GossipsubConfig {
     pub graft_flood_threshold_ms: u64,
     /// Publish own messages to every subscribed peer, not only the mesh (v1.1: true).
     pub flood_publish: bool,
+    /// Graft a peer the moment it subscribes while the mesh is below D_lo, as
+    /// @libp2p/gossipsub (17) does, instead of waiting for the heartbeat (the specs).
+    pub graft_on_subscribe: bool,
     /// Whether this node subscribes to the topic (a pure publisher uses a fanout set).
     pub subscribe: bool,
     /// How long the fanout set is kept after the last publish (v1.0: 60 s).
@@ -203,6 +206,7 @@ impl Default for GossipsubConfig {
             prune_backoff_ms: 60_000,
             graft_flood_threshold_ms: 10_000,
             flood_publish: true,
+            graft_on_subscribe: false,
             subscribe: true,
             fanout_ttl_ms: 60_000,
             gossip_factor: 0.25,
@@ -361,6 +365,7 @@ pub(crate) struct Params {
     pub prune_backoff: Dur,
     pub graft_flood_threshold: Dur,
     pub flood_publish: bool,
+    pub graft_on_subscribe: bool,
     pub subscribe: bool,
     pub fanout_ttl: Dur,
     pub gossip_factor: f64,
@@ -424,6 +429,7 @@ impl Params {
             prune_backoff: ms(c.prune_backoff_ms),
             graft_flood_threshold: ms(c.graft_flood_threshold_ms),
             flood_publish: c.flood_publish,
+            graft_on_subscribe: c.graft_on_subscribe,
             subscribe: c.subscribe,
             fanout_ttl: ms(c.fanout_ttl_ms),
             gossip_factor: finite_or(c.gossip_factor, 0.25).clamp(0.0, 1.0),

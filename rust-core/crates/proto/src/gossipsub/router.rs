@@ -238,7 +238,7 @@ impl Gossipsub {
             return;
         }
         match rpc {
-            Rpc::Subscribe { topic, subscribe } => self.on_subscribe(from, topic, subscribe),
+            Rpc::Subscribe { topic, subscribe } => self.on_subscribe(from, topic, subscribe, cx),
             Rpc::Publish(msg) => self.on_publish(from, msg, cx),
             Rpc::IHave { topic, ids } => self.on_ihave(from, topic, &ids, cx),
             Rpc::IWant(ids) => self.on_iwant(from, &ids, cx),
@@ -250,13 +250,43 @@ impl Gossipsub {
         }
     }
 
-    fn on_subscribe(&mut self, from: PeerIdx, topic: TopicId, subscribe: bool) {
+    fn on_subscribe(
+        &mut self,
+        from: PeerIdx,
+        topic: TopicId,
+        subscribe: bool,
+        cx: &mut Ctx<'_, Self>,
+    ) {
         let t = self.peers.topic_mut(topic);
         t.member_mut(from).subscribed = subscribe;
         if !subscribe {
             t.remove_from_mesh(from);
             t.remove_from_fanout(from);
+            return;
         }
+        if self.p.graft_on_subscribe && self.role != Role::Silent {
+            self.graft_on_subscribe(from, topic, cx);
+        }
+    }
+
+    /// @libp2p/gossipsub's shortcut: a peer that subscribes joins a mesh below D_lo at once
+    /// (with the checks the heartbeat makes), so the mesh fills without a heartbeat.
+    fn graft_on_subscribe(&mut self, from: PeerIdx, topic: TopicId, cx: &mut Ctx<'_, Self>) {
+        let room = self
+            .peers
+            .topic(topic)
+            .is_some_and(|t| t.joined && t.mesh.len() < self.p.d_lo);
+        if !room || self.peers.in_mesh(topic, from) {
+            return;
+        }
+        let backoff_until = self.peers.topic_mut(topic).member_mut(from).backoff_until;
+        let connected = self.peers.get(from).is_some_and(|x| x.connected);
+        if !connected || cx.now < backoff_until || self.score(from) < 0.0 {
+            return;
+        }
+        self.peers.topic_mut(topic).add_to_mesh(from);
+        cx.send(from, Rpc::Graft { topic });
+        cx.count(&counters::GRAFT_SENT, 1);
     }
 
     fn on_publish(&mut self, from: PeerIdx, msg: Message, cx: &mut Ctx<'_, Self>) {

@@ -170,6 +170,41 @@ fn first_heartbeat_grafts_subscribed_peers_only() {
 }
 
 #[test]
+fn graft_on_subscribe_fills_the_mesh_to_d_lo_without_a_heartbeat() {
+    let config = GossipsubConfig {
+        d: 8,
+        d_lo: 3,
+        graft_on_subscribe: true,
+        ..Default::default()
+    };
+    let mut s = Solo::new(config.clone(), Behaviour::Honest);
+    let subscribe = Rpc::Subscribe {
+        topic: T0,
+        subscribe: true,
+    };
+    let mut grafted = Vec::new();
+    for p in 0..5 {
+        s.input(Time::ZERO, Input::PeerUp(PeerIdx(p)));
+        grafted.extend(sends(&s.msg(ms(10), p, subscribe.clone())));
+    }
+    // The first D_lo peers to subscribe are grafted at once; the rest wait for the heartbeat.
+    let graft = |p| (p, Rpc::Graft { topic: T0 });
+    assert_eq!(grafted, vec![graft(0), graft(1), graft(2)]);
+    assert_eq!(s.node.mesh(), &[PeerIdx(0), PeerIdx(1), PeerIdx(2)]);
+    // Without the option (the specs), subscribing grafts nobody.
+    let mut spec = Solo::new(
+        GossipsubConfig {
+            graft_on_subscribe: false,
+            ..config
+        },
+        Behaviour::Honest,
+    );
+    spec.input(Time::ZERO, Input::PeerUp(PeerIdx(0)));
+    assert!(sends(&spec.msg(ms(10), 0, subscribe)).is_empty());
+    assert!(spec.node.mesh().is_empty());
+}
+
+#[test]
 fn ineed_goes_to_the_first_announcer_then_the_next_after_the_timeout() {
     let mut s = Solo::with_mesh(v2(8), Behaviour::Honest, 3);
     let id = TxId(11);

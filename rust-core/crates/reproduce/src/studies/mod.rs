@@ -1,6 +1,7 @@
 //! The seeds' tables and figures: which scenario runs reproduce each, how --quick shrinks
 //! them, the seed's numbers, and the direction each result must keep.
 
+mod arrivals;
 mod edit;
 mod gossipsub;
 mod pull;
@@ -20,4 +21,5 @@ pub static STUDIES: &[Study] = &[
     strokkur::FIG9,
     strokkur::FIG10,
     strokkur::FIG11,
+    arrivals::ARRIVALS,
 ];

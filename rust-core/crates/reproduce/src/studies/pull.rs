@@ -14,6 +14,7 @@ pub const CAT_VS_FLOOD: Study = Study {
     files: &["cat-vs-flood.json"],
     adapt: adapt_cat,
     series: false,
+    arrival_logs: false,
     analyse: analyse_cat,
     differences: "ADR 009 measured a loaded testnet (about 100 MB/s per node) where WantTx answers often lose the race with the 200 ms retry; our default network is unloaded, so CAT's extra copies are rarer (scenarios/cat-under-load.json shows them rise under load). Flooding's copies are degree - 1 on our 10-regular graph (a node's children in the shortest-path tree never echo back), while the ADR's peers had more neighbours.",
 };
@@ -25,6 +26,7 @@ pub const NEO_GO: Study = Study {
     files: &["neo-go-fail-fast.json"],
     adapt: adapt_neo,
     series: false,
+    arrival_logs: false,
     analyse: analyse_neo,
     differences: "The seed reports CPU (-18%) and throughput (+13%) on real nodes; a simulator has no CPU model beyond a fixed verification delay, so we report the causes those gains come from: repeated verifications and duplicate copies.",
 };
