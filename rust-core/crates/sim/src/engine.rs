@@ -504,32 +504,8 @@ impl<P: Protocol> Engine<P> {
         let Item {
             msg, bytes, lost, ..
         } = item;
-        if let Some(trace) = &mut self.trace {
-            trace(&TraceEvent::Send {
-                tx: msg.full_tx().map(|t| t.0),
-                subject: msg.subject().map(|t| t.0),
-                t_us: self.now,
-                from: self.net.edges[self.net.reverse(e)].peer,
-                to: edge.peer,
-                kind: msg.kind(),
-                class: msg.class(),
-                bytes,
-                payload: msg.payload_len().min(bytes as usize) as u32,
-                arrive_us: arrive,
-                lost,
-            });
-        }
-        if lost {
-            self.log.record(self.now, tag::LOST, e as u32, bytes, 0);
-            return;
-        }
-        self.queue.push(
-            arrive,
-            Event::Arrive {
-                edge: e as u32,
-                msg,
-            },
-        );
+        let from = self.net.edges[self.net.reverse(e)].peer;
+        self.cross_link((from, edge.peer), e, msg, bytes, lost, arrive);
     }
 
     /// Fair sharing: a message is through its receiver's downlink.
@@ -1063,24 +1039,38 @@ impl<P: Protocol> Engine<P> {
         };
         let edge = self.net.edges[e];
         let arrive = done + edge.latency_us + jitter;
+        self.cross_link((node as u32, edge.peer), e, msg, bytes as u32, lost, arrive);
+    }
+
+    /// A message is on link `e` between these nodes (FIFO or fair): traced as sent now, then
+    /// lost or due at `arrive`.
+    #[inline(always)]
+    fn cross_link(
+        &mut self,
+        (from, to): (u32, u32),
+        e: usize,
+        msg: P::Msg,
+        bytes: u32,
+        lost: bool,
+        arrive: u64,
+    ) {
         if let Some(trace) = &mut self.trace {
             trace(&TraceEvent::Send {
                 tx: msg.full_tx().map(|t| t.0),
                 subject: msg.subject().map(|t| t.0),
                 t_us: self.now,
-                from: node as u32,
-                to: edge.peer,
+                from,
+                to,
                 kind: msg.kind(),
                 class: msg.class(),
-                bytes: bytes as u32,
-                payload: msg.payload_len().min(bytes) as u32,
+                bytes,
+                payload: msg.payload_len().min(bytes as usize) as u32,
                 arrive_us: arrive,
                 lost,
             });
         }
         if lost {
-            self.log
-                .record(self.now, tag::LOST, e as u32, bytes as u32, 0);
+            self.log.record(self.now, tag::LOST, e as u32, bytes, 0);
             return;
         }
         self.queue.push(
