@@ -387,10 +387,14 @@ test('a message in flight can be read by hovering or from the keyboard; the lege
   await panel.locator('canvas').scrollIntoViewIfNeeded();
   await expect.poll(() => panel.getAttribute('data-flashes')).not.toBe('0');
   type Hooks = { txcast: { messagePoint(k: number, i: number): { x: number; y: number; count: number } | null } };
-  const point = await page.evaluate(() => (window as unknown as Hooks).txcast.messagePoint(1, 0));
-  expect(point).not.toBeNull();
-  await page.mouse.move(point!.x, point!.y);
-  await expect(panel.locator('.msg-tip')).toBeVisible();
+  // A frame drawn between reading the point and moving there may move the message: read again.
+  let point: { x: number; y: number; count: number } | null = null;
+  await expect(async () => {
+    point = await page.evaluate(() => (window as unknown as Hooks).txcast.messagePoint(1, 0));
+    expect(point).not.toBeNull();
+    await page.mouse.move(point!.x, point!.y);
+    await expect(panel.locator('.msg-tip')).toBeVisible({ timeout: 1_000 });
+  }).toPass({ timeout: 10_000 });
   const tip = await panel.getAttribute('data-tip');
   expect(tip).toMatch(/^(Txs|SeenTx|WantTx) \((payload|announcement|request)\) · [\d,]+ bytes · node \d+ → node \d+ · tx \d+/);
   // The keyboard: focus the canvas, then ] and [ go through the messages in flight.
