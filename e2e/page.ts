@@ -27,11 +27,13 @@ export function shownRuns(page: Page) {
 }
 
 /**
- * Waits until the page has set itself up: web/app/boot.ts loads it in stages, which may end after the
- * load event `page.goto` waits for. Its set-up (one task) lists the scenarios.
+ * Waits until the page has set itself up and opened its first scenario: web/app/boot.ts loads it in
+ * stages, which may end after the load event `page.goto` waits for, and the first scenario's text
+ * arrives later still. A scenario typed into the editor before then would be overwritten by it.
  */
 export async function pageReady(page: Page): Promise<void> {
   await page.locator('#scenario option').first().waitFor({ state: 'attached' });
+  await page.locator('#app:not([data-state="idle"])').waitFor({ state: 'attached' });
 }
 
 /** Clicks node `node` of run panel `k` where it is drawn (scrolling the panel into view first). */

@@ -28,7 +28,8 @@ export function openFromUrl(store: AppStore, bar: ScenarioBar): void {
   window.addEventListener('hashchange', () => void openShared());
 
   void openShared().then((opened) => {
-    if (opened) return;
+    // Reading the fragment is asynchronous: a scenario the user opened meanwhile stays open.
+    if (opened || store.get().scenarioId) return;
     const initial = findScenario(query.get('scenario') ?? DEFAULT_SCENARIO) ?? findScenario(DEFAULT_SCENARIO) ?? LIBRARY[0];
     const damaged = store.get().error;
     store.update({ scenarioId: initial.id });
