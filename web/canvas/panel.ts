@@ -1,6 +1,6 @@
 // One run's panel: its canvas (pan and zoom with d3-zoom), progress bar and status line.
 import { select, zoom, zoomIdentity, type ZoomTransform } from 'd3';
-import { EFFECTS, type RunChunk, type RunDone, type RunStart, type StreamedTrace } from '../../workers/protocol';
+import { EFFECTS, SEND_STRIDE, type RunChunk, type RunDone, type RunStart, type SendsReply, type StreamedTrace } from '../../workers/protocol';
 import { runColour } from './palette';
 import { circularPositions, ringsBy, type LayoutKind } from './layouts';
 import { ringPositions } from './rings';
@@ -14,6 +14,7 @@ import type { Highlight } from './groups';
 import { drawnOn } from './drawn';
 import { describeSend } from './message-tip';
 import { messageNote } from '../app/core';
+import { SendField } from '../wasm/txcast_wasm.js';
 
 /** A tx's state at a seeked time, read from the run's arrival logs (range scan). */
 export interface SeekState {
@@ -24,6 +25,8 @@ export interface SeekState {
 }
 
 export type PanelState = 'running' | 'done' | 'error';
+
+const NO_SENDS = new Float64Array(0);
 
 export class Panel {
   readonly element: HTMLElement;
@@ -50,6 +53,10 @@ export class Panel {
   private readonly box: HTMLElement;
   /** Adversary effects summed so far (`read`: numbers of `trace.effects` counted) and who the adversaries are. */
   private effectTally: { sums: number[]; read: number; who: string } | null = null;
+  /** Sends past those the chunks carried, for a stretch of time (asked of the worker as played). */
+  private flights: SendsReply | null = null;
+  /** A window of sends is being asked for. */
+  flightsAsked = false;
   private layout: LayoutKind = 'force';
   private positions: Float32Array = new Float32Array(0);
   private land: Path2D | null = null;
@@ -230,6 +237,7 @@ export class Panel {
     this.effectTally = null;
     this.seekState = null;
     this.censors = null;
+    this.flights = null;
     this.states = this.trace.changes.length ? new NodeStates(this.trace) : null;
     this.showEffects();
   }
@@ -382,6 +390,38 @@ export class Panel {
     return this.view.tx(tx);
   }
 
+  /**
+   * The sends to draw in flight at `tUs`: the trace's own (a run's first `SEND_CAP`) while they
+   * hold every send up to then, else the worker's window over `tUs`; null when none holds it yet.
+   * A window too dense to hold all it should (more in flight than it may carry) is drawn at its
+   * start only.
+   */
+  private sendsAt(tUs: number): SendsReply | Float64Array | null {
+    const t = this.trace!;
+    const kept = t.sends.length / SEND_STRIDE;
+    if (kept >= t.sendCount || (kept > 0 && t.sends[(kept - 1) * SEND_STRIDE + SendField.Time] > tUs)) return t.sends;
+    const w = this.flights;
+    return w && w.fromUs <= tUs && (tUs < w.throughUs || tUs === w.fromUs) ? w : null;
+  }
+
+  /**
+   * Where a window of sends should start to draw `tUs` (null: none needed now): at `tUs` when no
+   * window holds it, or when playback is past the middle of the one held and more is computed.
+   */
+  flightsWanted(tUs: number): number | null {
+    if (this.flightsAsked || !this.trace) return null;
+    const held = this.sendsAt(tUs);
+    if (held === null) return tUs;
+    if (held instanceof Float64Array) return null;
+    const more = held.throughUs < this.computedUs;
+    return more && tUs - held.fromUs > (held.throughUs - held.fromUs) / 2 ? tUs : null;
+  }
+
+  /** A window of sends the worker sent. */
+  setFlights(reply: SendsReply): void {
+    this.flights = reply;
+  }
+
   /** Draws the panel at (tx, tUs); true when it needs another frame (its size is not known yet, or links are left to draw). */
   draw(tx: number, tUs: number, spanUs: number, txOnly = false, layerTurn?: LayerTurn): boolean {
     if (!measured(this.canvas)) {
@@ -401,12 +441,16 @@ export class Panel {
     if (seek && seek.tx === tx && seek.tUs === tUs) view = { ...view, arrivalUs: seek.arrivalUs };
     const censoring = this.censors?.tx === tx ? this.censors.nodes : null;
     const states = this.states?.at(tUs) ?? null;
-    const frame = { trace: this.trace, positions: this.positions, tx: view, tUs, spanUs, transform: this.transform, background: this.land, txOnly, censoring, layerTurn, states, selection: this.selection, highlight: this.highlight };
+    const held = this.sendsAt(tUs);
+    const sends = held === null ? NO_SENDS : held instanceof Float64Array ? held : held.sends;
+    const frame = { trace: this.trace, positions: this.positions, tx: view, tUs, spanUs, transform: this.transform, background: this.land, txOnly, censoring, layerTurn, states, selection: this.selection, highlight: this.highlight, sends };
     const stats = drawFrame(this.canvas, frame, this.selected);
     this.element.dataset.away = String(states ? states.away.reduce((n, a) => n + a, 0) : 0);
     this.element.dataset.adversariesNow = String(states && this.trace.behaviourNames ? states.behaviour.reduce((n, b) => n + (this.trace!.behaviourNames[b] !== 'honest' ? 1 : 0), 0) : this.trace.adversaries.reduce((n, a) => n + a, 0));
     this.showTx(view, tUs);
     this.element.dataset.flashes = String(stats.flashes);
+    // Where the sends drawn from start among the run's (0: its own from the first; a window's first).
+    this.element.dataset.sendsFrom = held === null ? '' : held instanceof Float64Array ? '0' : String(held.first);
     this.element.dataset.duplicateFlashes = String(stats.duplicates);
     this.element.dataset.withheldFlashes = String(stats.withheld);
     this.element.dataset.highlighted = String(stats.highlighted);

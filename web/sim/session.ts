@@ -3,16 +3,20 @@
 // asks the workers about a seeked time, a node or the censors of a tx; applies a live change by
 // adding it to the scenario's events and letting every run go on from its time. The views draw
 // from the store.
-import { SEND_STRIDE, type RunChunk, type RunDone, type RunStart } from '../../workers/protocol';
+import { type RunChunk, type RunDone, type RunStart } from '../../workers/protocol';
 import { count } from '../app/format';
 import { currentTx, selectedRuns, type AppStore } from '../app/state';
 import { Panel } from '../canvas/panel';
+import { EFFECT_MARK_US, FLASH_LOOKBACK_US } from '../canvas/render';
 import { extend, newClock, rewind, seek, togglePlay } from '../playback/playback';
 import { parseReport } from '../report/report';
 import { checkScenario } from '../scenario/editor';
 import { changeAtMs, withEvent, type LiveChange } from '../scenario/events';
 import { seedOverride } from '../scenario/info';
 import { RunSlot } from './runner';
+
+/** Sends a window the worker sends to draw holds at most (80 bytes each in the page). */
+const WINDOW_SENDS = 250_000;
 
 export interface SessionOptions {
   /** Asks for a frame to be drawn (the runs' traces grew, a layout or a scan arrived). */
@@ -151,8 +155,7 @@ export class Session {
     this.computedExtent();
     const report = parseReport(trace.report);
     panel.element.dataset.digest = report.digest;
-    const kept = trace.sendCount > trace.sends.length / SEND_STRIDE ? ` (first ${count(trace.sends.length / SEND_STRIDE)} sends drawn)` : '';
-    panel.setState('done', `${trace.nodes} nodes · ${count(report.events)} events · ${trace.engineMs.toFixed(0)} ms engine${kept}`);
+    panel.setState('done', `${trace.nodes} nodes · ${count(report.events)} events · ${count(trace.sendCount)} sends · ${trace.engineMs.toFixed(0)} ms engine`);
     const reports = this.store.get().reports.map((r, i) => (i === k ? report : r));
     if (!reports.every((r) => r !== null)) return this.store.update({ reports });
     // All done: the report table and the charts draw from the reports.
@@ -233,6 +236,28 @@ export class Session {
         this.redraw();
       })
       .catch(() => undefined);
+  }
+
+  /**
+   * Asks run `k`'s worker for the sends to draw at the time shown when its panel has none for it
+   * (past the sends its chunks carried), one request at a time.
+   */
+  askFlights(k: number): void {
+    const store = this.store;
+    const { panels, clock, generation } = store.get();
+    const panel = panels[k];
+    const fromUs = panel?.flightsWanted(clock.tUs) ?? null;
+    if (fromUs === null || !this.slots[k]) return;
+    panel.flightsAsked = true;
+    this.slots[k]
+      .sends({ fromUs, untilUs: Infinity, lookbackUs: FLASH_LOOKBACK_US, landedUs: EFFECT_MARK_US, max: WINDOW_SENDS })
+      .then((reply) => {
+        if (generation !== store.get().generation) return;
+        panel.setFlights(reply);
+        this.redraw();
+      })
+      .catch(() => undefined)
+      .finally(() => (panel.flightsAsked = false));
   }
 
   /** A node was clicked: pause, select it in every run, and ask its run's worker for its state now. */
