@@ -119,6 +119,7 @@ test('every send is drawn, past the first 250,000 the runs once stopped drawing 
   await showAt(page, 450);
   await expect(panel).toHaveAttribute('data-renderer', 'webgl');
   await expect(panel).toHaveAttribute('data-sends-from', /^[1-9]\d*$/);
+  await expect(panel).toHaveAttribute('data-sends-complete', 'true');
   const late = inFlight(native, Number(await app.getAttribute('data-t-us')), SEND_CAP);
   expect(late.since).toBeGreaterThan(late.all / 2);
   // With WebGL every message in flight is drawn: as many as the native run has in flight then.

@@ -104,7 +104,7 @@ export type RunDone = {
   id: number;
   nowUs: number;
   events: number;
-} & Pick<RunTrace, 'sendCount' | 'kinds' | 'kindClasses' | 'bandwidth' | 'binUs' | 'counterBins' | 'counterNames' | 'report' | 'engineMs'>;
+} & Pick<RunTrace, 'sendCount' | 'sendBytes' | 'kinds' | 'kindClasses' | 'bandwidth' | 'binUs' | 'counterBins' | 'counterNames' | 'report' | 'engineMs'>;
 
 /**
  * Everything the page needs to replay one run, assembled from the start, chunks and end of it
@@ -137,6 +137,8 @@ export type RunTrace = {
   sends: Float64Array;
   /** Sends seen in all (may exceed what `sends` holds). */
   sendCount: number;
+  /** Memory the worker keeps all the run's sends in (bytes; `SendStore`), once the run is done. */
+  sendBytes?: number;
   kinds: string[];
   /** What each kind does (`MessageClass`), index for index with `kinds`. */
   kindClasses: MessageClass[];

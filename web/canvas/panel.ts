@@ -27,6 +27,8 @@ export interface SeekState {
 export type PanelState = 'running' | 'done' | 'error';
 
 const NO_SENDS = new Float64Array(0);
+/** Least wall time between windows of sends asked for while one is held (ms). */
+const REASK_MS = 200;
 
 export class Panel {
   readonly element: HTMLElement;
@@ -392,34 +394,41 @@ export class Panel {
 
   /**
    * The sends to draw in flight at `tUs`: the trace's own (a run's first `SEND_CAP`) while they
-   * hold every send up to then, else the worker's window over `tUs`; null when none holds it yet.
-   * A window too dense to hold all it should (more in flight than it may carry) is drawn at its
-   * start only.
+   * hold every send up to then, else the worker's last window from before `tUs`, which holds all
+   * in flight at `tUs` if it is complete there (`throughUs`) and a part of them otherwise (a
+   * newer one is asked for); null when there is none yet.
    */
   private sendsAt(tUs: number): SendsReply | Float64Array | null {
     const t = this.trace!;
     const kept = t.sends.length / SEND_STRIDE;
     if (kept >= t.sendCount || (kept > 0 && t.sends[(kept - 1) * SEND_STRIDE + SendField.Time] > tUs)) return t.sends;
     const w = this.flights;
-    return w && w.fromUs <= tUs && (tUs < w.throughUs || tUs === w.fromUs) ? w : null;
+    return w && w.fromUs <= tUs ? w : null;
   }
 
   /**
    * Where a window of sends should start to draw `tUs` (null: none needed now): at `tUs` when no
-   * window holds it, or when playback is past the middle of the one held and more is computed.
+   * window starts by then; when the one held is not complete at `tUs`, or playback is past its
+   * middle and more is computed, at most every `REASK_MS` (a window may be too dense to hold all
+   * in flight: it is drawn in part rather than asked for in every frame).
    */
   flightsWanted(tUs: number): number | null {
     if (this.flightsAsked || !this.trace) return null;
     const held = this.sendsAt(tUs);
     if (held === null) return tUs;
-    if (held instanceof Float64Array) return null;
-    const more = held.throughUs < this.computedUs;
-    return more && tUs - held.fromUs > (held.throughUs - held.fromUs) / 2 ? tUs : null;
+    if (held instanceof Float64Array || performance.now() - this.flightsAt < REASK_MS) return null;
+    const incomplete = tUs >= held.throughUs;
+    const ahead = held.throughUs < this.computedUs && tUs - held.fromUs > (held.throughUs - held.fromUs) / 2;
+    return incomplete || ahead ? tUs : null;
   }
+
+  /** When the last window of sends arrived (performance.now()). */
+  private flightsAt = 0;
 
   /** A window of sends the worker sent. */
   setFlights(reply: SendsReply): void {
     this.flights = reply;
+    this.flightsAt = performance.now();
   }
 
   /** Draws the panel at (tx, tUs); true when it needs another frame (its size is not known yet, or links are left to draw). */
@@ -451,6 +460,8 @@ export class Panel {
     this.element.dataset.flashes = String(stats.flashes);
     // Where the sends drawn from start among the run's (0: its own from the first; a window's first).
     this.element.dataset.sendsFrom = held === null ? '' : held instanceof Float64Array ? '0' : String(held.first);
+    // Whether every send in flight now was there to draw.
+    this.element.dataset.sendsComplete = String(held !== null && (held instanceof Float64Array || tUs < held.throughUs));
     this.element.dataset.duplicateFlashes = String(stats.duplicates);
     this.element.dataset.withheldFlashes = String(stats.withheld);
     this.element.dataset.highlighted = String(stats.highlighted);

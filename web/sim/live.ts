@@ -116,6 +116,7 @@ export class LiveTrace {
     Object.assign(t, {
       computedUs: t.endUs,
       sendCount: done.sendCount,
+      sendBytes: done.sendBytes,
       kinds: done.kinds,
       kindClasses: done.kindClasses,
       bandwidth: done.bandwidth,

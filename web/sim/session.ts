@@ -155,6 +155,8 @@ export class Session {
     this.computedExtent();
     const report = parseReport(trace.report);
     panel.element.dataset.digest = report.digest;
+    panel.element.dataset.sends = String(trace.sendCount);
+    panel.element.dataset.sendBytes = String(trace.sendBytes ?? 0);
     panel.setState('done', `${trace.nodes} nodes · ${count(report.events)} events · ${count(trace.sendCount)} sends · ${trace.engineMs.toFixed(0)} ms engine`);
     const reports = this.store.get().reports.map((r, i) => (i === k ? report : r));
     if (!reports.every((r) => r !== null)) return this.store.update({ reports });
