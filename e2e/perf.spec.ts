@@ -118,6 +118,10 @@ async function sendsHeldAndDrawn(page: Page, nodes: number, name: string): Promi
   figures[`sends_${name}`] = await sum('data-sends');
   figures[`worker_send_store_mb_${name}`] = (await sum('data-send-bytes')) / 2 ** 20;
   figures[`worker_send_store_bytes_per_node_${name}`] = (await sum('data-send-bytes')) / (nodes * runs);
+  // Where the workers' time went, summed over the runs: the engine, the layout, all of it.
+  figures[`engine_s_${name}`] = (await sum('data-engine-ms')) / 1000;
+  figures[`layout_s_${name}`] = (await sum('data-layout-ms')) / 1000;
+  figures[`worker_s_${name}`] = (await sum('data-worker-ms')) / 1000;
   await page.click('#play');
   await appState(page, 'playing', 'false');
   const asked = Date.now();

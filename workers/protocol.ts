@@ -216,9 +216,10 @@ export interface ArrivalsReply {
 }
 
 /**
- * The sends the page can draw over times from `fromUs` on (those past what the run's chunks
- * carried, `SEND_CAP`): every send sent in [fromUs - lookbackUs, untilUs) that lands after
- * fromUs - landedUs, at most `max`. The worker keeps every send of its run (`SendStore`).
+ * The sends the page can draw in flight from `fromUs` on (past those the run's chunks carried,
+ * `SEND_CAP`): every send sent in [fromUs - lookbackUs, untilUs) that lands after fromUs, at most
+ * `max`. The worker keeps every send of its run (`SendStore`). (A request that lands on a node
+ * that withholds the answer marks the node for a while after: windows leave those marks out.)
  */
 export interface SendsRequest {
   kind: 'sends';
@@ -229,8 +230,6 @@ export interface SendsRequest {
   untilUs: number;
   /** How far back a send may have left and still be drawn at `fromUs`. */
   lookbackUs: number;
-  /** How long after landing a send is still marked (a request left unanswered). */
-  landedUs: number;
   max: number;
 }
 

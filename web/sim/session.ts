@@ -7,7 +7,7 @@ import { type RunChunk, type RunDone, type RunStart } from '../../workers/protoc
 import { count } from '../app/format';
 import { currentTx, selectedRuns, type AppStore } from '../app/state';
 import { Panel } from '../canvas/panel';
-import { EFFECT_MARK_US, FLASH_LOOKBACK_US } from '../canvas/render';
+import { FLASH_LOOKBACK_US } from '../canvas/render';
 import { extend, newClock, rewind, seek, togglePlay } from '../playback/playback';
 import { parseReport } from '../report/report';
 import { checkScenario } from '../scenario/editor';
@@ -157,6 +157,8 @@ export class Session {
     panel.element.dataset.digest = report.digest;
     panel.element.dataset.sends = String(trace.sendCount);
     panel.element.dataset.sendBytes = String(trace.sendBytes ?? 0);
+    // Where the worker's time went: the engine's own (`wall_ms`), the layout, and all of it.
+    Object.assign(panel.element.dataset, { engineMs: String(report.wall_ms), layoutMs: String(trace.layoutMs), workerMs: String(trace.engineMs) });
     panel.setState('done', `${trace.nodes} nodes · ${count(report.events)} events · ${count(trace.sendCount)} sends · ${trace.engineMs.toFixed(0)} ms engine`);
     const reports = this.store.get().reports.map((r, i) => (i === k ? report : r));
     if (!reports.every((r) => r !== null)) return this.store.update({ reports });
@@ -252,7 +254,7 @@ export class Session {
     if (fromUs === null || !this.slots[k]) return;
     panel.flightsAsked = true;
     this.slots[k]
-      .sends({ fromUs, untilUs: Infinity, lookbackUs: FLASH_LOOKBACK_US, landedUs: EFFECT_MARK_US, max: WINDOW_SENDS })
+      .sends({ fromUs, untilUs: Infinity, lookbackUs: FLASH_LOOKBACK_US, max: WINDOW_SENDS })
       .then((reply) => {
         if (generation !== store.get().generation) return;
         panel.setFlights(reply);
