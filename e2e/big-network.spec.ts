@@ -124,6 +124,16 @@ test('every send is drawn, past the first 250,000 the runs once stopped drawing 
   expect(late.since).toBeGreaterThan(late.all / 2);
   // With WebGL every message in flight is drawn: as many as the native run has in flight then.
   await expect(panel).toHaveAttribute('data-flashes', String(late.all));
+  // Drawing only a tx's messages, those of a late tx come from the worker too.
+  await page.locator('#tx-only').check();
+  await page.fill('#tx', '15');
+  await page.locator('#tx').dispatchEvent('change');
+  await page.locator('#timeline').fill('480');
+  await expect(app).toHaveAttribute('data-seek', 'scanned');
+  await expect(panel).toHaveAttribute('data-sends-complete', 'true');
+  const own = inFlight(native, Number(await app.getAttribute('data-t-us')), SEND_CAP, 15);
+  expect(own.since).toBeGreaterThan(own.all / 2);
+  await expect(panel).toHaveAttribute('data-flashes', String(own.all));
   // Seeking back, the sends the chunks carried are drawn again.
   await showAt(page, 300);
   await expect(panel).toHaveAttribute('data-sends-from', '0');

@@ -230,6 +230,8 @@ export interface SendsRequest {
   untilUs: number;
   /** How far back a send may have left and still be drawn at `fromUs`. */
   lookbackUs: number;
+  /** Only the sends about this tx (carrying, announcing or asking for it), if not negative. */
+  tx: number;
   max: number;
 }
 
@@ -241,6 +243,8 @@ export interface SendsReply {
   /** Index in the run's sends of the first one here. */
   first: number;
   fromUs: number;
+  /** The tx the sends are about, or -1 for all. */
+  tx: number;
   /** Times in [fromUs, throughUs) can be drawn from `sends`. */
   throughUs: number;
 }

@@ -46,6 +46,15 @@ describe('SendStore', () => {
     expect(times(computing.rows)).toEqual([100, 200, 200, 300]);
   });
 
+  it('holds only the sends about a tx when asked: those carrying it, announcing it or asking for it', () => {
+    const store = new SendStore();
+    // tx and subject: a copy of tx 2, an announcement of tx 2, a copy of tx 3, a request for tx 2.
+    const about = (t: number, tx: number, subject: number) => [t, 0, 1, 0, 10, 0, t + 100, 0, tx, subject];
+    store.append(rows([about(1, 2, 2), about(2, -1, 2), about(3, 3, 3), about(4, -1, 2)]));
+    expect(times(store.window(0, 0, Infinity, 10, Infinity, 2).rows)).toEqual([1, 2, 4]);
+    expect(times(store.window(0, 0, Infinity, 10, Infinity, 3).rows)).toEqual([3]);
+  });
+
   it('answers an empty store and a window past every send', () => {
     const store = new SendStore();
     expect(store.window(0, 0, Infinity, 10, Infinity).rows.length).toBe(0);

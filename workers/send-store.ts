@@ -80,11 +80,12 @@ export class SendStore {
   }
 
   /**
-   * The sends sent in [sentFrom, until) that land after `landsAfter`, at most `max` of them.
-   * Cut short by `max`, the window holds every such send sent before the first one left out;
-   * `computed` is how far the run has been computed (sends at that time may still come).
+   * The sends sent in [sentFrom, until) that land after `landsAfter` (about tx `about` only, if
+   * not negative: carrying, announcing or asking for it), at most `max` of them. Cut short by
+   * `max`, the window holds every such send sent before the first one left out; `computed` is
+   * how far the run has been computed (sends at that time may still come).
    */
-  window(sentFrom: number, landsAfter: number, until: number, max: number, computed: number): SendWindow {
+  window(sentFrom: number, landsAfter: number, until: number, max: number, computed: number, about = -1): SendWindow {
     const start = this.firstAt(sentFrom);
     const picked: number[] = [];
     let through = Math.min(until, computed);
@@ -92,7 +93,7 @@ export class SendStore {
       const b = this.blocks[Math.floor(i / BLOCK)];
       const at = i % BLOCK;
       if (b.time[at] >= until) break;
-      if (b.arrive[at] <= landsAfter) continue;
+      if (b.arrive[at] <= landsAfter || (about >= 0 && b.tx[at] !== about && b.subject[at] !== about)) continue;
       if (picked.length === max) {
         through = Math.min(through, b.time[at]);
         break;

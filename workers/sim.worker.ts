@@ -229,10 +229,10 @@ function sendsWindow(request: SendsRequest): void {
     post({ kind: 'error', id: request.id, message: 'that run is no longer held by the worker', fatal: false });
     return;
   }
-  const { fromUs, untilUs, lookbackUs, max } = request;
+  const { fromUs, untilUs, lookbackUs, max, tx } = request;
   const computed = current.done ? Infinity : current.sim.now_us;
-  const found = current.sends.window(fromUs - lookbackUs, fromUs, untilUs, max, computed);
-  post({ kind: 'sends', id: request.id, sends: found.rows, first: found.first, fromUs, throughUs: found.through }, [found.rows.buffer] as ArrayBuffer[]);
+  const found = current.sends.window(fromUs - lookbackUs, fromUs, untilUs, max, computed, tx);
+  post({ kind: 'sends', id: request.id, sends: found.rows, first: found.first, fromUs, tx, throughUs: found.through }, [found.rows.buffer] as ArrayBuffer[]);
 }
 
 /** The run last inspected, kept so inspecting later times of it only simulates forward. */

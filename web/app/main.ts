@@ -31,7 +31,7 @@ const redraw = () => frames.request();
 const session = new Session(store, { redraw, reduceMotion: window.matchMedia('(prefers-reduced-motion: reduce)').matches });
 const frames = new FrameLoop(store, measures, (k, tx) => {
   session.askCensoring(k, tx);
-  session.askFlights(k);
+  session.askFlights(k, tx);
 });
 const run = () => session.run();
 

@@ -398,23 +398,24 @@ export class Panel {
    * in flight at `tUs` if it is complete there (`throughUs`) and a part of them otherwise (a
    * newer one is asked for); null when there is none yet.
    */
-  private sendsAt(tUs: number): SendsReply | Float64Array | null {
+  private sendsAt(tUs: number, about: number): SendsReply | Float64Array | null {
     const t = this.trace!;
     const kept = t.sends.length / SEND_STRIDE;
     if (kept >= t.sendCount || (kept > 0 && t.sends[(kept - 1) * SEND_STRIDE + SendField.Time] > tUs)) return t.sends;
     const w = this.flights;
-    return w && w.fromUs <= tUs ? w : null;
+    return w && w.tx === about && w.fromUs <= tUs ? w : null;
   }
 
   /**
-   * Where a window of sends should start to draw `tUs` (null: none needed now): at `tUs` when no
+   * Where a window of sends (about tx `about`, or all if negative) should start to draw `tUs`
+   * (null: none needed now): at `tUs` when no
    * window starts by then; when the one held is not complete at `tUs`, or playback is past its
    * middle and more is computed, at most every `REASK_MS` (a window may be too dense to hold all
    * in flight: it is drawn in part rather than asked for in every frame).
    */
-  flightsWanted(tUs: number): number | null {
+  flightsWanted(tUs: number, about: number): number | null {
     if (this.flightsAsked || !this.trace) return null;
-    const held = this.sendsAt(tUs);
+    const held = this.sendsAt(tUs, about);
     if (held === null) return tUs;
     if (held instanceof Float64Array || performance.now() - this.flightsAt < REASK_MS) return null;
     const incomplete = tUs >= held.throughUs;
@@ -450,8 +451,9 @@ export class Panel {
     if (seek && seek.tx === tx && seek.tUs === tUs) view = { ...view, arrivalUs: seek.arrivalUs };
     const censoring = this.censors?.tx === tx ? this.censors.nodes : null;
     const states = this.states?.at(tUs) ?? null;
-    const held = this.sendsAt(tUs);
-    const sends = held === null ? NO_SENDS : held instanceof Float64Array ? held : held.sends;
+    const held = this.sendsAt(tUs, txOnly ? tx : -1);
+    // The trace's own sends need no window: the picked tx's are drawn from its view.
+    const sends = held === null ? NO_SENDS : held instanceof Float64Array ? undefined : held.sends;
     const frame = { trace: this.trace, positions: this.positions, tx: view, tUs, spanUs, transform: this.transform, background: this.land, txOnly, censoring, layerTurn, states, selection: this.selection, highlight: this.highlight, sends };
     const stats = drawFrame(this.canvas, frame, this.selected);
     this.element.dataset.away = String(states ? states.away.reduce((n, a) => n + a, 0) : 0);

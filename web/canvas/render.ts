@@ -31,7 +31,10 @@ export interface FrameInput {
   background?: Path2D | null;
   /** Only the picked tx's messages flash, and the path it took is drawn (otherwise all traffic). */
   txOnly?: boolean;
-  /** The sends to draw in flight, in send order, if not the trace's own (a window the worker sent). */
+  /**
+   * The sends to draw in flight, in send order, if not the trace's own: a window the worker sent
+   * (with `txOnly`, of the sends about the picked tx, whose copies are drawn from it).
+   */
   sends?: Float64Array;
   /** Nodes whose behaviour censors the picked tx (marked once they hold it). */
   censoring?: Uint32Array | null;
@@ -463,11 +466,11 @@ export function drawFrame(canvas: HTMLCanvasElement, frame: FrameInput | null, s
     drawn += 1;
   }
   if (frame.txOnly) {
-    const own = tx.sends ?? new Float64Array(0);
+    const own = frame.sends ?? tx.sends ?? new Float64Array(0);
     for (let o = 0; o + SEND_STRIDE <= own.length; o += SEND_STRIDE) {
-      const arrive = own[o + 6];
-      if (own[o] > tUs || arrive <= tUs || own[o + 7] !== 0) continue;
-      const has = tx.arrivalUs[own[o + 2]];
+      const arrive = own[o + SendField.Arrive];
+      if (own[o + SendField.Time] > tUs || arrive <= tUs || own[o + SendField.Lost] !== 0 || own[o + SendField.Tx] !== tx.tx) continue;
+      const has = tx.arrivalUs[own[o + SendField.To]];
       const duplicate = has >= 0 && has < arrive;
       flash(duplicate ? duplicateFlash : payload, o, own);
       drawn += 1;

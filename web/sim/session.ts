@@ -244,17 +244,19 @@ export class Session {
 
   /**
    * Asks run `k`'s worker for the sends to draw at the time shown when its panel has none for it
-   * (past the sends its chunks carried), one request at a time.
+   * (past the sends its chunks carried): all, or those about `tx` when only its messages are
+   * drawn; one request at a time.
    */
-  askFlights(k: number): void {
+  askFlights(k: number, tx: number): void {
     const store = this.store;
-    const { panels, clock, generation } = store.get();
+    const { panels, clock, generation, txOnly } = store.get();
     const panel = panels[k];
-    const fromUs = panel?.flightsWanted(clock.tUs) ?? null;
+    const about = txOnly ? tx : -1;
+    const fromUs = panel?.flightsWanted(clock.tUs, about) ?? null;
     if (fromUs === null || !this.slots[k]) return;
     panel.flightsAsked = true;
     this.slots[k]
-      .sends({ fromUs, untilUs: Infinity, lookbackUs: FLASH_LOOKBACK_US, max: WINDOW_SENDS })
+      .sends({ fromUs, untilUs: Infinity, lookbackUs: FLASH_LOOKBACK_US, tx: about, max: WINDOW_SENDS })
       .then((reply) => {
         if (generation !== store.get().generation) return;
         panel.setFlights(reply);
