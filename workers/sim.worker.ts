@@ -132,7 +132,6 @@ async function simulate(request: RunRequest): Promise<void> {
       duplicates: concat(pending.duplicates),
       sends: concat(pending.sends),
       sendCount: sends.count,
-      sendBytes: me.sends.bytes,
       kinds: sim.kinds(),
       kindClasses: sim.kind_classes(),
       effects: concat(pending.effects),

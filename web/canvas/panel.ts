@@ -408,10 +408,10 @@ export class Panel {
 
   /**
    * Where a window of sends (about tx `about`, or all if negative) should start to draw `tUs`
-   * (null: none needed now): at `tUs` when no
-   * window starts by then; when the one held is not complete at `tUs`, or playback is past its
-   * middle and more is computed, at most every `REASK_MS` (a window may be too dense to hold all
-   * in flight: it is drawn in part rather than asked for in every frame).
+   * (null: none needed now): at `tUs` when no window starts by then; when the one held is not
+   * complete at `tUs`, or playback is past its middle and more is computed, at most every
+   * `REASK_MS` (a window may be too dense to hold all in flight: it is drawn in part rather than
+   * asked for in every frame).
    */
   flightsWanted(tUs: number, about: number): number | null {
     if (this.flightsAsked || !this.trace) return null;
