@@ -104,7 +104,7 @@ export type RunDone = {
   id: number;
   nowUs: number;
   events: number;
-} & Pick<RunTrace, 'sendCount' | 'sendBytes' | 'kinds' | 'kindClasses' | 'bandwidth' | 'binUs' | 'counterBins' | 'counterNames' | 'report' | 'engineMs'>;
+} & Pick<RunTrace, 'sendCount' | 'sendBytes' | 'sendsKeptUs' | 'kinds' | 'kindClasses' | 'bandwidth' | 'binUs' | 'counterBins' | 'counterNames' | 'report' | 'engineMs'>;
 
 /**
  * Everything the page needs to replay one run, assembled from the start, chunks and end of it
@@ -139,6 +139,8 @@ export type RunTrace = {
   sendCount: number;
   /** Memory the worker keeps all the run's sends in (bytes; `SendStore`), once the run is done. */
   sendBytes?: number;
+  /** Sends can be drawn before this time (Infinity: all): the worker keeps at most `MAX_SENDS`. */
+  sendsKeptUs?: number;
   kinds: string[];
   /** What each kind does (`MessageClass`), index for index with `kinds`. */
   kindClasses: MessageClass[];

@@ -55,6 +55,18 @@ describe('SendStore', () => {
     expect(times(store.window(0, 0, Infinity, 10, Infinity, 3).rows)).toEqual([3]);
   });
 
+  it('keeps at most its bound of sends and says from when it holds them no longer', () => {
+    const store = new SendStore(3);
+    store.append(rows([send(1, 900), send(2, 900)]));
+    store.append(rows([send(3, 900), send(4, 900), send(5, 900)]));
+    expect(store.count).toBe(3);
+    expect(store.dropped).toBe(2);
+    expect(store.keptUntilUs).toBe(4);
+    const w = store.window(0, 0, Infinity, 10, Infinity);
+    expect(times(w.rows)).toEqual([1, 2, 3]);
+    expect(w.through).toBe(4);
+  });
+
   it('answers an empty store and a window past every send', () => {
     const store = new SendStore();
     expect(store.window(0, 0, Infinity, 10, Infinity).rows.length).toBe(0);

@@ -24,6 +24,11 @@ class Block {
 
 /** Bytes a send takes in a block. */
 export const SEND_BYTES = 8 + 8 + 4 * 6 + 2;
+/**
+ * Sends a run keeps at most (about 500 MB): a 50,000-node run of 20 txs sends about 7.5 million;
+ * past it the rest are not kept, so a bigger run cannot take the page's memory with it.
+ */
+export const MAX_SENDS = 12_000_000;
 
 /** The sends a page can draw over a stretch of time (`SendStore.window`). */
 export interface SendWindow {
@@ -38,6 +43,12 @@ export interface SendWindow {
 export class SendStore {
   private readonly blocks: Block[] = [];
   count = 0;
+  /** Sends not kept, past `max`. */
+  dropped = 0;
+  /** When the first send not kept was sent: windows hold every send only before it. */
+  keptUntilUs = Infinity;
+
+  constructor(private readonly max = MAX_SENDS) {}
 
   /** Memory held (bytes). */
   get bytes(): number {
@@ -47,6 +58,11 @@ export class SendStore {
   /** Appends flat rows (the engine's `take_sends`), which come in send order. */
   append(rows: Float64Array): void {
     for (let o = 0; o + SEND_STRIDE <= rows.length; o += SEND_STRIDE) {
+      if (this.count >= this.max) {
+        if (!this.dropped) this.keptUntilUs = rows[o + SendField.Time];
+        this.dropped += (rows.length - o) / SEND_STRIDE;
+        return;
+      }
       const at = this.count % BLOCK;
       if (at === 0) this.blocks.push(new Block());
       const b = this.blocks[this.blocks.length - 1];
@@ -83,12 +99,13 @@ export class SendStore {
    * The sends sent in [sentFrom, until) that land after `landsAfter` (about tx `about` only, if
    * not negative: carrying, announcing or asking for it), at most `max` of them. Cut short by
    * `max`, the window holds every such send sent before the first one left out; `computed` is
-   * how far the run has been computed (sends at that time may still come).
+   * how far the run has been computed (sends at that time may still come), and none is held
+   * from the first send not kept on.
    */
   window(sentFrom: number, landsAfter: number, until: number, max: number, computed: number, about = -1): SendWindow {
     const start = this.firstAt(sentFrom);
     const picked: number[] = [];
-    let through = Math.min(until, computed);
+    let through = Math.min(until, computed, this.keptUntilUs);
     for (let i = start; i < this.count; i += 1) {
       const b = this.blocks[Math.floor(i / BLOCK)];
       const at = i % BLOCK;

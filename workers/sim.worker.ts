@@ -198,6 +198,7 @@ async function simulate(request: RunRequest): Promise<void> {
       events: end.events,
       sendCount: sends.count,
       sendBytes: me.sends.bytes,
+      sendsKeptUs: me.sends.keptUntilUs,
       kinds: sim.kinds(),
       kindClasses: sim.kind_classes(),
       bandwidth: sends.bandwidth,

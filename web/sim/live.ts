@@ -120,6 +120,7 @@ export class LiveTrace {
       computedUs: t.endUs,
       sendCount: done.sendCount,
       sendBytes: done.sendBytes,
+      sendsKeptUs: done.sendsKeptUs,
       kinds: done.kinds,
       kindClasses: done.kindClasses,
       bandwidth: done.bandwidth,

@@ -14,6 +14,7 @@ import { checkScenario } from '../scenario/editor';
 import { changeAtMs, withEvent, type LiveChange } from '../scenario/events';
 import { seedOverride } from '../scenario/info';
 import { RunSlot } from './runner';
+import { MAX_SENDS } from '../../workers/send-store';
 
 /** Sends a window the worker sends to draw holds at most (80 bytes each in the page). */
 const WINDOW_SENDS = 250_000;
@@ -159,7 +160,8 @@ export class Session {
     panel.element.dataset.sendBytes = String(trace.sendBytes ?? 0);
     // Where the worker's time went: the engine's own (`wall_ms`), the layout, and all of it.
     Object.assign(panel.element.dataset, { engineMs: String(report.wall_ms), layoutMs: String(trace.layoutMs), workerMs: String(trace.engineMs) });
-    panel.setState('done', `${trace.nodes} nodes · ${count(report.events)} events · ${count(trace.sendCount)} sends · ${trace.engineMs.toFixed(0)} ms engine`);
+    const kept = (trace.sendsKeptUs ?? Infinity) < Infinity ? ` (drawn up to ${((trace.sendsKeptUs ?? 0) / 1000).toFixed(0)} ms: the worker keeps ${count(MAX_SENDS)} at most)` : '';
+    panel.setState('done', `${trace.nodes} nodes · ${count(report.events)} events · ${count(trace.sendCount)} sends${kept} · ${trace.engineMs.toFixed(0)} ms engine`);
     const reports = this.store.get().reports.map((r, i) => (i === k ? report : r));
     if (!reports.every((r) => r !== null)) return this.store.update({ reports });
     // All done: the report table and the charts draw from the reports.
