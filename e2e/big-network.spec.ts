@@ -3,6 +3,10 @@
 // SwiftShader, as on many school machines.
 import { expect, test, type Page } from '@playwright/test';
 import { runJson, runsDone } from './page';
+import { inFlight, nativeSends } from './txsim';
+
+/** Sends the runs' chunks carry to the page (`SEND_CAP` in workers/record.ts): drawing once stopped there. */
+const SEND_CAP = 250_000;
 
 const BIG = JSON.stringify({
   name: 'e2e: a big flood',
@@ -98,4 +102,42 @@ test('without WebGL a big network is drawn with canvas 2D', async ({ page }) => 
   const early = await brightPixels(page, canvas);
   await showAt(page, 350);
   expect(await brightPixels(page, canvas)).toBeGreaterThan(early + 200);
+});
+
+test('every send is drawn, past the first 250,000 the runs once stopped drawing at', async ({ page }) => {
+  test.setTimeout(180_000);
+  // 3,000 nodes flooding 20 txs send about 378,000 messages; the 250,000th leaves at about 1.07 s.
+  const scenario = JSON.stringify({ ...JSON.parse(BIG), name: 'e2e: more sends than the chunks carry', seed: 3, topology: { kind: 'random_regular', degree: 8 }, workload: { kind: 'poisson', total_tps: 20, duration_ms: 1000, tx_bytes: 250 } });
+  const native = await nativeSends(scenario);
+  expect(native.sentUs.length).toBeGreaterThan(SEND_CAP);
+  await page.goto('/');
+  await runJson(page, scenario);
+  await runsDone(page, 120_000);
+  const panel = page.locator('.panel[data-run="0"]');
+  const app = page.locator('#app');
+  // Late in the run most messages in flight come after the first 250,000: the worker sends them.
+  await showAt(page, 450);
+  await expect(panel).toHaveAttribute('data-renderer', 'webgl');
+  await expect(panel).toHaveAttribute('data-sends-from', /^[1-9]\d*$/);
+  await expect(panel).toHaveAttribute('data-sends-complete', 'true');
+  const late = inFlight(native, Number(await app.getAttribute('data-t-us')), SEND_CAP);
+  expect(late.since).toBeGreaterThan(late.all / 2);
+  // With WebGL every message in flight is drawn: as many as the native run has in flight then.
+  await expect(panel).toHaveAttribute('data-flashes', String(late.all));
+  // Drawing only a tx's messages, those of a late tx come from the worker too.
+  await page.locator('#tx-only').check();
+  await page.fill('#tx', '15');
+  await page.locator('#tx').dispatchEvent('change');
+  await page.locator('#timeline').fill('480');
+  await expect(app).toHaveAttribute('data-seek', 'scanned');
+  await expect(panel).toHaveAttribute('data-sends-complete', 'true');
+  const own = inFlight(native, Number(await app.getAttribute('data-t-us')), SEND_CAP, 15);
+  expect(own.since).toBeGreaterThan(own.all / 2);
+  await expect(panel).toHaveAttribute('data-flashes', String(own.all));
+  // Seeking back, the sends the chunks carried are drawn again.
+  await showAt(page, 300);
+  await expect(panel).toHaveAttribute('data-sends-from', '0');
+  const early = inFlight(native, Number(await app.getAttribute('data-t-us')));
+  expect(early.all).toBeGreaterThan(0);
+  await expect(panel).toHaveAttribute('data-flashes', String(early.all));
 });

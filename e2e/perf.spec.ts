@@ -102,8 +102,40 @@ async function frameTimes(page: Page, nodes: number, scenario = bigScenario(node
   figures[`draw_ms_p95_${name}`] = quantile(times, 0.95);
   figures[`frame_interval_ms_median_${name}`] = quantile(intervals, 0.5);
   figures[`frame_interval_ms_p95_${name}`] = quantile(intervals, 0.95);
+  if (name.startsWith('3x')) await sendsHeldAndDrawn(page, nodes, name);
   const tasks = await longTasksSince(page, since);
   console.log(`${name} nodes: longest main-thread task ${tasks.longest.toFixed(0)} ms, ${tasks.over50} over 50 ms (run, charts and 3 s of playback)`);
+}
+
+/**
+ * Every send of the runs: how many, the memory the workers keep them in (per node of a run), and
+ * what is drawn late in the run, past the sends the chunks carried (the worker sends a window).
+ */
+async function sendsHeldAndDrawn(page: Page, nodes: number, name: string): Promise<void> {
+  const panels = page.locator('.panel');
+  const sum = async (attribute: string) => (await panels.evaluateAll((all, a) => all.map((p) => Number(p.getAttribute(a))), attribute)).reduce((a, b) => a + b, 0);
+  const runs = await panels.count();
+  figures[`sends_${name}`] = await sum('data-sends');
+  figures[`worker_send_store_mb_${name}`] = (await sum('data-send-bytes')) / 2 ** 20;
+  figures[`worker_send_store_bytes_per_node_${name}`] = (await sum('data-send-bytes')) / (nodes * runs);
+  // Where the workers' time went, summed over the runs: the engine, the layout, all of it.
+  figures[`engine_s_${name}`] = (await sum('data-engine-ms')) / 1000;
+  figures[`layout_s_${name}`] = (await sum('data-layout-ms')) / 1000;
+  figures[`worker_s_${name}`] = (await sum('data-worker-ms')) / 1000;
+  await page.click('#play');
+  await appState(page, 'playing', 'false');
+  const asked = Date.now();
+  // 40% into the run: past the first 250,000 sends of every run here.
+  const before = await page.locator('#app').getAttribute('data-t-us');
+  await page.locator('#timeline').fill('400');
+  // Drawn at the new time (the frame that moves the clock draws every panel), then with the windows.
+  await page.waitForFunction((t) => document.querySelector('#app')?.getAttribute('data-t-us') !== t, before, { timeout: 60_000 });
+  await page.waitForFunction(() => [...document.querySelectorAll('.panel')].every((p) => p.getAttribute('data-sends-from')), undefined, { timeout: 60_000, polling: 100 });
+  figures[`sends_window_ms_${name}`] = Date.now() - asked;
+  figures[`flashes_at_40pct_${name}`] = await sum('data-flashes');
+  // A window too dense to hold every message in flight (250,000 sends at most) is drawn in part.
+  figures[`runs_drawing_every_flight_at_40pct_${name}`] = await panels.evaluateAll((all) => all.filter((p) => p.getAttribute('data-sends-complete') === 'true').length);
+  figures[`sends_from_min_at_40pct_${name}`] = Math.min(...(await panels.evaluateAll((all) => all.map((p) => Number(p.getAttribute('data-sends-from'))))));
 }
 
 test.describe.configure({ mode: 'serial' });

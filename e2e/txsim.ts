@@ -28,3 +28,50 @@ export async function nativeRuns(scenario: { file: string } | { json: string }):
   execFileSync(binary, ['run', file, '--out', out], { stdio: 'ignore' });
   return (JSON.parse(readFileSync(out, 'utf8')) as { runs: NativeRun[] }).runs;
 }
+
+/** A run's sends as the native txsim traces them: when each left and landed, and whether it was lost. */
+export interface NativeSends {
+  sentUs: Float64Array;
+  arriveUs: Float64Array;
+  lost: Uint8Array;
+  /** The tx a send carries in full, -1 if none. */
+  tx: Int32Array;
+}
+
+/** Runs `txsim run --trace` on a one-protocol scenario and reads its sends, in send order. */
+export async function nativeSends(json: string): Promise<NativeSends> {
+  const binary = await ensureTxsim();
+  const dir = mkdtempSync(path.join(tmpdir(), 'txcast-e2e-'));
+  const file = path.join(dir, 'scenario.json');
+  writeFileSync(file, json);
+  const trace = path.join(dir, 'trace.jsonl');
+  execFileSync(binary, ['run', file, '--trace', trace, '--quiet'], { stdio: 'ignore' });
+  const sent: number[] = [];
+  const arrive: number[] = [];
+  const lost: number[] = [];
+  const tx: number[] = [];
+  for (const line of readFileSync(trace, 'utf8').split('\n')) {
+    if (!line.includes('"ev":"send"')) continue;
+    const send = JSON.parse(line) as { t_us: number; arrive_us: number; lost: boolean; tx?: number | null };
+    sent.push(send.t_us);
+    arrive.push(send.arrive_us);
+    lost.push(send.lost ? 1 : 0);
+    tx.push(send.tx ?? -1);
+  }
+  return { sentUs: Float64Array.from(sent), arriveUs: Float64Array.from(arrive), lost: Uint8Array.from(lost), tx: Int32Array.from(tx) };
+}
+
+/**
+ * Sends in flight at `tUs` (left by then, not landed yet, not lost; copies of tx `of` only, if
+ * given), and how many of them come at or after send `from`.
+ */
+export function inFlight(sends: NativeSends, tUs: number, from = 0, of = -1): { all: number; since: number } {
+  let all = 0;
+  let since = 0;
+  for (let i = 0; i < sends.sentUs.length; i += 1) {
+    if (sends.sentUs[i] > tUs || sends.arriveUs[i] <= tUs || sends.lost[i] || (of >= 0 && sends.tx[i] !== of)) continue;
+    all += 1;
+    if (i >= from) since += 1;
+  }
+  return { all, since };
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { layoutPositions, layoutSeed } from './layout';
+import { layoutPositions, layoutSeed, layoutTicks } from './layout';
 
 // A ring with chords: any small connected graph will do for the layout.
 function ringEdges(nodes: number): Uint32Array {
@@ -33,5 +33,14 @@ describe('layoutPositions', () => {
     const seeds = [0n, 1n, 2n ** 32n, 2n ** 64n - 1n].map(layoutSeed);
     for (const s of seeds) expect(s >= 0 && s < 1).toBe(true);
     expect(new Set(seeds).size).toBe(4);
+  });
+});
+
+describe('layoutTicks', () => {
+  it('keeps the ticks of networks up to 10,000 nodes and shares a budget past them', () => {
+    expect([500, 1500, 5000, 10_000].map(layoutTicks)).toEqual([220, 140, 80, 80]);
+    expect(layoutTicks(20_000)).toBe(40);
+    expect(layoutTicks(50_000)).toBe(16);
+    expect(layoutTicks(100_000)).toBe(12);
   });
 });

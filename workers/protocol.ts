@@ -93,7 +93,7 @@ export type RunChunk = {
   /** Simulated time computed so far: the page can play up to here. */
   nowUs: number;
   events: number;
-  /** Sends kept for drawing (nothing once `SEND_CAP` are kept). */
+  /** Sends kept for drawing (nothing once `SEND_CAP` are kept; the page asks for later ones: `SendsRequest`). */
   sends: Float64Array;
   effects: Float64Array;
 } & Pick<RunTrace, 'deliveries' | 'duplicates' | 'sendCount' | 'kinds' | 'kindClasses'>;
@@ -104,7 +104,7 @@ export type RunDone = {
   id: number;
   nowUs: number;
   events: number;
-} & Pick<RunTrace, 'sendCount' | 'kinds' | 'kindClasses' | 'bandwidth' | 'binUs' | 'counterBins' | 'counterNames' | 'report' | 'engineMs'>;
+} & Pick<RunTrace, 'sendCount' | 'sendBytes' | 'sendsKeptUs' | 'kinds' | 'kindClasses' | 'bandwidth' | 'binUs' | 'counterBins' | 'counterNames' | 'report' | 'engineMs'>;
 
 /**
  * Everything the page needs to replay one run, assembled from the start, chunks and end of it
@@ -130,10 +130,17 @@ export type RunTrace = {
   deliveries: Float64Array;
   /** Duplicate full copies: t_us, node, tx. */
   duplicates: Float64Array;
-  /** Sends kept for drawing (the first `SEND_CAP`), laid out by `SendField` (`SEND_STRIDE` numbers each). */
+  /**
+   * Sends kept for drawing (the first `SEND_CAP`), laid out by `SendField` (`SEND_STRIDE` numbers
+   * each); the worker keeps them all, and the page asks it for those past these (`SendsRequest`).
+   */
   sends: Float64Array;
   /** Sends seen in all (may exceed what `sends` holds). */
   sendCount: number;
+  /** Memory the worker keeps all the run's sends in (bytes; `SendStore`), once the run is done. */
+  sendBytes?: number;
+  /** Sends can be drawn before this time (Infinity: all): the worker keeps at most `MAX_SENDS`. */
+  sendsKeptUs?: number;
   kinds: string[];
   /** What each kind does (`MessageClass`), index for index with `kinds`. */
   kindClasses: MessageClass[];
@@ -210,6 +217,40 @@ export interface ArrivalsReply {
   censoring: Uint32Array;
 }
 
+/**
+ * The sends the page can draw in flight from `fromUs` on (past those the run's chunks carried,
+ * `SEND_CAP`): every send sent in [fromUs - lookbackUs, untilUs) that lands after fromUs, at most
+ * `max`. The worker keeps every send of its run (`SendStore`). (A request that lands on a node
+ * that withholds the answer marks the node for a while after: windows leave those marks out.)
+ */
+export interface SendsRequest {
+  kind: 'sends';
+  id: number;
+  /** The run (`RunRequest.id`): the one in progress or the last finished. */
+  run: number;
+  fromUs: number;
+  untilUs: number;
+  /** How far back a send may have left and still be drawn at `fromUs`. */
+  lookbackUs: number;
+  /** Only the sends about this tx (carrying, announcing or asking for it), if not negative. */
+  tx: number;
+  max: number;
+}
+
+export interface SendsReply {
+  kind: 'sends';
+  id: number;
+  /** Laid out by `SendField`, in send order. */
+  sends: Float64Array;
+  /** Index in the run's sends of the first one here. */
+  first: number;
+  fromUs: number;
+  /** The tx the sends are about, or -1 for all. */
+  tx: number;
+  /** Times in [fromUs, throughUs) can be drawn from `sends`. */
+  throughUs: number;
+}
+
 /** Test hook: makes the worker throw outside any handler, as a crash would. */
 export interface CrashRequest {
   kind: 'crash';
@@ -221,6 +262,6 @@ export interface EngineMessage {
   module?: WebAssembly.Module;
 }
 
-export type WorkerRequest = RunRequest | InspectRequest | ArrivalsRequest | CrashRequest | EngineMessage;
+export type WorkerRequest = RunRequest | InspectRequest | ArrivalsRequest | SendsRequest | CrashRequest | EngineMessage;
 
-export type WorkerReply = RunProgress | RunStart | RunChunk | RunDone | RunFailure | InspectReply | ArrivalsReply;
+export type WorkerReply = RunProgress | RunStart | RunChunk | RunDone | RunFailure | InspectReply | ArrivalsReply | SendsReply;

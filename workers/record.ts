@@ -15,7 +15,10 @@ export function concat(parts: Float64Array[]): Float64Array {
   return out;
 }
 
-/** The most sends kept for drawing edge flashes (`SEND_STRIDE` numbers each); bandwidth bins count them all. */
+/**
+ * Sends the chunks carry to the page (a run's first, `SEND_STRIDE` numbers each); bandwidth bins
+ * count them all, the worker keeps them all (`SendStore`) and the page asks for later ones by time.
+ */
 export const SEND_CAP = 250_000;
 /** Bandwidth-over-time resolution: the run is cut into this many bins. */
 export const BANDWIDTH_BINS = 200;
@@ -42,7 +45,7 @@ export class Series {
   }
 }
 
-/** Sends: every one counted into bandwidth bins by send time, the first SEND_CAP passed on for drawing. */
+/** Sends: every one counted into bandwidth bins by send time, the first SEND_CAP passed on in chunks. */
 export class SendLog {
   readonly bandwidth: Float64Array;
   readonly binUs: number;

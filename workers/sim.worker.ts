@@ -6,9 +6,10 @@
 import init, { CountField, Simulation } from '../web/wasm/txcast_wasm.js';
 import { layoutPositions } from './layout';
 import type { PeelData } from '../web/peel/graph';
-import { SEND_STRIDE, type ArrivalsRequest, type Inspection, type InspectRequest, type RunChunk, type RunRequest, type RunStart, type WorkerReply, type WorkerRequest } from './protocol';
+import { SEND_STRIDE, type ArrivalsRequest, type SendsRequest, type Inspection, type InspectRequest, type RunChunk, type RunRequest, type RunStart, type WorkerReply, type WorkerRequest } from './protocol';
 import { NO_PERMIT, SharedPermit, type Permit } from './permits';
 import { concat, counterEffects, CounterBins, SendLog } from './record';
+import { SendStore } from './send-store';
 
 /** Events per slice: a slice holds the worker for a few ms, so seeks are answered quickly. */
 const SLICE_EVENTS = 10_000;
@@ -38,8 +39,8 @@ function yieldToMessages(): Promise<void> {
   });
 }
 
-/** The run in progress, or the last one finished (its arrival logs stay scannable). */
-let current: { id: number; sim: Simulation; cancelled: boolean } | null = null;
+/** The run in progress, or the last one finished (its arrival logs stay scannable, its sends drawable). */
+let current: { id: number; sim: Simulation; sends: SendStore; done: boolean; cancelled: boolean } | null = null;
 
 function dropCurrent(): void {
   if (!current) return;
@@ -76,7 +77,7 @@ async function simulate(request: RunRequest): Promise<void> {
   const started = performance.now();
   dropCurrent();
   const sim = new Simulation(request.scenario, request.run, request.seed);
-  const me = { id: request.id, sim, cancelled: false };
+  const me = { id: request.id, sim, sends: new SendStore(), done: false, cancelled: false };
   current = me;
   sim.capture_sends(true);
   const permit = request.permits ? new SharedPermit(request.permits.buffer, request.permits.slot) : NO_PERMIT;
@@ -154,7 +155,9 @@ async function simulate(request: RunRequest): Promise<void> {
     const more = sim.advance(quiet ? resumeUs - 1 : endUs, SLICE_EVENTS);
     const deliveries = sim.take_deliveries();
     const duplicates = sim.take_duplicates();
-    const kept = sends.push(sim.take_sends());
+    const all = sim.take_sends();
+    me.sends.append(all);
+    const kept = sends.push(all);
     const counts = sim.take_counts();
     counters.push(counts);
     // Counter names only grow: ask the engine again only when a new one shows up.
@@ -181,6 +184,7 @@ async function simulate(request: RunRequest): Promise<void> {
       if (me.cancelled) return;
     }
   }
+  me.done = true;
   const end = await holding(permit, cancelled, () => {
     const counterNames = sim.counter_names();
     return { counterNames, nowUs: sim.now_us, events: sim.events, report: sim.finish(), counterBins: counters.flat(counterNames.length) };
@@ -193,6 +197,8 @@ async function simulate(request: RunRequest): Promise<void> {
       nowUs: end.nowUs,
       events: end.events,
       sendCount: sends.count,
+      sendBytes: me.sends.bytes,
+      sendsKeptUs: me.sends.keptUntilUs,
       kinds: sim.kinds(),
       kindClasses: sim.kind_classes(),
       bandwidth: sends.bandwidth,
@@ -215,6 +221,18 @@ function arrivals(request: ArrivalsRequest): void {
   const found = current.sim.arrivals_range(request.seqLo, request.seqHi, request.untilUs);
   const censoring = current.sim.censoring(request.seqLo, request.untilUs);
   post({ kind: 'arrivals', id: request.id, arrivals: found, censoring }, [found.buffer, censoring.buffer] as ArrayBuffer[]);
+}
+
+/** The sends of the run held that can be drawn over a stretch of time (`SendsRequest`). */
+function sendsWindow(request: SendsRequest): void {
+  if (!current || current.id !== request.run) {
+    post({ kind: 'error', id: request.id, message: 'that run is no longer held by the worker', fatal: false });
+    return;
+  }
+  const { fromUs, untilUs, lookbackUs, max, tx } = request;
+  const computed = current.done ? Infinity : current.sim.now_us;
+  const found = current.sends.window(fromUs - lookbackUs, fromUs, untilUs, max, computed, tx);
+  post({ kind: 'sends', id: request.id, sends: found.rows, first: found.first, fromUs, tx, throughUs: found.through }, [found.rows.buffer] as ArrayBuffer[]);
 }
 
 /** The run last inspected, kept so inspecting later times of it only simulates forward. */
@@ -283,6 +301,7 @@ self.onmessage = async (event: MessageEvent<WorkerRequest>) => {
       return;
     }
     if (request.kind === 'arrivals') return arrivals(request);
+    if (request.kind === 'sends') return sendsWindow(request);
     await simulate(request);
   } catch (error) {
     const fatal = error instanceof WebAssembly.RuntimeError;

@@ -29,7 +29,10 @@ const store = createAppStore();
 const measures = pageMeasures();
 const redraw = () => frames.request();
 const session = new Session(store, { redraw, reduceMotion: window.matchMedia('(prefers-reduced-motion: reduce)').matches });
-const frames = new FrameLoop(store, measures, (k, tx) => session.askCensoring(k, tx));
+const frames = new FrameLoop(store, measures, (k, tx) => {
+  session.askCensoring(k, tx);
+  session.askFlights(k, tx);
+});
 const run = () => session.run();
 
 const bar = new ScenarioBar(store, run);

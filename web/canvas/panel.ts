@@ -1,6 +1,6 @@
 // One run's panel: its canvas (pan and zoom with d3-zoom), progress bar and status line.
 import { select, zoom, zoomIdentity, type ZoomTransform } from 'd3';
-import { EFFECTS, type RunChunk, type RunDone, type RunStart, type StreamedTrace } from '../../workers/protocol';
+import { EFFECTS, SEND_STRIDE, type RunChunk, type RunDone, type RunStart, type SendsReply, type StreamedTrace } from '../../workers/protocol';
 import { runColour } from './palette';
 import { circularPositions, ringsBy, type LayoutKind } from './layouts';
 import { ringPositions } from './rings';
@@ -14,6 +14,7 @@ import type { Highlight } from './groups';
 import { drawnOn } from './drawn';
 import { describeSend } from './message-tip';
 import { messageNote } from '../app/core';
+import { SendField } from '../wasm/txcast_wasm.js';
 
 /** A tx's state at a seeked time, read from the run's arrival logs (range scan). */
 export interface SeekState {
@@ -24,6 +25,10 @@ export interface SeekState {
 }
 
 export type PanelState = 'running' | 'done' | 'error';
+
+const NO_SENDS = new Float64Array(0);
+/** Least wall time between windows of sends asked for while one is held (ms). */
+const REASK_MS = 200;
 
 export class Panel {
   readonly element: HTMLElement;
@@ -50,6 +55,10 @@ export class Panel {
   private readonly box: HTMLElement;
   /** Adversary effects summed so far (`read`: numbers of `trace.effects` counted) and who the adversaries are. */
   private effectTally: { sums: number[]; read: number; who: string } | null = null;
+  /** Sends past those the chunks carried, for a stretch of time (asked of the worker as played). */
+  private flights: SendsReply | null = null;
+  /** A window of sends is being asked for. */
+  flightsAsked = false;
   private layout: LayoutKind = 'force';
   private positions: Float32Array = new Float32Array(0);
   private land: Path2D | null = null;
@@ -230,6 +239,7 @@ export class Panel {
     this.effectTally = null;
     this.seekState = null;
     this.censors = null;
+    this.flights = null;
     this.states = this.trace.changes.length ? new NodeStates(this.trace) : null;
     this.showEffects();
   }
@@ -382,6 +392,46 @@ export class Panel {
     return this.view.tx(tx);
   }
 
+  /**
+   * The sends to draw in flight at `tUs`: the trace's own (a run's first `SEND_CAP`) while they
+   * hold every send up to then, else the worker's last window from before `tUs`, which holds all
+   * in flight at `tUs` if it is complete there (`throughUs`) and a part of them otherwise (a
+   * newer one is asked for); null when there is none yet.
+   */
+  private sendsAt(tUs: number, about: number): SendsReply | Float64Array | null {
+    const t = this.trace!;
+    const kept = t.sends.length / SEND_STRIDE;
+    if (kept >= t.sendCount || (kept > 0 && t.sends[(kept - 1) * SEND_STRIDE + SendField.Time] > tUs)) return t.sends;
+    const w = this.flights;
+    return w && w.tx === about && w.fromUs <= tUs ? w : null;
+  }
+
+  /**
+   * Where a window of sends (about tx `about`, or all if negative) should start to draw `tUs`
+   * (null: none needed now): at `tUs` when no window starts by then; when the one held is not
+   * complete at `tUs`, or playback is past its middle and more is computed, at most every
+   * `REASK_MS` (a window may be too dense to hold all in flight: it is drawn in part rather than
+   * asked for in every frame).
+   */
+  flightsWanted(tUs: number, about: number): number | null {
+    if (this.flightsAsked || !this.trace) return null;
+    const held = this.sendsAt(tUs, about);
+    if (held === null) return tUs;
+    if (held instanceof Float64Array || performance.now() - this.flightsAt < REASK_MS) return null;
+    const incomplete = tUs >= held.throughUs;
+    const ahead = held.throughUs < this.computedUs && tUs - held.fromUs > (held.throughUs - held.fromUs) / 2;
+    return incomplete || ahead ? tUs : null;
+  }
+
+  /** When the last window of sends arrived (performance.now()). */
+  private flightsAt = 0;
+
+  /** A window of sends the worker sent. */
+  setFlights(reply: SendsReply): void {
+    this.flights = reply;
+    this.flightsAt = performance.now();
+  }
+
   /** Draws the panel at (tx, tUs); true when it needs another frame (its size is not known yet, or links are left to draw). */
   draw(tx: number, tUs: number, spanUs: number, txOnly = false, layerTurn?: LayerTurn): boolean {
     if (!measured(this.canvas)) {
@@ -401,12 +451,19 @@ export class Panel {
     if (seek && seek.tx === tx && seek.tUs === tUs) view = { ...view, arrivalUs: seek.arrivalUs };
     const censoring = this.censors?.tx === tx ? this.censors.nodes : null;
     const states = this.states?.at(tUs) ?? null;
-    const frame = { trace: this.trace, positions: this.positions, tx: view, tUs, spanUs, transform: this.transform, background: this.land, txOnly, censoring, layerTurn, states, selection: this.selection, highlight: this.highlight };
+    const held = this.sendsAt(tUs, txOnly ? tx : -1);
+    // The trace's own sends need no window: the picked tx's are drawn from its view.
+    const sends = held === null ? NO_SENDS : held instanceof Float64Array ? undefined : held.sends;
+    const frame = { trace: this.trace, positions: this.positions, tx: view, tUs, spanUs, transform: this.transform, background: this.land, txOnly, censoring, layerTurn, states, selection: this.selection, highlight: this.highlight, sends };
     const stats = drawFrame(this.canvas, frame, this.selected);
     this.element.dataset.away = String(states ? states.away.reduce((n, a) => n + a, 0) : 0);
     this.element.dataset.adversariesNow = String(states && this.trace.behaviourNames ? states.behaviour.reduce((n, b) => n + (this.trace!.behaviourNames[b] !== 'honest' ? 1 : 0), 0) : this.trace.adversaries.reduce((n, a) => n + a, 0));
     this.showTx(view, tUs);
     this.element.dataset.flashes = String(stats.flashes);
+    // Where the sends drawn from start among the run's (0: its own from the first; a window's first).
+    this.element.dataset.sendsFrom = held === null ? '' : held instanceof Float64Array ? '0' : String(held.first);
+    // Whether every send in flight now was there to draw.
+    this.element.dataset.sendsComplete = String(held !== null && (held instanceof Float64Array || tUs < held.throughUs));
     this.element.dataset.duplicateFlashes = String(stats.duplicates);
     this.element.dataset.withheldFlashes = String(stats.withheld);
     this.element.dataset.highlighted = String(stats.highlighted);

@@ -31,6 +31,11 @@ export interface FrameInput {
   background?: Path2D | null;
   /** Only the picked tx's messages flash, and the path it took is drawn (otherwise all traffic). */
   txOnly?: boolean;
+  /**
+   * The sends to draw in flight, in send order, if not the trace's own: a window the worker sent
+   * (with `txOnly`, of the sends about the picked tx, whose copies are drawn from it).
+   */
+  sends?: Float64Array;
   /** Nodes whose behaviour censors the picked tx (marked once they hold it). */
   censoring?: Uint32Array | null;
   /** Shared by the canvases drawn in one frame: only one of them works on its layer in it. */
@@ -100,9 +105,9 @@ function takeTurn(turn: LayerTurn | undefined, canvas: HTMLCanvasElement): boole
 /** The parts of a trace a frame reads (the light node's view builds them by hand). */
 type FrameTrace = Pick<RunTrace, 'nodes' | 'edges' | 'adversaries' | 'sends'> & Partial<Pick<RunTrace, 'effects' | 'kindClasses' | 'behaviours' | 'behaviourNames'>>;
 
-/** Messages drawn in flight at most per frame, and how far back to look for them (us). */
+/** Messages drawn in flight at most per frame (canvas 2D), and how far back to look for them (us). */
 const MAX_FLASHES = 4000;
-const FLASH_LOOKBACK_US = 2_000_000;
+export const FLASH_LOOKBACK_US = 2_000_000;
 /** With WebGL and more messages in flight than `MAX_FLASHES`, each is a streak this long (CSS px). */
 const STREAK_PX = 10;
 /** A duplicate stays marked this long after it lands (us). */
@@ -441,7 +446,7 @@ export function drawFrame(canvas: HTMLCanvasElement, frame: FrameInput | null, s
     drawnMessages.add(x(from), y(from), hx, hy, data, o);
   };
   const lookup = requestLookup(trace, frame.states);
-  const { sends } = trace;
+  const sends = frame.sends ?? trace.sends;
   const end = firstSendAfter(sends, tUs);
   let drawn = 0;
   const maxFlashes = gpu ? Infinity : MAX_FLASHES;
@@ -461,11 +466,11 @@ export function drawFrame(canvas: HTMLCanvasElement, frame: FrameInput | null, s
     drawn += 1;
   }
   if (frame.txOnly) {
-    const own = tx.sends ?? new Float64Array(0);
+    const own = frame.sends ?? tx.sends ?? new Float64Array(0);
     for (let o = 0; o + SEND_STRIDE <= own.length; o += SEND_STRIDE) {
-      const arrive = own[o + 6];
-      if (own[o] > tUs || arrive <= tUs || own[o + 7] !== 0) continue;
-      const has = tx.arrivalUs[own[o + 2]];
+      const arrive = own[o + SendField.Arrive];
+      if (own[o + SendField.Time] > tUs || arrive <= tUs || own[o + SendField.Lost] !== 0 || own[o + SendField.Tx] !== tx.tx) continue;
+      const has = tx.arrivalUs[own[o + SendField.To]];
       const duplicate = has >= 0 && has < arrive;
       flash(duplicate ? duplicateFlash : payload, o, own);
       drawn += 1;

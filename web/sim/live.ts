@@ -11,7 +11,7 @@ const IN_PLACE = 1 << 24;
 export class LiveTrace {
   readonly trace: StreamedTrace;
   private readonly deliveries: Growable;
-  private readonly duplicates = new Growable(1024, IN_PLACE);
+  private readonly duplicates: Growable;
   /** The worker keeps at most `SEND_CAP` sends: they all fit in place. */
   private readonly sends = new Growable(1024 * SEND_STRIDE, SEND_CAP * SEND_STRIDE);
   private readonly effects = new Growable(256);
@@ -21,6 +21,9 @@ export class LiveTrace {
   constructor(start: RunStart) {
     // A node's first arrival of a tx happens once: nodes x txs records at most.
     this.deliveries = new Growable(1024, Math.min(IN_PLACE, 3 * start.nodes * (start.txPlan.length / 2)));
+    // A flood sends each tx over each link once each way: about that many copies at most in
+    // place (past 128 MB, doubling by copying overshot a 50,000-node flood's 150 MB to 268 MB).
+    this.duplicates = new Growable(1024, Math.max(IN_PLACE, 3 * start.edges.length * (start.txPlan.length / 2)));
     this.trace = {
       kind: 'trace',
       id: start.id,
@@ -116,6 +119,8 @@ export class LiveTrace {
     Object.assign(t, {
       computedUs: t.endUs,
       sendCount: done.sendCount,
+      sendBytes: done.sendBytes,
+      sendsKeptUs: done.sendsKeptUs,
       kinds: done.kinds,
       kindClasses: done.kindClasses,
       bandwidth: done.bandwidth,

@@ -2,7 +2,7 @@
 // computed and its end; ask it who has a tx at a time. A worker that crashes (or whose WASM
 // instance traps) is replaced by a fresh one on the next start.
 import { createPermits, forget, setCap } from '../../workers/permits';
-import type { ArrivalsReply, InspectReply, RunChunk, RunDone, RunRequest, RunStart, WorkerReply, WorkerRequest } from '../../workers/protocol';
+import type { ArrivalsReply, ArrivalsRequest, InspectReply, SendsReply, SendsRequest, RunChunk, RunDone, RunRequest, RunStart, WorkerReply, WorkerRequest } from '../../workers/protocol';
 import engineUrl from '../wasm/txcast_wasm_bg.wasm?url';
 
 export interface RunHandlers {
@@ -16,6 +16,9 @@ export interface RunHandlers {
 export type RunSpec = Omit<RunRequest, 'kind' | 'id' | 'permits'>;
 
 let nextId = 1;
+
+/** A question before it is given its id. */
+type Unsent<T> = Omit<T, 'id'>;
 
 /** Workers computing at once: one per core the browser reports, so a scenario's runs use them all. */
 const permits = createPermits(navigator.hardwareConcurrency || 2);
@@ -70,7 +73,8 @@ export class RunSlot {
 
   private inspecting: { id: number; resolve: (r: InspectReply) => void; reject: (e: Error) => void } | null = null;
 
-  private scans = new Map<number, { resolve: (r: ArrivalsReply) => void; reject: (e: Error) => void }>();
+  /** Questions about the run held (arrival scans, sends to draw), answered by id. */
+  private scans = new Map<number, { kind: 'arrivals' | 'sends'; resolve: (r: ArrivalsReply | SendsReply) => void; reject: (e: Error) => void }>();
   /** The id of the run whose arrival logs the worker holds (in progress or the last finished). */
   private held = 0;
 
@@ -78,7 +82,7 @@ export class RunSlot {
     const scan = this.scans.get(reply.id);
     if (scan) {
       this.scans.delete(reply.id);
-      if (reply.kind === 'arrivals') scan.resolve(reply);
+      if (reply.kind === scan.kind) scan.resolve(reply as ArrivalsReply | SendsReply);
       else scan.reject(new Error(reply.kind === 'error' ? reply.message : 'unexpected reply'));
       return;
     }
@@ -92,7 +96,7 @@ export class RunSlot {
       }
       return;
     }
-    if (reply.id !== this.current || !this.handlers || reply.kind === 'inspected' || reply.kind === 'arrivals' || reply.kind === 'progress') return;
+    if (reply.id !== this.current || !this.handlers || reply.kind === 'inspected' || reply.kind === 'arrivals' || reply.kind === 'sends' || reply.kind === 'progress') return;
     if (reply.kind === 'start') return this.handlers.start(reply);
     if (reply.kind === 'chunk') return this.handlers.chunk(reply);
     const handlers = this.handlers;
@@ -152,12 +156,20 @@ export class RunSlot {
    * its arrival logs. Answered between slices of a run in progress, or after it finished.
    */
   arrivals(seqLo: number, seqHi: number, untilUs: number): Promise<ArrivalsReply> {
-    if (!this.worker || !this.held) return Promise.reject(new Error('no run to scan'));
+    return this.ask({ kind: 'arrivals', run: this.held, seqLo, seqHi, untilUs }) as Promise<ArrivalsReply>;
+  }
+
+  /** The sends of the run this slot holds to draw from `fromUs` on (`SendsRequest`). */
+  sends(window: Omit<SendsRequest, 'kind' | 'id' | 'run'>): Promise<SendsReply> {
+    return this.ask({ kind: 'sends', run: this.held, ...window }) as Promise<SendsReply>;
+  }
+
+  private ask(request: Unsent<ArrivalsRequest> | Unsent<SendsRequest>): Promise<ArrivalsReply | SendsReply> {
+    if (!this.worker || !this.held) return Promise.reject(new Error('no run held'));
     const id = nextId++;
-    const request: WorkerRequest = { kind: 'arrivals', id, run: this.held, seqLo, seqHi, untilUs };
     return new Promise((resolve, reject) => {
-      this.scans.set(id, { resolve, reject });
-      this.worker!.postMessage(request);
+      this.scans.set(id, { kind: request.kind, resolve, reject });
+      this.worker!.postMessage({ ...request, id } as WorkerRequest);
     });
   }
 

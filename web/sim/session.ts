@@ -3,16 +3,21 @@
 // asks the workers about a seeked time, a node or the censors of a tx; applies a live change by
 // adding it to the scenario's events and letting every run go on from its time. The views draw
 // from the store.
-import { SEND_STRIDE, type RunChunk, type RunDone, type RunStart } from '../../workers/protocol';
+import { type RunChunk, type RunDone, type RunStart } from '../../workers/protocol';
 import { count } from '../app/format';
 import { currentTx, selectedRuns, type AppStore } from '../app/state';
 import { Panel } from '../canvas/panel';
+import { FLASH_LOOKBACK_US } from '../canvas/render';
 import { extend, newClock, rewind, seek, togglePlay } from '../playback/playback';
 import { parseReport } from '../report/report';
 import { checkScenario } from '../scenario/editor';
 import { changeAtMs, withEvent, type LiveChange } from '../scenario/events';
 import { seedOverride } from '../scenario/info';
 import { RunSlot } from './runner';
+import { MAX_SENDS } from '../../workers/send-store';
+
+/** Sends a window the worker sends to draw holds at most (80 bytes each in the page). */
+const WINDOW_SENDS = 250_000;
 
 export interface SessionOptions {
   /** Asks for a frame to be drawn (the runs' traces grew, a layout or a scan arrived). */
@@ -151,8 +156,12 @@ export class Session {
     this.computedExtent();
     const report = parseReport(trace.report);
     panel.element.dataset.digest = report.digest;
-    const kept = trace.sendCount > trace.sends.length / SEND_STRIDE ? ` (first ${count(trace.sends.length / SEND_STRIDE)} sends drawn)` : '';
-    panel.setState('done', `${trace.nodes} nodes · ${count(report.events)} events · ${trace.engineMs.toFixed(0)} ms engine${kept}`);
+    panel.element.dataset.sends = String(trace.sendCount);
+    panel.element.dataset.sendBytes = String(trace.sendBytes ?? 0);
+    // Where the worker's time went: the engine's own (`wall_ms`), the layout, and all of it.
+    Object.assign(panel.element.dataset, { engineMs: String(report.wall_ms), layoutMs: String(trace.layoutMs), workerMs: String(trace.engineMs) });
+    const kept = (trace.sendsKeptUs ?? Infinity) < Infinity ? ` (drawn up to ${((trace.sendsKeptUs ?? 0) / 1000).toFixed(0)} ms: the worker keeps ${count(MAX_SENDS)} at most)` : '';
+    panel.setState('done', `${trace.nodes} nodes · ${count(report.events)} events · ${count(trace.sendCount)} sends${kept} · ${trace.engineMs.toFixed(0)} ms engine`);
     const reports = this.store.get().reports.map((r, i) => (i === k ? report : r));
     if (!reports.every((r) => r !== null)) return this.store.update({ reports });
     // All done: the report table and the charts draw from the reports.
@@ -233,6 +242,30 @@ export class Session {
         this.redraw();
       })
       .catch(() => undefined);
+  }
+
+  /**
+   * Asks run `k`'s worker for the sends to draw at the time shown when its panel has none for it
+   * (past the sends its chunks carried): all, or those about `tx` when only its messages are
+   * drawn; one request at a time.
+   */
+  askFlights(k: number, tx: number): void {
+    const store = this.store;
+    const { panels, clock, generation, txOnly } = store.get();
+    const panel = panels[k];
+    const about = txOnly ? tx : -1;
+    const fromUs = panel?.flightsWanted(clock.tUs, about) ?? null;
+    if (fromUs === null || !this.slots[k]) return;
+    panel.flightsAsked = true;
+    this.slots[k]
+      .sends({ fromUs, untilUs: Infinity, lookbackUs: FLASH_LOOKBACK_US, tx: about, max: WINDOW_SENDS })
+      .then((reply) => {
+        if (generation !== store.get().generation) return;
+        panel.setFlights(reply);
+        this.redraw();
+      })
+      .catch(() => undefined)
+      .finally(() => (panel.flightsAsked = false));
   }
 
   /** A node was clicked: pause, select it in every run, and ask its run's worker for its state now. */

@@ -93,11 +93,48 @@ fn engine(now_s: Clock) -> Figures {
     };
     // One run: about 20 million events, heartbeats most of them.
     let gossipsub = events_per_s(network_scenario(100_000, 20, "gossipsub"), now_s);
-    vec![
+    let mut figures = vec![
         ("events_per_s_1k", best(1_000, now_s)),
         ("events_per_s_10k", best(10_000, now_s)),
         ("gossipsub_events_per_s_100k", gossipsub),
-    ]
+    ];
+    figures.extend(page_50k(now_s));
+    figures
+}
+
+/// The page's big case (e2e/perf.spec.ts): flood, CAT and GossipSub over 50,000 nodes of
+/// degree 8 with 20 txs, one after another, as one worker would compute them.
+const PAGE_50K: &str = r#"{"name": "perf: flood, cat, gossipsub on 50000 nodes", "seed": 5, "nodes": 50000,
+  "topology": {"kind": "random_regular", "degree": 8},
+  "latency": {"kind": "lognormal", "median_ms": 70, "sigma": 0.5},
+  "workload": {"kind": "poisson", "total_tps": 20, "duration_ms": 1000, "tx_bytes": 250},
+  "drain_ms": 2000,
+  "protocols": [{"label": "flood", "protocol": "flood"}, {"label": "cat", "protocol": "cat"},
+                {"label": "gossipsub", "protocol": "gossipsub"}]}"#;
+
+/// Wall time of each run of `PAGE_50K` (its network built included) and of all three, in seconds.
+fn page_50k(now_s: Clock) -> Figures {
+    let keys = ["flood_s_50k", "cat_s_50k", "gossipsub_s_50k"];
+    let Ok(prep) = sim::parse_scenario(PAGE_50K).and_then(Prepared::new) else {
+        return keys.iter().map(|&k| (k, f64::NAN)).collect();
+    };
+    let mut figures: Figures = Vec::new();
+    let mut total = 0.0;
+    for (i, key) in keys.into_iter().enumerate() {
+        let t0 = now_s();
+        let wall = match start_run(&prep, i, &EngineOptions::default()) {
+            Ok(started) => {
+                let mut run = started.run;
+                run.run_until(u64::MAX);
+                now_s() - t0
+            }
+            Err(_) => f64::NAN,
+        };
+        total += wall;
+        figures.push((key, wall));
+    }
+    figures.push(("three_protocols_s_50k", total));
+    figures
 }
 
 /// The GossipSub v2.0 study's 1,000-node, 64-message scenario, built into the binary so the
