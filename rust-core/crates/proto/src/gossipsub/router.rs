@@ -900,16 +900,13 @@ impl Gossipsub {
         let by_factor = (self.p.gossip_factor * c.len() as f64) as usize;
         let n = self.p.d_lazy.max(by_factor);
         cx.rng.sample_distinct(c.len(), n, &mut self.scratch_idx);
-        for &i in &self.scratch_idx {
-            let n = ids.len() as u64;
-            cx.send(
-                c[i],
-                Rpc::IHave {
-                    topic,
-                    ids: ids.clone(),
-                },
-            );
-            cx.count(&counters::IHAVE_IDS_SENT, n);
+        if !self.scratch_idx.is_empty() {
+            let shared: std::sync::Arc<[TxId]> = ids.as_slice().into();
+            for &i in &self.scratch_idx {
+                let ids = shared.clone();
+                cx.send(c[i], Rpc::IHave { topic, ids });
+                cx.count(&counters::IHAVE_IDS_SENT, shared.len() as u64);
+            }
         }
         self.scratch = c;
         self.scratch_ids = ids;

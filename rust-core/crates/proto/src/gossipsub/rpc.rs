@@ -14,6 +14,7 @@
 use super::topics::TopicId;
 use crate::wire::varint_len;
 use crate::{MsgClass, Tx, TxId, WireMsg};
+use std::sync::Arc;
 
 /// The topic of the simulator's nodes (and the default topic of a config).
 pub const TOPIC: &str = "/txcast/gossipsub/tx";
@@ -54,9 +55,11 @@ pub enum Rpc {
     },
     /// `publish: [message]`.
     Publish(Message),
+    /// The ids are shared: a heartbeat sends one list to several peers, so each copy is a
+    /// reference count, not an allocation.
     IHave {
         topic: TopicId,
-        ids: Vec<TxId>,
+        ids: Arc<[TxId]>,
     },
     IWant(Vec<TxId>),
     Graft {
@@ -133,7 +136,8 @@ impl WireMsg for Rpc {
     fn subject(&self) -> Option<TxId> {
         match self {
             Rpc::Publish(m) => Some(m.tx.id),
-            Rpc::IHave { ids, .. } | Rpc::IWant(ids) => ids.first().copied(),
+            Rpc::IHave { ids, .. } => ids.first().copied(),
+            Rpc::IWant(ids) => ids.first().copied(),
             Rpc::IDontWant(id) | Rpc::IAnnounce { id, .. } | Rpc::INeed(id) => Some(*id),
             Rpc::Subscribe { .. } | Rpc::Graft { .. } | Rpc::Prune { .. } => None,
         }

@@ -599,7 +599,7 @@ fn broken_iwant_promises_are_penalized() {
         0,
         Rpc::IHave {
             topic: T0,
-            ids: vec![TxId(1)],
+            ids: vec![TxId(1)].into(),
         },
     ));
     assert_eq!(out, vec![(0, Rpc::IWant(vec![TxId(1)]))]);
@@ -613,7 +613,7 @@ fn broken_iwant_promises_are_penalized() {
         1,
         Rpc::IHave {
             topic: T0,
-            ids: vec![TxId(2), TxId(2)],
+            ids: vec![TxId(2), TxId(2)].into(),
         },
     ));
     assert_eq!(
@@ -650,7 +650,7 @@ fn ihave_floods_and_iwant_repeats_are_capped() {
             0,
             Rpc::IHave {
                 topic: T0,
-                ids: vec![TxId(100 + i)],
+                ids: vec![TxId(100 + i)].into(),
             },
         ))
         .len();

@@ -60,7 +60,7 @@ fn one_entry_costs_what_the_simulator_charges() {
         Rpc::Publish(msg),
         Rpc::IHave {
             topic: T0,
-            ids: vec![id; 300],
+            ids: vec![id; 300].into(),
         },
         Rpc::IWant(vec![id, id]),
         Rpc::Graft { topic: T0 },
@@ -127,7 +127,7 @@ fn a_batch_round_trips_and_ids_map_between_stores() {
         Rpc::Publish(msg),
         Rpc::IHave {
             topic: T0,
-            ids: vec![id, msg.tx.id],
+            ids: vec![id, msg.tx.id].into(),
         },
         Rpc::Graft { topic: T0 },
         Rpc::IDontWant(msg.tx.id),
@@ -481,7 +481,7 @@ fn unknown_fields_are_skipped_and_counted() {
             Rpc::Publish(msg),
             Rpc::IHave {
                 topic: T0,
-                ids: vec![id],
+                ids: vec![id].into(),
             },
         ],
         &names(),
@@ -535,7 +535,7 @@ fn rpc_strategy() -> impl Strategy<Value = Vec<u8>> {
         }),
         Just(Rpc::IHave {
             topic: T0,
-            ids: vec![TxId(0), TxId(1)]
+            ids: vec![TxId(0), TxId(1)].into()
         }),
         Just(Rpc::IWant(vec![TxId(1)])),
         Just(Rpc::Publish(Message {
