@@ -212,26 +212,28 @@ async function simulate(request: RunRequest): Promise<void> {
   );
 }
 
+/** The run a question is about, if this worker still holds it (else the question is answered with an error). */
+function heldRun(request: ArrivalsRequest | SendsRequest): NonNullable<typeof current> | null {
+  if (current && current.id === request.run) return current;
+  post({ kind: 'error', id: request.id, message: 'that run is no longer held by the worker', fatal: false });
+  return null;
+}
 
 function arrivals(request: ArrivalsRequest): void {
-  if (!current || current.id !== request.run) {
-    post({ kind: 'error', id: request.id, message: 'that run is no longer held by the worker', fatal: false });
-    return;
-  }
-  const found = current.sim.arrivals_range(request.seqLo, request.seqHi, request.untilUs);
-  const censoring = current.sim.censoring(request.seqLo, request.untilUs);
+  const run = heldRun(request);
+  if (!run) return;
+  const found = run.sim.arrivals_range(request.seqLo, request.seqHi, request.untilUs);
+  const censoring = run.sim.censoring(request.seqLo, request.untilUs);
   post({ kind: 'arrivals', id: request.id, arrivals: found, censoring }, [found.buffer, censoring.buffer] as ArrayBuffer[]);
 }
 
 /** The sends of the run held that can be drawn over a stretch of time (`SendsRequest`). */
 function sendsWindow(request: SendsRequest): void {
-  if (!current || current.id !== request.run) {
-    post({ kind: 'error', id: request.id, message: 'that run is no longer held by the worker', fatal: false });
-    return;
-  }
+  const run = heldRun(request);
+  if (!run) return;
   const { fromUs, untilUs, lookbackUs, max, tx } = request;
-  const computed = current.done ? Infinity : current.sim.now_us;
-  const found = current.sends.window(fromUs - lookbackUs, fromUs, untilUs, max, computed, tx);
+  const computed = run.done ? Infinity : run.sim.now_us;
+  const found = run.sends.window(fromUs - lookbackUs, fromUs, untilUs, max, computed, tx);
   post({ kind: 'sends', id: request.id, sends: found.rows, first: found.first, fromUs, tx, throughUs: found.through }, [found.rows.buffer] as ArrayBuffer[]);
 }
 

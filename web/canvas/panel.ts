@@ -57,6 +57,8 @@ export class Panel {
   private effectTally: { sums: number[]; read: number; who: string } | null = null;
   /** Sends past those the chunks carried, for a stretch of time (asked of the worker as played). */
   private flights: SendsReply | null = null;
+  /** When the last window of sends arrived (performance.now()). */
+  private flightsAt = 0;
   /** A window of sends is being asked for. */
   flightsAsked = false;
   private layout: LayoutKind = 'force';
@@ -422,9 +424,6 @@ export class Panel {
     const ahead = held.throughUs < this.computedUs && tUs - held.fromUs > (held.throughUs - held.fromUs) / 2;
     return incomplete || ahead ? tUs : null;
   }
-
-  /** When the last window of sends arrived (performance.now()). */
-  private flightsAt = 0;
 
   /** A window of sends the worker sent. */
   setFlights(reply: SendsReply): void {
