@@ -4,7 +4,7 @@
 //! (time, sequence) order.
 
 use crate::digest::EventLog;
-use crate::fair::{FairLinks, Item, Wake};
+use crate::fair::{FairLinks, Item};
 use crate::links::Links;
 use crate::metrics::Metrics;
 use crate::network::{Edge, Network};
@@ -210,9 +210,8 @@ pub struct Engine<P: Protocol> {
     links: Option<Box<Links>>,
     /// Links shared among connections (`links.sharing` "fair"); None for FIFO links.
     fair: Option<Box<FairLinks<P::Msg>>>,
-    /// Messages a connection just got through, and connections' next looks (scratch).
+    /// Messages a connection just got through (scratch).
     through: Vec<(u32, Item<P::Msg>)>,
-    wakes: Vec<Wake>,
     next_change: usize,
     trace: Option<TraceSink>,
     /// Every input handled and what it led to, for narration (off unless asked for).
@@ -281,7 +280,6 @@ impl<P: Protocol> Engine<P> {
             fair: (scenario.links.sharing == crate::scenario::Sharing::Fair)
                 .then(|| Box::new(FairLinks::new(&net, scenario.links.tcp.as_ref()))),
             through: Vec::new(),
-            wakes: Vec::new(),
             next_change: 0,
             trace: None,
             steps: None,
@@ -468,21 +466,22 @@ impl<P: Protocol> Engine<P> {
             return;
         };
         let mut through = std::mem::take(&mut self.through);
-        let mut wakes = std::mem::take(&mut self.wakes);
-        if fair.wake(edge, generation, self.now, &mut through, &mut wakes) {
+        if fair.wake(edge, generation, self.now, &mut through) {
             self.log.record(self.now, tag::FLOW, edge, generation, 0);
-            self.hold(&mut wakes);
+            self.hold();
             for (e, item) in through.drain(..) {
                 self.sent_fair(e as usize, item);
             }
         }
         self.through = through;
-        self.wakes = wakes;
     }
 
-    /// Puts connections' next looks in the queue.
-    fn hold(&mut self, wakes: &mut Vec<Wake>) {
-        for w in wakes.drain(..) {
+    /// Puts the connections' next looks that fair sharing asked for in the queue.
+    fn hold(&mut self) {
+        let Some(fair) = self.fair.as_deref_mut() else {
+            return;
+        };
+        for w in fair.drain_wakes() {
             self.queue.push(
                 w.at_us,
                 Event::Flow {
@@ -525,10 +524,8 @@ impl<P: Protocol> Engine<P> {
             lost,
             jitter_us,
         };
-        let mut wakes = std::mem::take(&mut self.wakes);
-        fair.send(e, item, self.now, &mut wakes);
-        self.hold(&mut wakes);
-        self.wakes = wakes;
+        fair.send(e, item, self.now);
+        self.hold();
     }
 
     /// Fair sharing: what was queued on links that went down is dropped.
@@ -536,12 +533,10 @@ impl<P: Protocol> Engine<P> {
         let Some(fair) = &mut self.fair else {
             return;
         };
-        let mut wakes = std::mem::take(&mut self.wakes);
         for e in edges {
-            fair.drop_link(&self.net, e, self.now, &mut wakes);
+            fair.drop_link(&self.net, e, self.now);
         }
-        self.hold(&mut wakes);
-        self.wakes = wakes;
+        self.hold();
     }
 
     /// Carries out the timeline's next change and schedules the one after it.

@@ -103,6 +103,8 @@ pub struct FairLinks<M> {
     /// Per directed edge, with slow start only.
     windows: Vec<Window>,
     initial_window: u64,
+    /// The events for the engine to hold, taken by `drain_wakes`.
+    wakes: Vec<Wake>,
 }
 
 /// The event to hold for a connection: look at it again at `at_us` if its generation is
@@ -166,7 +168,13 @@ impl<M> FairLinks<M> {
                 .collect(),
             windows,
             initial_window,
+            wakes: Vec::new(),
         }
+    }
+
+    /// The events the last calls asked the engine to hold.
+    pub fn drain_wakes(&mut self) -> std::vec::Drain<'_, Wake> {
+        self.wakes.drain(..)
     }
 
     /// The sender's uplink and the receiver's downlink of connection `e`.
@@ -174,8 +182,8 @@ impl<M> FairLinks<M> {
         [self.from[e] as usize, self.nodes + self.to[e] as usize]
     }
 
-    /// Queues a message on connection `e` at `now`; the events to hold go to `wakes`.
-    pub fn send(&mut self, e: usize, item: Item<M>, now: u64, wakes: &mut Vec<Wake>) {
+    /// Queues a message on connection `e` at `now`.
+    pub fn send(&mut self, e: usize, item: Item<M>, now: u64) {
         let c = &mut self.conns[e];
         if !c.queue.is_empty() {
             // Behind the message being sent; ahead of queued ones less urgent.
@@ -199,12 +207,12 @@ impl<M> FairLinks<M> {
             w.sent = 0;
             w.round_end_us = now + w.rtt_us;
         }
-        self.refresh(e, now, wakes);
+        self.refresh(e, now);
     }
 
     /// Drops whatever is queued on both directions of a link that went down; the connection
     /// starts afresh when the link comes back.
-    pub fn drop_link(&mut self, net: &Network, e: usize, now: u64, wakes: &mut Vec<Wake>) {
+    pub fn drop_link(&mut self, net: &Network, e: usize, now: u64) {
         for edge in [e, net.reverse(e)] {
             if let Some(w) = self.windows.get_mut(edge) {
                 w.idle_since_us = None;
@@ -216,7 +224,7 @@ impl<M> FairLinks<M> {
             let c = &mut self.conns[edge];
             c.queue.clear();
             c.left = 0;
-            self.refresh(edge, now, wakes);
+            self.refresh(edge, now);
         }
     }
 
@@ -229,7 +237,6 @@ impl<M> FairLinks<M> {
         generation: u32,
         now: u64,
         done: &mut Vec<(u32, Item<M>)>,
-        wakes: &mut Vec<Wake>,
     ) -> bool {
         let e = conn as usize;
         if self.conns[e].generation != generation {
@@ -269,7 +276,7 @@ impl<M> FairLinks<M> {
                 w.idle_since_us = Some(now);
             }
         }
-        self.refresh(e, now, wakes);
+        self.refresh(e, now);
         true
     }
 
@@ -294,9 +301,8 @@ impl<M> FairLinks<M> {
     }
 
     /// After connection `e` changed at `now` (it is up to date): if it starts or stops
-    /// sending, the flows sharing a port with it are rated again; its next look goes to
-    /// `wakes`.
-    fn refresh(&mut self, e: usize, now: u64, wakes: &mut Vec<Wake>) {
+    /// sending, the flows sharing a port with it are rated again; then its next look.
+    fn refresh(&mut self, e: usize, now: u64) {
         let room = self
             .windows
             .get(e)
@@ -315,27 +321,27 @@ impl<M> FairLinks<M> {
                     flows.swap_remove(i);
                 }
                 for i in 0..self.ports[p].flows.len() {
-                    self.rerate(self.ports[p].flows[i] as usize, now, wakes);
+                    self.rerate(self.ports[p].flows[i] as usize, now);
                 }
             }
         }
-        self.schedule(e, now, wakes);
+        self.schedule(e, now);
     }
 
     /// A sending flow's rate after its ports' shares changed: the lesser of the two.
-    fn rerate(&mut self, f: usize, now: u64, wakes: &mut Vec<Wake>) {
+    fn rerate(&mut self, f: usize, now: u64) {
         let [up, down] = self.ports_of(f);
         let rate = self.ports[up].share().min(self.ports[down].share());
         if rate != self.conns[f].rate {
             self.advance(f, now);
             self.conns[f].rate = rate;
-            self.schedule(f, now, wakes);
+            self.schedule(f, now);
         }
     }
 
     /// Connection `e`'s next look: its message through, its window out or its round over.
     /// An event already held for no later than that stays (it looks again when it comes up).
-    fn schedule(&mut self, e: usize, now: u64, wakes: &mut Vec<Wake>) {
+    fn schedule(&mut self, e: usize, now: u64) {
         let c = &mut self.conns[e];
         let w = self.windows.get(e).filter(|w| w.growing);
         let mut at = None;
@@ -354,7 +360,7 @@ impl<M> FairLinks<M> {
                 c.generation = c.generation.wrapping_add(1);
                 c.pending_us = at;
                 if let Some(at_us) = at {
-                    wakes.push(Wake {
+                    self.wakes.push(Wake {
                         conn: e as u32,
                         generation: c.generation,
                         at_us,
