@@ -154,6 +154,27 @@ fn a_downlink_is_shared_among_the_connections_arriving_on_it() {
     assert!(second_done.abs_diff(c0 + 2 * alone) <= 1, "{second_done}");
 }
 
+#[test]
+fn a_flow_held_back_at_one_end_leaves_its_share_of_the_other_unused() {
+    // Node 0's 2 Mbit/s uplink gives each of its two connections 1 Mbit/s. Node 1's downlink
+    // takes only 0.5 Mbit/s, and the rest is not handed to node 2's connection (max-min
+    // fairness across both ends would give it 1.5 Mbit/s): each goes at its lesser share.
+    let mut s = star(2, 10.0, 2.0, 12_500, 1, 0.0);
+    s.bandwidth.overrides = vec![BandwidthOverride {
+        node: 1,
+        up_mbps: 1000.0,
+        down_mbps: 0.5,
+    }];
+    let bytes = 12_500 + FRAMING as usize;
+    assert_eq!(
+        arrivals(s),
+        vec![
+            (2, 0, serialization_us(bytes, 1_000_000) + 10_000),
+            (1, 0, serialization_us(bytes, 500_000) + 10_000),
+        ]
+    );
+}
+
 /// Slow start: 100,003 bytes over a 1 Gbit/s link with a 100 ms round trip and 10 segments of
 /// 1,460 bytes to start with.
 #[test]
