@@ -4,7 +4,7 @@
 //! (time, sequence) order.
 
 use crate::digest::EventLog;
-use crate::fair::{FairLinks, Item, Wake};
+use crate::fair::{FairLinks, Item};
 use crate::links::Links;
 use crate::metrics::Metrics;
 use crate::network::{Edge, Network};
@@ -114,9 +114,9 @@ enum Event<M, T> {
     },
     /// The timeline's next change (`Engine::next_change`) is due.
     Change,
-    /// Fair sharing: a port (a node's uplink or downlink) is due for a look.
-    Port {
-        port: u32,
+    /// Fair sharing: a connection's transfer is due for a look.
+    Flow {
+        edge: u32,
         generation: u32,
     },
 }
@@ -158,7 +158,7 @@ mod tag {
     pub const LOST: u8 = 8;
     pub const CHANGE: u8 = 9;
     pub const PEER_UP: u8 = 10;
-    pub const PORT: u8 = 11;
+    pub const FLOW: u8 = 11;
 }
 
 /// How many events ahead `warm_ahead` asks for an arrival's edge, then its receiver's
@@ -210,8 +210,8 @@ pub struct Engine<P: Protocol> {
     links: Option<Box<Links>>,
     /// Links shared among connections (`links.sharing` "fair"); None for FIFO links.
     fair: Option<Box<FairLinks<P::Msg>>>,
-    /// Messages a port just let through (scratch).
-    through: Vec<(bool, u32, Item<P::Msg>)>,
+    /// Messages a connection just got through (scratch).
+    through: Vec<(u32, Item<P::Msg>)>,
     next_change: usize,
     trace: Option<TraceSink>,
     /// Every input handled and what it led to, for narration (off unless asked for).
@@ -454,51 +454,47 @@ impl<P: Protocol> Engine<P> {
                 self.dispatch(node as usize, input);
             }
             Event::Change => self.on_change(),
-            Event::Port { port, generation } => self.on_port(port, generation),
+            Event::Flow { edge, generation } => self.on_flow(edge, generation),
         }
     }
 
-    /// Fair sharing: a port is looked at; what went through it moves on.
+    /// Fair sharing: a connection is looked at; what it got through crosses the link.
     #[cold]
     #[inline(never)]
-    fn on_port(&mut self, port: u32, generation: u32) {
+    fn on_flow(&mut self, edge: u32, generation: u32) {
         let Some(fair) = &mut self.fair else {
             return;
         };
         let mut through = std::mem::take(&mut self.through);
-        let next = fair.wake(port, generation, self.now, &mut through);
-        if through.is_empty() && next.is_none() {
-            self.through = through;
-            return; // stale
-        }
-        self.log.record(self.now, tag::PORT, port, generation, 0);
-        self.hold(next);
-        for (uplink, e, item) in through.drain(..) {
-            let e = e as usize;
-            if uplink {
-                self.left_uplink(e, item);
-            } else {
-                self.left_downlink(e, item.msg);
+        if fair.wake(edge, generation, self.now, &mut through) {
+            self.log.record(self.now, tag::FLOW, edge, generation, 0);
+            self.hold();
+            for (e, item) in through.drain(..) {
+                self.sent_fair(e as usize, item);
             }
         }
         self.through = through;
     }
 
-    /// Puts a port's next look in the queue.
-    fn hold(&mut self, wake: Option<Wake>) {
-        if let Some(w) = wake {
+    /// Puts the connections' next looks that fair sharing asked for in the queue.
+    fn hold(&mut self) {
+        let Some(fair) = self.fair.as_deref_mut() else {
+            return;
+        };
+        for w in fair.drain_wakes() {
             self.queue.push(
                 w.at_us,
-                Event::Port {
-                    port: w.port,
+                Event::Flow {
+                    edge: w.conn,
                     generation: w.generation,
                 },
             );
         }
     }
 
-    /// Fair sharing: a message is through its sender's uplink and crosses the link.
-    fn left_uplink(&mut self, e: usize, item: Item<P::Msg>) {
+    /// Fair sharing: a message's last bit left its sender; it arrives a link latency later,
+    /// through the receiver's downlink already (the flow's rate held on both ends).
+    fn sent_fair(&mut self, e: usize, item: Item<P::Msg>) {
         let edge = self.net.edges[e];
         let arrive = self.now + edge.latency_us + item.jitter_us;
         let Item {
@@ -508,26 +504,7 @@ impl<P: Protocol> Engine<P> {
         self.cross_link((from, edge.peer), e, msg, bytes, lost, arrive);
     }
 
-    /// Fair sharing: a message is through its receiver's downlink.
-    fn left_downlink(&mut self, e: usize, msg: P::Msg) {
-        let at = self.now + self.processing_us;
-        if at == self.now {
-            if self.link_up[e] {
-                let Edge { peer, back, .. } = self.net.edges[e];
-                self.receive(peer as usize, back, msg);
-            }
-        } else {
-            self.queue.push(
-                at,
-                Event::Handle {
-                    edge: e as u32,
-                    msg,
-                },
-            );
-        }
-    }
-
-    /// Fair sharing: a message joins its connection's queue on the sender's uplink.
+    /// Fair sharing: a message joins its connection's queue.
     #[cold]
     #[inline(never)]
     fn send_fair(&mut self, e: usize, msg: P::Msg, bytes: usize) {
@@ -547,28 +524,8 @@ impl<P: Protocol> Engine<P> {
             lost,
             jitter_us,
         };
-        let stage = fair.stage(e, true);
-        let wake = fair.enqueue(&self.net, stage, item, self.now);
-        self.hold(wake);
-    }
-
-    /// Fair sharing: a message has crossed the link and joins the receiver's downlink.
-    #[cold]
-    #[inline(never)]
-    fn arrive_fair(&mut self, e: usize, msg: P::Msg, bytes: usize) {
-        let Some(fair) = &mut self.fair else {
-            return;
-        };
-        let item = Item {
-            priority: 0,
-            msg,
-            bytes: bytes as u32,
-            lost: false,
-            jitter_us: 0,
-        };
-        let stage = fair.stage(e, false);
-        let wake = fair.enqueue(&self.net, stage, item, self.now);
-        self.hold(wake);
+        fair.send(e, item, self.now);
+        self.hold();
     }
 
     /// Fair sharing: what was queued on links that went down is dropped.
@@ -576,13 +533,10 @@ impl<P: Protocol> Engine<P> {
         let Some(fair) = &mut self.fair else {
             return;
         };
-        let mut wakes = Vec::new();
         for e in edges {
-            fair.drop_link(&self.net, e, self.now, &mut wakes);
+            fair.drop_link(&self.net, e, self.now);
         }
-        for w in wakes {
-            self.hold(Some(w));
-        }
+        self.hold();
     }
 
     /// Carries out the timeline's next change and schedules the one after it.
@@ -775,10 +729,10 @@ impl<P: Protocol> Engine<P> {
         stats.down_payload += payload as u64;
         stats.down_control += (bytes - payload) as u64;
         let bps = self.net.down_bps[r];
-        let done = if bps == 0 {
+        // Nothing to wait for on an unlimited downlink, nor with fair links, where the
+        // flow's rate already held on the downlink as it left the sender.
+        let done = if bps == 0 || self.fair.is_some() {
             self.now
-        } else if self.fair.is_some() {
-            return self.arrive_fair(e, msg, bytes);
         } else {
             let start = self.now.max(self.down_free_us[r]);
             let done = start + serialization_us(bytes, bps);

@@ -1,18 +1,24 @@
-//! Links shared like TCP's (`links.sharing` "fair"): a node's uplink is shared equally among
-//! its connections that have bytes to send, and its downlink among those with bytes arriving
-//! (max-min fairness on one link, where no connection asks for less than an equal share);
-//! messages on one connection go in order. With `links.tcp`, a connection sends at most its
+//! Links shared like TCP's (`links.sharing` "fair"): every connection (directed link) with
+//! bytes to send is one flow through its sender's uplink and its receiver's downlink. Each of
+//! those ports is shared equally among the flows through it, and a flow goes at the lesser of
+//! its two shares. Messages on one connection go in order and stream through both ends at the
+//! flow's rate, so the last bit arrives one link latency after it left (TCP pipelines; there
+//! is no store-and-forward at the receiver). With `links.tcp`, a connection sends at most its
 //! congestion window per round trip, and the window grows by what was sent in the round before
 //! (slow start, from the initial window; again from it after an idle spell).
 //!
-//! Exact and event-driven: rates are integers (bits per second), what is left of a message is
-//! counted in bit-microseconds per second, so rate times time is exact, and a port (one node's
-//! uplink or downlink) is looked at again only when something on it changes: a message starts
-//! or ends, a window runs out or a round trip ends. The engine keeps the time and the queue;
-//! this module says when to look at a port next and what left it.
+//! Not max-min fair across the network: a flow held back at one end leaves the other end's
+//! share unused rather than handing it to the other flows there. Max-min couples the busy ports
+//! of a gossiping network (each start or stop was worked out over some 260 flows on 80 nodes),
+//! which made runs 50-240x slower; equal shares per port change only the flows on the two
+//! ports of the flow that started or stopped.
 //!
-//! As in the FIFO model, a message crosses the uplink, the link's latency and then the
-//! downlink, each stage after the one before has the whole message.
+//! Exact and event-driven: rates are integers (bits per second), what is left of a message is
+//! counted in bit-microseconds per second, so rate times time is exact. Rates change only when
+//! a flow starts or stops (a message starts on an idle connection, the last one ends, a window
+//! runs out or opens again). Each connection has at most one live event in the engine's queue
+//! (its message through, its window out, its round over): a later finish keeps the event it
+//! has, which then looks again; only an earlier one replaces it (the old one goes stale).
 
 use crate::network::Network;
 use crate::scenario::Tcp;
@@ -27,10 +33,10 @@ pub const RTO_MIN_US: u64 = 200_000;
 pub const MAX_WINDOW_BYTES: u64 = 64 << 20;
 /// One bit, in the units `left` counts in.
 const BIT: u64 = 1_000_000;
-/// The rate of a link without a bandwidth limit.
+/// The rate of a flow between two ports without a bandwidth limit.
 const INSTANT: u64 = u64::MAX;
 
-/// A message waiting on, or crossing, one stage of a link.
+/// A message waiting on, or crossing, a connection.
 pub struct Item<M> {
     pub msg: M,
     pub bytes: u32,
@@ -39,15 +45,23 @@ pub struct Item<M> {
     pub jitter_us: u64,
 }
 
-/// One connection's side of a port: its messages in order and the head's progress.
-struct Stage<M> {
+/// One connection: its messages in order and the head's progress.
+struct Conn<M> {
     queue: VecDeque<Item<M>>,
     /// What is left of the head message, in bit-microseconds per second.
     left: u64,
     rate: u64,
+    /// When `left` was last brought up to date.
+    updated_us: u64,
+    /// The event the engine holds for this connection: only the latest generation counts.
+    generation: u32,
+    /// When that event comes up (None: no live event).
+    pending_us: Option<u64>,
+    /// In its ports' `flows`: it has a message and room in its window.
+    sending: bool,
 }
 
-/// A connection's congestion window (only for uplink stages, only with slow start).
+/// A connection's congestion window (only with slow start).
 #[derive(Clone, Copy)]
 struct Window {
     cwnd: u64,
@@ -63,31 +77,41 @@ struct Window {
 
 struct Port {
     bps: u64,
-    /// Stages with a message, in the order they became busy.
-    active: Vec<u32>,
-    updated_us: u64,
-    /// The event the engine holds for this port: only the latest generation counts.
-    generation: u32,
-    next_us: Option<u64>,
+    /// The connections sending through this port.
+    flows: Vec<u32>,
+}
+
+impl Port {
+    /// Each flow's equal share of the port.
+    fn share(&self) -> u64 {
+        match (self.bps, self.flows.len() as u64) {
+            (0, _) => INSTANT,
+            (_, 0) => 0,
+            (bps, n) => (bps / n).max(1),
+        }
+    }
 }
 
 pub struct FairLinks<M> {
-    edges: usize,
-    /// The sender of each directed edge.
+    nodes: usize,
+    /// The sender and the receiver of each directed edge.
     from: Vec<u32>,
-    /// Uplink stage of edge e at `e`, downlink stage at `edges + e`.
-    stages: Vec<Stage<M>>,
+    to: Vec<u32>,
+    conns: Vec<Conn<M>>,
     /// Node v's uplink at `v`, its downlink at `nodes + v`.
     ports: Vec<Port>,
     /// Per directed edge, with slow start only.
     windows: Vec<Window>,
     initial_window: u64,
+    /// The events for the engine to hold, taken by `drain_wakes`.
+    wakes: Vec<Wake>,
 }
 
-/// The event to hold for a port: look at it again at `at_us` if its generation is still current.
+/// The event to hold for a connection: look at it again at `at_us` if its generation is
+/// still current.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Wake {
-    pub port: u32,
+    pub conn: u32,
     pub generation: u32,
     pub at_us: u64,
 }
@@ -101,13 +125,6 @@ impl<M> FairLinks<M> {
                 from[e] = v as u32;
             }
         }
-        let port = |bps: u64| Port {
-            bps,
-            active: Vec::new(),
-            updated_us: 0,
-            generation: 0,
-            next_us: None,
-        };
         let slow_start = tcp.filter(|t| t.slow_start);
         let initial_window = slow_start.map_or(0, |t| t.initial_window_segments as u64 * MSS_BYTES);
         let windows = match slow_start {
@@ -126,67 +143,61 @@ impl<M> FairLinks<M> {
             None => Vec::new(),
         };
         FairLinks {
-            edges,
+            nodes: net.nodes,
             from,
-            stages: (0..2 * edges)
-                .map(|_| Stage {
+            to: net.edges.iter().map(|e| e.peer).collect(),
+            conns: (0..edges)
+                .map(|_| Conn {
                     queue: VecDeque::new(),
                     left: 0,
                     rate: 0,
+                    updated_us: 0,
+                    generation: 0,
+                    pending_us: None,
+                    sending: false,
                 })
                 .collect(),
             ports: net
                 .up_bps
                 .iter()
                 .chain(&net.down_bps)
-                .map(|&bps| port(bps))
+                .map(|&bps| Port {
+                    bps,
+                    flows: Vec::new(),
+                })
                 .collect(),
             windows,
             initial_window,
+            wakes: Vec::new(),
         }
     }
 
-    /// The stage of edge `e` on its sender's uplink or its receiver's downlink.
-    pub fn stage(&self, e: usize, uplink: bool) -> usize {
-        if uplink {
-            e
-        } else {
-            self.edges + e
-        }
+    /// The events the last calls asked the engine to hold.
+    pub fn drain_wakes(&mut self) -> std::vec::Drain<'_, Wake> {
+        self.wakes.drain(..)
     }
 
-    fn port_of(&self, stage: usize, net: &Network) -> usize {
-        if stage < self.edges {
-            self.from[stage] as usize
-        } else {
-            net.nodes + net.edges[stage - self.edges].peer as usize
-        }
+    /// The sender's uplink and the receiver's downlink of connection `e`.
+    fn ports_of(&self, e: usize) -> [usize; 2] {
+        [self.from[e] as usize, self.nodes + self.to[e] as usize]
     }
 
-    /// Queues a message on a stage at `now`. A stage that was idle starts at once, which
-    /// changes every share on its port: the port must be looked at now (the returned wake).
-    pub fn enqueue(
-        &mut self,
-        net: &Network,
-        stage: usize,
-        item: Item<M>,
-        now: u64,
-    ) -> Option<Wake> {
-        let s = &mut self.stages[stage];
-        if !s.queue.is_empty() {
+    /// Queues a message on connection `e` at `now`.
+    pub fn send(&mut self, e: usize, item: Item<M>, now: u64) {
+        let c = &mut self.conns[e];
+        if !c.queue.is_empty() {
             // Behind the message being sent; ahead of queued ones less urgent.
-            let at = (1..=s.queue.len())
+            let at = (1..=c.queue.len())
                 .rev()
-                .find(|&i| s.queue[i - 1].priority >= item.priority)
+                .find(|&i| c.queue[i - 1].priority >= item.priority)
                 .unwrap_or(1);
-            s.queue.insert(at, item);
-            return None;
+            c.queue.insert(at, item);
+            return;
         }
-        s.left = item.bytes as u64 * 8 * BIT;
-        s.rate = 0;
-        s.queue.push_back(item);
-        if stage < self.edges && !self.windows.is_empty() {
-            let w = &mut self.windows[stage];
+        c.left = item.bytes as u64 * 8 * BIT;
+        c.updated_us = now;
+        c.queue.push_back(item);
+        if let Some(w) = self.windows.get_mut(e) {
             if w.idle_since_us
                 .is_none_or(|t| now > t + w.rtt_us + RTO_MIN_US)
             {
@@ -196,177 +207,167 @@ impl<M> FairLinks<M> {
             w.sent = 0;
             w.round_end_us = now + w.rtt_us;
         }
-        let port = self.port_of(stage, net);
-        self.ports[port].active.push(stage as u32);
-        self.wake_now(port, now)
-    }
-
-    /// Asks for the port to be looked at now, unless that is already asked.
-    fn wake_now(&mut self, port: usize, now: u64) -> Option<Wake> {
-        let p = &mut self.ports[port];
-        if p.next_us == Some(now) {
-            return None;
-        }
-        p.generation = p.generation.wrapping_add(1);
-        p.next_us = Some(now);
-        Some(Wake {
-            port: port as u32,
-            generation: p.generation,
-            at_us: now,
-        })
+        self.refresh(e, now);
     }
 
     /// Drops whatever is queued on both directions of a link that went down; the connection
-    /// starts afresh when the link comes back. Returns the ports to look at now.
-    pub fn drop_link(&mut self, net: &Network, e: usize, now: u64, wakes: &mut Vec<Wake>) {
+    /// starts afresh when the link comes back.
+    pub fn drop_link(&mut self, net: &Network, e: usize, now: u64) {
         for edge in [e, net.reverse(e)] {
-            for uplink in [true, false] {
-                let stage = self.stage(edge, uplink);
-                if self.stages[stage].queue.is_empty() {
-                    continue;
-                }
-                let port = self.port_of(stage, net);
-                self.advance(port, now);
-                let s = &mut self.stages[stage];
-                s.queue.clear();
-                s.left = 0;
-                s.rate = 0;
-                self.ports[port].active.retain(|&x| x as usize != stage);
-                wakes.extend(self.wake_now(port, now));
-            }
             if let Some(w) = self.windows.get_mut(edge) {
                 w.idle_since_us = None;
             }
-        }
-    }
-
-    /// Applies the port's rates from its last update to `now`.
-    fn advance(&mut self, port: usize, now: u64) {
-        let dt = now - self.ports[port].updated_us;
-        self.ports[port].updated_us = now;
-        for i in 0..self.ports[port].active.len() {
-            let stage = self.ports[port].active[i] as usize;
-            let s = &mut self.stages[stage];
-            if s.rate == 0 {
+            if self.conns[edge].queue.is_empty() {
                 continue;
             }
-            let mut sent = if s.rate == INSTANT {
-                s.left
-            } else {
-                (s.rate as u128 * dt as u128).min(s.left as u128) as u64
-            };
-            if let Some(w) = self.windows.get_mut(stage).filter(|w| w.growing) {
-                sent = sent.min(window_left(w));
-                w.sent += sent;
-            }
-            s.left -= sent;
+            self.advance(edge, now);
+            let c = &mut self.conns[edge];
+            c.queue.clear();
+            c.left = 0;
+            self.refresh(edge, now);
         }
     }
 
-    /// Looks at a port at `now` (the engine's event for `wake` came up): messages that are
-    /// through go to `done` as (through an uplink?, directed edge, item), windows grow at the end of their rounds, the
-    /// link is shared again among the stages that can send, and the next look is returned.
-    /// A stale wake does nothing.
+    /// Looks at connection `conn` at `now` (the engine's event for it came up): messages that
+    /// are through go to `done` as (directed edge, item), its window grows at the end of a
+    /// round, and the shares change if it starts or stops sending. False for a stale event.
     pub fn wake(
         &mut self,
-        port: u32,
+        conn: u32,
         generation: u32,
         now: u64,
-        done: &mut Vec<(bool, u32, Item<M>)>,
-    ) -> Option<Wake> {
-        let p = port as usize;
-        if self.ports[p].generation != generation {
-            return None;
+        done: &mut Vec<(u32, Item<M>)>,
+    ) -> bool {
+        let e = conn as usize;
+        if self.conns[e].generation != generation {
+            return false;
         }
-        self.ports[p].next_us = None;
-        self.advance(p, now);
-        let bps = self.ports[p].bps;
-        let mut active = std::mem::take(&mut self.ports[p].active);
-        let edges = self.edges;
-        active.retain(|&stage| {
-            let stage = stage as usize;
-            let s = &mut self.stages[stage];
-            while s.left == 0 {
-                let Some(item) = s.queue.pop_front() else {
-                    break;
-                };
-                done.push(match stage < edges {
-                    true => (true, stage as u32, item),
-                    false => (false, (stage - edges) as u32, item),
-                });
-                if let Some(next) = s.queue.front() {
-                    s.left = next.bytes as u64 * 8 * BIT;
-                }
-            }
-            let busy = !s.queue.is_empty();
-            if let Some(w) = self.windows.get_mut(stage) {
-                if w.growing && (!busy || now >= w.round_end_us) {
-                    // The round's bytes are (or will be) acknowledged: slow start adds them.
-                    w.cwnd = (w.cwnd + w.sent / (8 * BIT)).min(MAX_WINDOW_BYTES);
-                    w.sent = 0;
-                    w.round_end_us = now + w.rtt_us;
-                    // Once a round trip's worth at the link's full rate fits, it never limits.
-                    let full =
-                        bps != 0 && w.cwnd as u128 * 8_000_000 >= bps as u128 * w.rtt_us as u128;
-                    if full || w.cwnd == MAX_WINDOW_BYTES {
-                        w.growing = false;
-                    }
-                }
-                if !busy {
-                    w.idle_since_us = Some(now);
-                }
-            }
-            busy
-        });
-        // Equal shares among the stages whose window has room.
-        let can_send = |stage: u32, windows: &[Window]| {
-            windows
-                .get(stage as usize)
-                .is_none_or(|w| !w.growing || window_left(w) > 0)
-        };
-        let senders = active
-            .iter()
-            .filter(|&&s| can_send(s, &self.windows))
-            .count() as u64;
-        let share = match (bps, senders) {
-            (_, 0) => 0,
-            (0, _) => INSTANT,
-            (bps, n) => (bps / n).max(1),
-        };
-        let mut next: Option<u64> = None;
-        for &stage in &active {
-            let s = &mut self.stages[stage as usize];
-            let w = self.windows.get(stage as usize).filter(|w| w.growing);
-            s.rate = if can_send(stage, &self.windows) {
-                share
-            } else {
-                0
+        self.conns[e].pending_us = None;
+        self.advance(e, now);
+        let c = &mut self.conns[e];
+        while c.left == 0 {
+            let Some(item) = c.queue.pop_front() else {
+                break;
             };
-            let mut at = w.map(|w| w.round_end_us);
-            if s.rate != 0 {
-                let through = now + time_us(s.left, s.rate);
-                let window = w.map(|w| now + time_us(window_left(w), s.rate));
+            done.push((conn, item));
+            if let Some(next) = c.queue.front() {
+                c.left = next.bytes as u64 * 8 * BIT;
+            }
+        }
+        let busy = !c.queue.is_empty();
+        let [up, down] = self.ports_of(e);
+        // The window needs no growing once a round trip at the slower end's full rate fits.
+        let bps = match (self.ports[up].bps, self.ports[down].bps) {
+            (0, b) | (b, 0) => b,
+            (a, b) => a.min(b),
+        };
+        if let Some(w) = self.windows.get_mut(e) {
+            if w.growing && (!busy || now >= w.round_end_us) {
+                // The round's bytes are (or will be) acknowledged: slow start adds them.
+                w.cwnd = (w.cwnd + w.sent / (8 * BIT)).min(MAX_WINDOW_BYTES);
+                w.sent = 0;
+                w.round_end_us = now + w.rtt_us;
+                let full = bps != 0 && w.cwnd as u128 * 8_000_000 >= bps as u128 * w.rtt_us as u128;
+                if full || w.cwnd == MAX_WINDOW_BYTES {
+                    w.growing = false;
+                }
+            }
+            if !busy {
+                w.idle_since_us = Some(now);
+            }
+        }
+        self.refresh(e, now);
+        true
+    }
+
+    /// Brings connection `e`'s progress (and its window's count) up to `now`.
+    fn advance(&mut self, e: usize, now: u64) {
+        let c = &mut self.conns[e];
+        let dt = now - c.updated_us;
+        c.updated_us = now;
+        if c.rate == 0 || dt == 0 && c.rate != INSTANT {
+            return;
+        }
+        let mut sent = if c.rate == INSTANT {
+            c.left
+        } else {
+            (c.rate as u128 * dt as u128).min(c.left as u128) as u64
+        };
+        if let Some(w) = self.windows.get_mut(e).filter(|w| w.growing) {
+            sent = sent.min(window_left(w));
+            w.sent += sent;
+        }
+        c.left -= sent;
+    }
+
+    /// After connection `e` changed at `now` (it is up to date): if it starts or stops
+    /// sending, the flows sharing a port with it are rated again; then its next look.
+    fn refresh(&mut self, e: usize, now: u64) {
+        let room = self
+            .windows
+            .get(e)
+            .is_none_or(|w| !w.growing || window_left(w) > 0);
+        let sending = !self.conns[e].queue.is_empty() && room;
+        if sending != self.conns[e].sending {
+            self.conns[e].sending = sending;
+            if !sending {
+                self.conns[e].rate = 0;
+            }
+            for p in self.ports_of(e) {
+                let flows = &mut self.ports[p].flows;
+                if sending {
+                    flows.push(e as u32);
+                } else if let Some(i) = flows.iter().position(|&f| f as usize == e) {
+                    flows.swap_remove(i);
+                }
+                for i in 0..self.ports[p].flows.len() {
+                    self.rerate(self.ports[p].flows[i] as usize, now);
+                }
+            }
+        }
+        self.schedule(e, now);
+    }
+
+    /// A sending flow's rate after its ports' shares changed: the lesser of the two.
+    fn rerate(&mut self, f: usize, now: u64) {
+        let [up, down] = self.ports_of(f);
+        let rate = self.ports[up].share().min(self.ports[down].share());
+        if rate != self.conns[f].rate {
+            self.advance(f, now);
+            self.conns[f].rate = rate;
+            self.schedule(f, now);
+        }
+    }
+
+    /// Connection `e`'s next look: its message through, its window out or its round over.
+    /// An event already held for no later than that stays (it looks again when it comes up).
+    fn schedule(&mut self, e: usize, now: u64) {
+        let c = &mut self.conns[e];
+        let w = self.windows.get(e).filter(|w| w.growing);
+        let mut at = None;
+        if !c.queue.is_empty() {
+            at = w.map(|w| w.round_end_us);
+            if c.rate != 0 {
+                let through = now + time_us(c.left, c.rate);
+                let window = w.map(|w| now + time_us(window_left(w), c.rate));
                 at = [at, Some(through), window].into_iter().flatten().min();
             }
-            next = earliest(next, at);
         }
-        self.ports[p].active = active;
-        let at_us = next?;
-        let p = &mut self.ports[p];
-        p.generation = p.generation.wrapping_add(1);
-        p.next_us = Some(at_us);
-        Some(Wake {
-            port,
-            generation: p.generation,
-            at_us,
-        })
-    }
-}
-
-fn earliest(a: Option<u64>, b: Option<u64>) -> Option<u64> {
-    match (a, b) {
-        (Some(a), Some(b)) => Some(a.min(b)),
-        _ => a.or(b),
+        match (at, c.pending_us) {
+            (Some(at), Some(held)) if held <= at => {}
+            (None, None) => {}
+            (at, _) => {
+                c.generation = c.generation.wrapping_add(1);
+                c.pending_us = at;
+                if let Some(at_us) = at {
+                    self.wakes.push(Wake {
+                        conn: e as u32,
+                        generation: c.generation,
+                        at_us,
+                    });
+                }
+            }
+        }
     }
 }
 

@@ -194,8 +194,9 @@ pub enum Sharing {
     /// One message at a time at the link's full rate, in the order sent.
     #[default]
     Fifo,
-    /// The connections with bytes to send (or to receive) share the link max-min fairly, as
-    /// TCP flows do; messages on one connection go in order.
+    /// Each connection with bytes to send is one flow through its sender's uplink and its
+    /// receiver's downlink at once (pipelined, as TCP's), at the lesser of the equal shares
+    /// the two give it; messages on one connection go in order.
     Fair,
 }
 

@@ -1,5 +1,7 @@
 //! Links shared as TCP shares them (`links.sharing` "fair", `links.tcp`): the times they give,
-//! worked out by hand, and how they meet timed events and loss.
+//! worked out by hand, and how they meet timed events and loss. A message streams through the
+//! sender's uplink and the receiver's downlink at once, so it arrives one latency after its
+//! last bit left.
 
 use sim::engine::{serialization_us, EngineOptions};
 use sim::registry::start_run;
@@ -82,12 +84,12 @@ fn digest(s: Scenario) -> String {
 #[test]
 fn an_uplink_is_shared_equally_among_its_connections() {
     // FIFO sends the 10 copies one after the other (model.rs); fair sharing sends them side by
-    // side at a tenth of the rate each, so all arrive together, when FIFO's last one does.
+    // side at a tenth of the rate each, so all arrive together, when FIFO's last one would
+    // have left the uplink, plus the latency.
     let a = arrivals(star(10, 10.0, 1.0, 12_500, 1, 0.0));
     assert_eq!(a.len(), 10);
     let bytes = 12_500 + FRAMING as usize;
-    let together =
-        10 * serialization_us(bytes, 1_000_000) + 10_000 + serialization_us(bytes, 1_000_000_000);
+    let together = 10 * serialization_us(bytes, 1_000_000) + 10_000;
     for &(node, _, t) in &a {
         assert_eq!(t, together, "node {node}");
     }
@@ -129,27 +131,47 @@ fn a_downlink_is_shared_among_the_connections_arriving_on_it() {
     let origins: Vec<u32> = prep.plan.origin.clone();
     let created: Vec<u64> = prep.plan.created_us.clone();
     let a = arrivals(s);
-    let at_2: Vec<u64> = a.iter().filter(|x| x.0 == 2).map(|x| x.2).collect();
-    // Both created within a few µs at nodes 0 and 1 (the plan's Poisson draw): they meet on
-    // node 2's downlink and share it for almost the whole transfer.
+    let mut at_2: Vec<u64> = a.iter().filter(|x| x.0 == 2).map(|x| x.2).collect();
+    at_2.sort();
+    // Created a few µs apart at nodes 0 and 1 (the plan's Poisson draw), they meet on node 2's
+    // downlink: the first goes alone at 1 Mbit/s, then both at 500 kbit/s (each uplink could
+    // do 1 Gbit/s: the lesser share counts), then the second alone again.
     assert!(
         origins[0] != origins[1] && origins.iter().all(|&o| o < 2),
         "{origins:?}"
     );
-    let bytes = 12_500 + FRAMING as usize;
-    let alone = serialization_us(bytes, 1_000_000);
-    let up = serialization_us(bytes, 1_000_000_000);
-    let first_in = created.iter().min().unwrap() + up + 10_000;
-    let last = *at_2.iter().max().unwrap();
-    assert!(
-        last.abs_diff(first_in + 2 * alone) <= 10,
-        "{last} vs {}",
-        first_in + 2 * alone
+    let (c0, c1) = (
+        *created.iter().min().unwrap(),
+        *created.iter().max().unwrap(),
     );
-    let first = *at_2.iter().min().unwrap();
-    assert!(
-        first > first_in + alone + alone / 2,
-        "the first copy is slowed by the second"
+    assert!(c1 > c0, "{created:?}");
+    let bits = (12_500 + FRAMING as u64) * 8 * 1_000_000; // bit-µs per s, as fair.rs counts
+    let first_done = c1 + (bits - (c1 - c0) * 1_000_000).div_ceil(500_000);
+    let second_done = first_done + (bits - (first_done - c1) * 500_000).div_ceil(1_000_000);
+    assert_eq!(at_2, vec![first_done + 10_000, second_done + 10_000]);
+    // Both copies together take as long as they would one after the other.
+    let alone = serialization_us(12_503, 1_000_000);
+    assert!(second_done.abs_diff(c0 + 2 * alone) <= 1, "{second_done}");
+}
+
+#[test]
+fn a_flow_held_back_at_one_end_leaves_its_share_of_the_other_unused() {
+    // Node 0's 2 Mbit/s uplink gives each of its two connections 1 Mbit/s. Node 1's downlink
+    // takes only 0.5 Mbit/s, and the rest is not handed to node 2's connection (max-min
+    // fairness across both ends would give it 1.5 Mbit/s): each goes at its lesser share.
+    let mut s = star(2, 10.0, 2.0, 12_500, 1, 0.0);
+    s.bandwidth.overrides = vec![BandwidthOverride {
+        node: 1,
+        up_mbps: 1000.0,
+        down_mbps: 0.5,
+    }];
+    let bytes = 12_500 + FRAMING as usize;
+    assert_eq!(
+        arrivals(s),
+        vec![
+            (2, 0, serialization_us(bytes, 1_000_000) + 10_000),
+            (1, 0, serialization_us(bytes, 500_000) + 10_000),
+        ]
     );
 }
 
@@ -167,7 +189,7 @@ fn slow_start_sends_a_window_per_round_trip_and_the_window_doubles() {
     // Rounds send 14,600, then 29,200 (the window doubled), then the rest from 200 ms on.
     let rest = bytes - 14_600 - 29_200;
     let left_sender = 200_000 + serialization_us(rest as usize, 1_000_000_000);
-    let expected = left_sender + 50_000 + serialization_us(bytes as usize, 1_000_000_000);
+    let expected = left_sender + 50_000;
     assert_eq!(a, vec![(1, 0, expected)]);
 }
 
@@ -184,18 +206,18 @@ fn a_connection_keeps_its_window_for_a_while_and_starts_again_after_an_idle_spel
         arrivals(s)
     };
     let first = 200_000 + serialization_us((bytes - 43_800) as usize, 1_000_000_000);
-    let down = 50_000 + serialization_us(bytes as usize, 1_000_000_000);
+    let latency = 50_000;
     // 100 ms after the first left, the window (58,400 + the 56,203 of the last round) holds
     // the whole second tx: it goes at the link's rate.
     let soon = one(300.0);
-    assert_eq!(soon[0].2, first + down);
+    assert_eq!(soon[0].2, first + latency);
     assert_eq!(
         soon[1].2,
-        300_000 + serialization_us(bytes as usize, 1_000_000_000) + down
+        300_000 + serialization_us(bytes as usize, 1_000_000_000) + latency
     );
     // A second later (idle longer than the round trip plus 200 ms) it starts from 10 segments.
     let later = one(1_300.0);
-    assert_eq!(later[1].2, 1_300_000 + first + down);
+    assert_eq!(later[1].2, 1_300_000 + first + latency);
 }
 
 #[test]
@@ -213,13 +235,13 @@ fn a_link_that_goes_down_mid_transfer_drops_it_and_frees_the_uplink() {
     // Until 50 ms each connection had 500 kbit/s; then node 2's has all of it.
     let sent_by_50 = 50_000 * 500_000; // bit-µs per s
     let rest_us = (bits * 1_000_000 - sent_by_50).div_ceil(1_000_000);
-    let down = 10_000 + serialization_us(12_503, 1_000_000_000);
-    assert_eq!(a[0], (2, 0, 50_000 + rest_us + down));
+    let latency = 10_000;
+    assert_eq!(a[0], (2, 0, 50_000 + rest_us + latency));
     // Node 1 never gets tx 0 (flooding does not send again); tx 1, after the rejoin, reaches
     // both together over a free uplink.
     let tx1: Vec<_> = a.iter().filter(|x| x.1 == 1).collect();
     assert_eq!(tx1.len(), 2);
-    let both = 3_000_000 + 2 * serialization_us(12_503, 1_000_000) + down;
+    let both = 3_000_000 + 2 * serialization_us(12_503, 1_000_000) + latency;
     assert!(tx1.iter().all(|x| x.2 == both), "{tx1:?} vs {both}");
     assert!(!a.iter().any(|x| x.0 == 1 && x.1 == 0));
 }
@@ -231,8 +253,7 @@ fn lost_messages_still_take_their_share_of_the_uplink() {
     let a = arrivals(s);
     assert!(!a.is_empty() && a.len() < 10, "{} of 10 arrived", a.len());
     let bytes = 12_500 + FRAMING as usize;
-    let together =
-        10 * serialization_us(bytes, 1_000_000) + 10_000 + serialization_us(bytes, 1_000_000_000);
+    let together = 10 * serialization_us(bytes, 1_000_000) + 10_000;
     assert!(a.iter().all(|x| x.2 == together));
 }
 
