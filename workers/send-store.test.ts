@@ -25,6 +25,11 @@ describe('SendStore', () => {
     // 70,000 sends about tx 4: two blocks of columns, and one list of 70,000 indexes (room for 131,072).
     store.append(rows(Array.from({ length: 70_000 }, (_, n) => [n, 0, 1, 0, 10, 10, n + 5, 0, 4, 4])));
     expect(store.bytes).toBe(2 * 65_536 * 42 + 131_072 * 4);
+    // Once the run is over, the index keeps no room to grow, and answers as before.
+    const before = store.window(100, 100, 50_000, 250_000, Infinity, 4);
+    store.trim();
+    expect(store.bytes).toBe(2 * 65_536 * 42 + 70_000 * 4);
+    expect(store.window(100, 100, 50_000, 250_000, Infinity, 4)).toEqual(before);
   });
 
   it('holds the sends that may be drawn over a stretch: sent since the lookback, landing after the mark', () => {

@@ -42,6 +42,11 @@ class TxSends {
     this.length += 1;
   }
 
+  /** Gives back the room not filled (the run is over: nothing more comes). */
+  trim(): void {
+    if (this.length < this.ids.length) this.ids = this.ids.slice(0, this.length);
+  }
+
   /** Position of the first index at or after `i`. */
   firstFrom(i: number): number {
     let lo = 0;
@@ -119,6 +124,11 @@ export class SendStore {
       if (subject >= 0 && subject !== tx) this.listOf(subject).push(this.count);
       this.count += 1;
     }
+  }
+
+  /** The run is over: its index by tx keeps no room to grow. */
+  trim(): void {
+    this.byTx.forEach((list) => list.trim());
   }
 
   /** Tx ids are the workload's sequence numbers, so the array stays dense. */
