@@ -100,29 +100,43 @@ export class SendStore {
 
   /** Appends flat rows (the engine's `take_sends`), which come in send order. */
   append(rows: Float64Array): void {
-    for (let o = 0; o + SEND_STRIDE <= rows.length; o += SEND_STRIDE) {
-      if (this.count >= this.max) {
-        if (!this.dropped) this.keptUntilUs = rows[o + SendField.Time];
-        this.dropped += (rows.length - o) / SEND_STRIDE;
-        return;
-      }
+    const n = Math.floor(rows.length / SEND_STRIDE);
+    const kept = Math.min(n, Math.max(0, this.max - this.count));
+    if (kept < n) {
+      if (!this.dropped) this.keptUntilUs = rows[kept * SEND_STRIDE + SendField.Time];
+      this.dropped += n - kept;
+    }
+    // A block at a time, so each send is written into columns already at hand.
+    for (let row = 0; row < kept; ) {
       const at = this.count % BLOCK;
       if (at === 0) this.blocks.push(new Block());
-      const b = this.blocks[this.blocks.length - 1];
-      b.time[at] = rows[o + SendField.Time];
-      b.arrive[at] = rows[o + SendField.Arrive];
-      b.from[at] = rows[o + SendField.From];
-      b.to[at] = rows[o + SendField.To];
-      b.bytes[at] = rows[o + SendField.Bytes];
-      b.payload[at] = rows[o + SendField.Payload];
-      b.tx[at] = rows[o + SendField.Tx];
-      b.subject[at] = rows[o + SendField.Subject];
-      b.kind[at] = rows[o + SendField.Kind] | (rows[o + SendField.Lost] !== 0 ? LOST : 0);
-      const tx = b.tx[at];
-      const subject = b.subject[at];
-      if (tx >= 0) this.listOf(tx).push(this.count);
-      if (subject >= 0 && subject !== tx) this.listOf(subject).push(this.count);
-      this.count += 1;
+      const rowsHere = Math.min(BLOCK - at, kept - row);
+      this.fill(this.blocks[this.blocks.length - 1], at, rows, row, rowsHere);
+      row += rowsHere;
+      this.count += rowsHere;
+    }
+  }
+
+  /** Writes `count` rows from row `row` on into block `b` from `at` on, and indexes them by tx. */
+  private fill(b: Block, at: number, rows: Float64Array, row: number, count: number): void {
+    const { Time, Arrive, From, To, Bytes, Payload, Tx, Subject, Kind, Lost } = SendField;
+    for (let k = 0; k < count; k += 1) {
+      const o = (row + k) * SEND_STRIDE;
+      const i = at + k;
+      b.time[i] = rows[o + Time];
+      b.arrive[i] = rows[o + Arrive];
+      b.from[i] = rows[o + From];
+      b.to[i] = rows[o + To];
+      b.bytes[i] = rows[o + Bytes];
+      b.payload[i] = rows[o + Payload];
+      b.kind[i] = rows[o + Kind] | (rows[o + Lost] !== 0 ? LOST : 0);
+      b.tx[i] = rows[o + Tx];
+      b.subject[i] = rows[o + Subject];
+      const tx = b.tx[i];
+      const subject = b.subject[i];
+      const index = this.count + k;
+      if (tx >= 0) this.listOf(tx).push(index);
+      if (subject >= 0 && subject !== tx) this.listOf(subject).push(index);
     }
   }
 
