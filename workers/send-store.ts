@@ -63,8 +63,9 @@ class TxSends {
 /** Bytes a send takes in a block (its tx's index adds 4). */
 export const SEND_BYTES = 8 + 8 + 4 * 6 + 2;
 /**
- * Sends a run keeps at most (about 550 MB with their index by tx): a 50,000-node run of 20 txs sends about 7.5 million;
- * past it the rest are not kept, so a bigger run cannot take the page's memory with it.
+ * Sends a run keeps at most (about 550 MB with their index by tx): a 50,000-node run of 20 txs
+ * sends about 7.5 million; past it the rest are not kept, so a bigger run cannot take the page's
+ * memory with it.
  */
 export const MAX_SENDS = 12_000_000;
 

@@ -18,7 +18,7 @@ export interface FrameMeasures {
 const KEEP = 600;
 /**
  * While runs compute, frames take at most this share of the page's thread: every core is
- * computing, and a big network's frame (tens of ms, and as much again rasterizing WebGL in
+ * computing, and a big network's frames (tens of ms each, and more again where WebGL runs in
  * software) would take that time from the runs. Frames that cost little still come every refresh.
  */
 const DRAW_SHARE_WHILE_COMPUTING = 0.25;
