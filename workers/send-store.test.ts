@@ -18,7 +18,18 @@ describe('SendStore', () => {
     expect(w.first).toBe(0);
     expect(w.through).toBe(Infinity);
     expect(Array.from(w.rows)).toEqual(all.flat());
-    expect(store.bytes).toBe(2 * 65_536 * 42);
+  });
+
+  it('counts the memory of its columns and of its index by tx', () => {
+    const store = new SendStore();
+    // 70,000 sends about tx 4: two blocks of columns, and one list of 70,000 indexes (room for 131,072).
+    store.append(rows(Array.from({ length: 70_000 }, (_, n) => [n, 0, 1, 0, 10, 10, n + 5, 0, 4, 4])));
+    expect(store.bytes).toBe(2 * 65_536 * 42 + 131_072 * 4);
+    // Once the run is over, the index keeps no room to grow, and answers as before.
+    const before = store.window(100, 100, 50_000, 250_000, Infinity, 4);
+    store.trim();
+    expect(store.bytes).toBe(2 * 65_536 * 42 + 70_000 * 4);
+    expect(store.window(100, 100, 50_000, 250_000, Infinity, 4)).toEqual(before);
   });
 
   it('holds the sends that may be drawn over a stretch: sent since the lookback, landing after the mark', () => {
@@ -53,6 +64,70 @@ describe('SendStore', () => {
     store.append(rows([about(1, 2, 2), about(2, -1, 2), about(3, 3, 3), about(4, -1, 2)]));
     expect(times(store.window(0, 0, Infinity, 10, Infinity, 2).rows)).toEqual([1, 2, 4]);
     expect(times(store.window(0, 0, Infinity, 10, Infinity, 3).rows)).toEqual([3]);
+  });
+
+  it('answers a window about one tx as a scan of every send would, visiting only that tx\'s sends', () => {
+    // A scan of every send from the window's start: what the store did before it indexed sends by tx.
+    const scan = (all: number[][], sentFrom: number, landsAfter: number, until: number, max: number, computed: number, about: number) => {
+      let start = all.findIndex((s) => s[0] >= sentFrom);
+      if (start < 0) start = all.length;
+      const picked: number[] = [];
+      let through = Math.min(until, computed);
+      for (let i = start; i < all.length && all[i][0] < until; i += 1) {
+        const [, , , , , , arrive, , tx, subject] = all[i];
+        if (arrive <= landsAfter || (tx !== about && subject !== about)) continue;
+        if (picked.length === max) {
+          through = Math.min(through, all[i][0]);
+          break;
+        }
+        picked.push(i);
+      }
+      return { rows: picked.flatMap((i) => all[i]), first: picked.length ? picked[0] : start, through };
+    };
+    let seed = 7;
+    const random = (n: number) => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+      return seed % n;
+    };
+    for (let round = 0; round < 20; round += 1) {
+      const txs = 1 + random(30);
+      let t = 0;
+      const all = Array.from({ length: 2_000 + random(80_000) }, () => {
+        t += random(3);
+        // Payloads carry their tx; announcements and requests only name it; control messages neither.
+        const tx = random(3) === 0 ? -1 : random(txs);
+        const subject = random(5) === 0 ? -1 : tx >= 0 && random(4) > 0 ? tx : random(txs);
+        return [t, random(50), random(50), random(4), 100, 0, t + random(400), random(20) === 0 ? 1 : 0, tx, subject];
+      });
+      const store = new SendStore();
+      for (let o = 0; o < all.length; o += 5_000) store.append(rows(all.slice(o, o + 5_000)));
+      for (let ask = 0; ask < 10; ask += 1) {
+        const about = random(txs + 1) - 1 >= 0 ? random(txs) : txs + 3; // sometimes a tx that sent nothing
+        const sentFrom = random(t + 10);
+        const landsAfter = sentFrom + random(300);
+        const until = random(4) === 0 ? Infinity : landsAfter + random(t);
+        const max = random(3) === 0 ? 1 + random(50) : 250_000;
+        const computed = random(3) === 0 ? random(t + 10) : Infinity;
+        const w = store.window(sentFrom, landsAfter, until, max, computed, about);
+        const expected = scan(all, sentFrom, landsAfter, until, max, computed, about);
+        expect({ rows: Array.from(w.rows), first: w.first, through: w.through }).toEqual(expected);
+        // Visited: the tx's sends from the window's start to its end (and the one that ended it).
+        const ofTx = all.filter((s) => s[0] >= sentFrom && s[0] < until && (s[8] === about || s[9] === about)).length;
+        expect(w.visited).toBeLessThanOrEqual(ofTx + 1);
+        expect(w.visited).toBeGreaterThanOrEqual(Math.min(ofTx, expected.rows.length / SEND_STRIDE));
+      }
+    }
+  });
+
+  it('visits only the picked tx\'s sends, however many others were sent after its time', () => {
+    const store = new SendStore();
+    // 20 txs, one send each per time step, 300,000 sends: tx 5 has 15,000 of them.
+    store.append(rows(Array.from({ length: 300_000 }, (_, n) => [n, 0, 1, 0, 10, 10, n + 30, 0, n % 20, n % 20])));
+    const about5 = store.window(1_000, 1_000, Infinity, 250_000, Infinity, 5);
+    expect(about5.rows.length / SEND_STRIDE).toBe(15_000 - 50);
+    expect(about5.visited).toBe(15_000 - 50);
+    // The same window for every tx looks at every send from its start.
+    expect(store.window(1_000, 1_000, Infinity, 300_000, Infinity).visited).toBe(300_000 - 1_000);
   });
 
   it('keeps at most its bound of sends and says from when it holds them no longer', () => {

@@ -1,6 +1,8 @@
 // Every send of a run, kept in the worker in typed columns (42 bytes a send rather than the 80 of
 // the flat rows the engine hands over), so the page need not hold them all: it asks for the
 // sends it can draw around the time it shows (`window`) and gets them as flat rows again.
+// Each tx's sends are also listed by index (4 bytes a send, 8 if a send carries one tx and names
+// another), so a window about one tx visits that tx's sends only, not every send after its time.
 import { SendField } from '../web/wasm/txcast_wasm.js';
 import { SEND_STRIDE } from './protocol';
 
@@ -22,11 +24,48 @@ class Block {
   readonly kind = new Uint16Array(BLOCK);
 }
 
-/** Bytes a send takes in a block. */
+/**
+ * The indexes of one tx's sends, in send order, in an array that doubles as it fills: appends
+ * cost what they add, and room unused is at most what is filled.
+ */
+class TxSends {
+  ids = new Uint32Array(16);
+  length = 0;
+
+  push(i: number): void {
+    if (this.length === this.ids.length) {
+      const bigger = new Uint32Array(this.ids.length * 2);
+      bigger.set(this.ids);
+      this.ids = bigger;
+    }
+    this.ids[this.length] = i;
+    this.length += 1;
+  }
+
+  /** Gives back the room not filled (the run is over: nothing more comes). */
+  trim(): void {
+    if (this.length < this.ids.length) this.ids = this.ids.slice(0, this.length);
+  }
+
+  /** Position of the first index at or after `i`. */
+  firstFrom(i: number): number {
+    let lo = 0;
+    let hi = this.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.ids[mid] < i) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+}
+
+/** Bytes a send takes in a block (its tx's index adds 4). */
 export const SEND_BYTES = 8 + 8 + 4 * 6 + 2;
 /**
- * Sends a run keeps at most (about 500 MB): a 50,000-node run of 20 txs sends about 7.5 million;
- * past it the rest are not kept, so a bigger run cannot take the page's memory with it.
+ * Sends a run keeps at most (about 550 MB with their index by tx): a 50,000-node run of 20 txs
+ * sends about 7.5 million; past it the rest are not kept, so a bigger run cannot take the page's
+ * memory with it.
  */
 export const MAX_SENDS = 12_000_000;
 
@@ -38,10 +77,14 @@ export interface SendWindow {
   first: number;
   /** Times in [from, through) can be drawn from `rows`: every send that may be in flight then is in it. */
   through: number;
+  /** Sends looked at to answer (every send from the window's start, or only the tx's asked about). */
+  visited: number;
 }
 
 export class SendStore {
   private readonly blocks: Block[] = [];
+  /** Each tx's sends (carrying, announcing or asking for it), by tx id. */
+  private readonly byTx: TxSends[] = [];
   count = 0;
   /** Sends not kept, past `max`. */
   dropped = 0;
@@ -52,31 +95,62 @@ export class SendStore {
 
   /** Memory held (bytes). */
   get bytes(): number {
-    return this.blocks.length * BLOCK * SEND_BYTES;
+    const index = this.byTx.reduce((sum, list) => sum + list.ids.byteLength, 0);
+    return this.blocks.length * BLOCK * SEND_BYTES + index;
   }
 
   /** Appends flat rows (the engine's `take_sends`), which come in send order. */
   append(rows: Float64Array): void {
-    for (let o = 0; o + SEND_STRIDE <= rows.length; o += SEND_STRIDE) {
-      if (this.count >= this.max) {
-        if (!this.dropped) this.keptUntilUs = rows[o + SendField.Time];
-        this.dropped += (rows.length - o) / SEND_STRIDE;
-        return;
-      }
+    const n = Math.floor(rows.length / SEND_STRIDE);
+    const kept = Math.min(n, Math.max(0, this.max - this.count));
+    if (kept < n) {
+      if (!this.dropped) this.keptUntilUs = rows[kept * SEND_STRIDE + SendField.Time];
+      this.dropped += n - kept;
+    }
+    // A block at a time, so each send is written into columns already at hand.
+    for (let row = 0; row < kept; ) {
       const at = this.count % BLOCK;
       if (at === 0) this.blocks.push(new Block());
-      const b = this.blocks[this.blocks.length - 1];
-      b.time[at] = rows[o + SendField.Time];
-      b.arrive[at] = rows[o + SendField.Arrive];
-      b.from[at] = rows[o + SendField.From];
-      b.to[at] = rows[o + SendField.To];
-      b.bytes[at] = rows[o + SendField.Bytes];
-      b.payload[at] = rows[o + SendField.Payload];
-      b.tx[at] = rows[o + SendField.Tx];
-      b.subject[at] = rows[o + SendField.Subject];
-      b.kind[at] = rows[o + SendField.Kind] | (rows[o + SendField.Lost] !== 0 ? LOST : 0);
-      this.count += 1;
+      const rowsHere = Math.min(BLOCK - at, kept - row);
+      this.fill(this.blocks[this.blocks.length - 1], at, rows, row, rowsHere);
+      row += rowsHere;
+      this.count += rowsHere;
     }
+  }
+
+  /** Writes `count` rows from row `row` on into block `b` from `at` on, and indexes them by tx. */
+  private fill(b: Block, at: number, rows: Float64Array, row: number, count: number): void {
+    const { Time, Arrive, From, To, Bytes, Payload, Tx, Subject, Kind, Lost } = SendField;
+    for (let k = 0; k < count; k += 1) {
+      const o = (row + k) * SEND_STRIDE;
+      const i = at + k;
+      b.time[i] = rows[o + Time];
+      b.arrive[i] = rows[o + Arrive];
+      b.from[i] = rows[o + From];
+      b.to[i] = rows[o + To];
+      b.bytes[i] = rows[o + Bytes];
+      b.payload[i] = rows[o + Payload];
+      b.kind[i] = rows[o + Kind] | (rows[o + Lost] !== 0 ? LOST : 0);
+      b.tx[i] = rows[o + Tx];
+      b.subject[i] = rows[o + Subject];
+      const tx = b.tx[i];
+      const subject = b.subject[i];
+      const index = this.count + k;
+      if (tx >= 0) this.listOf(tx).push(index);
+      if (subject >= 0 && subject !== tx) this.listOf(subject).push(index);
+    }
+  }
+
+  /** The run is over: its index by tx keeps no room to grow. */
+  trim(): void {
+    this.byTx.forEach((list) => list.trim());
+  }
+
+  /** Tx ids are the workload's sequence numbers, so the array stays dense. */
+  private listOf(tx: number): TxSends {
+    let list = this.byTx[tx];
+    if (!list) this.byTx[tx] = list = new TxSends();
+    return list;
   }
 
   private time(i: number): number {
@@ -106,16 +180,28 @@ export class SendStore {
     const start = this.firstAt(sentFrom);
     const picked: number[] = [];
     let through = Math.min(until, computed, this.keptUntilUs);
-    for (let i = start; i < this.count; i += 1) {
+    let visited = 0;
+    /** Takes send `i` if it lands late enough; false once the window is over. */
+    const take = (i: number): boolean => {
+      visited += 1;
       const b = this.blocks[Math.floor(i / BLOCK)];
       const at = i % BLOCK;
-      if (b.time[at] >= until) break;
-      if (b.arrive[at] <= landsAfter || (about >= 0 && b.tx[at] !== about && b.subject[at] !== about)) continue;
+      if (b.time[at] >= until) return false;
+      if (b.arrive[at] <= landsAfter) return true;
       if (picked.length === max) {
         through = Math.min(through, b.time[at]);
-        break;
+        return false;
       }
       picked.push(i);
+      return true;
+    };
+    if (about < 0) {
+      let i = start;
+      while (i < this.count && take(i)) i += 1;
+    } else {
+      const list = this.byTx[about];
+      let p = list ? list.firstFrom(start) : 0;
+      while (list && p < list.length && take(list.ids[p])) p += 1;
     }
     const rows = new Float64Array(picked.length * SEND_STRIDE);
     picked.forEach((i, n) => {
@@ -133,6 +219,6 @@ export class SendStore {
       rows[o + SendField.Tx] = b.tx[at];
       rows[o + SendField.Subject] = b.subject[at];
     });
-    return { rows, first: picked.length ? picked[0] : start, through };
+    return { rows, first: picked.length ? picked[0] : start, through, visited };
   }
 }

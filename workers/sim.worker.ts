@@ -185,6 +185,7 @@ async function simulate(request: RunRequest): Promise<void> {
     }
   }
   me.done = true;
+  me.sends.trim();
   const end = await holding(permit, cancelled, () => {
     const counterNames = sim.counter_names();
     return { counterNames, nowUs: sim.now_us, events: sim.events, report: sim.finish(), counterBins: counters.flat(counterNames.length) };

@@ -16,9 +16,19 @@ export interface FrameMeasures {
 
 /** Kept of each measure: the latest this many. */
 const KEEP = 600;
+/**
+ * While runs compute, frames take at most this share of the page's thread: every core is
+ * computing, and a big network's frames (tens of ms each, and more again where WebGL runs in
+ * software) would take that time from the runs. Frames that cost little still come every refresh.
+ */
+const DRAW_SHARE_WHILE_COMPUTING = 0.25;
 
 export class FrameLoop {
   private animation = 0;
+  /** A frame asked for before its turn while runs compute waits on this timer. */
+  private held = 0;
+  /** performance.now() before which no frame is drawn (set while runs compute). */
+  private notBefore = 0;
   private lastFrame = 0;
   /** Some panel's links are still being drawn, a batch per frame. */
   private layersPending = false;
@@ -36,7 +46,16 @@ export class FrameLoop {
 
   /** Coalesces redraws into one animation frame. */
   request(): void {
-    if (!this.animation) this.animation = requestAnimationFrame((now) => this.frame(now));
+    if (this.animation || this.held) return;
+    const wait = this.notBefore - performance.now();
+    if (wait > 0) {
+      this.held = window.setTimeout(() => {
+        this.held = 0;
+        this.request();
+      }, wait);
+      return;
+    }
+    this.animation = requestAnimationFrame((now) => this.frame(now));
   }
 
   private frame(now: number): void {
@@ -74,8 +93,10 @@ export class FrameLoop {
     }
     store.update({ frame: { clock: s.clock, tx, spanUs: span } });
     const finished = performance.now();
+    const took = finished - started;
+    this.notBefore = s.computing ? finished + took * (1 / DRAW_SHARE_WHILE_COMPUTING - 1) : 0;
     const times = this.measures.frameTimes;
-    times.push(finished - started);
+    times.push(took);
     if (s.firstFrameMs === null && s.panels.some((p) => p.trace && p.computedUs > 0)) store.update({ firstFrameMs: finished });
     if (times.length > KEEP) times.splice(0, times.length - KEEP);
   }

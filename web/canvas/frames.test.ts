@@ -1,0 +1,54 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createAppStore, type AppState } from '../app/state';
+import { FrameLoop } from './frames';
+
+/**
+ * A frame loop over one panel whose drawing takes `drawMs` of the page's thread, run for `forMs`
+ * of wall time with the clock playing: how many frames it drew.
+ */
+function framesDrawn(drawMs: number, computing: boolean, forMs = 1000): number {
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+  // The page's clock: timers' time plus the time frames spent drawing (timers do not see it pass).
+  let drawing = 0;
+  vi.spyOn(performance, 'now').mockImplementation(() => Date.now() + drawing);
+  vi.stubGlobal('window', globalThis);
+  // Frames come at the display's refresh, every 16 ms.
+  vi.stubGlobal('requestAnimationFrame', (callback: (now: number) => void) => setTimeout(() => callback(performance.now()), 16 - (Date.now() % 16)));
+  let drawn = 0;
+  const panel = {
+    view: undefined,
+    tx: () => undefined,
+    draw: () => {
+      drawn += 1;
+      drawing += drawMs;
+      return false;
+    },
+  } as unknown as AppState['panels'][number];
+  const store = createAppStore();
+  const frames = new FrameLoop(store, { frameTimes: [], frameIntervals: [] }, () => undefined);
+  store.update((s) => ({ panels: [panel], computing, clock: { ...s.clock, endUs: 1e12, computedUs: 1e12, playing: true } }));
+  frames.request();
+  vi.advanceTimersByTime(forMs);
+  return drawn;
+}
+
+describe('FrameLoop', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+    vi.unstubAllGlobals();
+    vi.restoreAllMocks();
+  });
+
+  it('while runs compute, spaces costly frames so drawing takes at most a quarter of the thread', () => {
+    // 40 ms frames: one every 160 ms at most while computing (40 drawing, 120 left to the runs).
+    const computing = framesDrawn(40, true);
+    expect(computing).toBeGreaterThanOrEqual(5);
+    expect(computing).toBeLessThanOrEqual(Math.ceil(1000 / 120) + 1);
+    // Once the runs are computed, every refresh draws.
+    expect(framesDrawn(40, false)).toBeGreaterThanOrEqual(50);
+  });
+
+  it('draws cheap frames every refresh while runs compute', () => {
+    expect(framesDrawn(2, true)).toBeGreaterThanOrEqual(50);
+  });
+});
