@@ -1,6 +1,18 @@
 //! Codeword generation (§4.1): pick a degree from the Robust Soliton distribution, then that
 //! many distinct window members uniformly; header = their short IDs under the link's key,
 //! payload = XOR of their values (bytes, or stand-ins: see `form`).
+//!
+//! One departure from the paper, for a link that carries a whole stream: drawn uniformly, a
+//! member can leave the window without any codeword of the link naming it (at 1.4 codewords
+//! per symbol and k = 50, about 6 in 10,000), and then no receiver that only hears this link can
+//! ever decode it. So while a link sends one to three codewords per symbol entering the window,
+//! each codeword sent after a new symbol entered names the oldest member the link has not named
+//! yet, in place of one of its drawn members (the degree stays the soliton's). Other links
+//! sample uniformly, as the paper and its reference encoder do: one sending fewer codewords
+//! than symbols (a node with many peers, as in the paper's networks) could not name every
+//! member anyway and its receiver hears the rest from other peers, and one sending more names
+//! them all by chance, where a forced old member, often one the receiver has from elsewhere,
+//! would only take the place of a useful draw.
 
 use crate::form::Form;
 use crate::params::{ParamError, Params};
@@ -50,9 +62,27 @@ pub struct LinkEncoder {
     hasher: ShortIdHasher,
     key: LinkKey,
     /// Per window position: (sequence number of the member hashed, its short ID), side by
-    /// side so a lookup touches one cache line.
+    /// side so a lookup touches one cache line. A member is hashed when a codeword first names
+    /// it, so this also says which members this link has named.
     cached: Vec<(u64, ShortId)>,
+    /// Every member older than this sequence number has been named on this link (or left).
+    unnamed_from: u64,
+    /// `window.pushed()` when this link last encoded.
+    pushed_at_last: u64,
+    /// Symbols entering the window per codeword of this link, in 1/256ths, averaged over
+    /// about its last eight codewords.
+    pace: u64,
 }
+
+/// `pace` of one symbol per codeword.
+const PACE_ONE: u64 = 256;
+/// `pace` of a new link: slow (16 symbols per codeword) until its codewords show otherwise.
+const START_PACE: u64 = 16 * PACE_ONE;
+/// `pace` of one and of three codewords per entering symbol: the links that name the oldest
+/// unnamed member. Below one a link cannot name every member; above three uniform draws
+/// already do (each member is named about 15 times at k = 50, all but 3 in 10 million).
+const ONE_PER_SYMBOL: u64 = PACE_ONE;
+const THREE_PER_SYMBOL: u64 = PACE_ONE / 3;
 
 impl LinkEncoder {
     pub fn new(key: LinkKey) -> LinkEncoder {
@@ -60,6 +90,9 @@ impl LinkEncoder {
             hasher: ShortIdHasher::new(&key),
             key,
             cached: Vec::new(),
+            unnamed_from: 0,
+            pushed_at_last: 0,
+            pace: START_PACE,
         }
     }
 
@@ -78,6 +111,29 @@ impl LinkEncoder {
             *entry = (seq, self.hasher.id(window.name(pos)));
         }
         entry.1
+    }
+
+    /// Called once per codeword: the position of the oldest member this link has not named,
+    /// if a symbol entered since its last codeword and it keeps up with the window (see the
+    /// module's comment).
+    fn overdue(&mut self, window: &CodingWindow) -> Option<usize> {
+        let end = window.pushed();
+        let entered = end
+            .saturating_sub(self.pushed_at_last)
+            .min(window.capacity() as u64);
+        self.pushed_at_last = end;
+        self.pace = (7 * self.pace + PACE_ONE * entered) / 8;
+        let keeps_up = (THREE_PER_SYMBOL..=ONE_PER_SYMBOL).contains(&self.pace);
+        // Until the window is full nothing leaves it.
+        if entered == 0 || !keeps_up || window.len() < window.capacity() {
+            return None;
+        }
+        let mut seq = self.unnamed_from.max(end - window.len() as u64);
+        while seq < end && self.cached.get(window.position(seq)).map(|e| e.0) == Some(seq) {
+            seq += 1;
+        }
+        self.unnamed_from = seq;
+        (seq < end).then(|| window.position(seq))
     }
 }
 
@@ -105,7 +161,8 @@ impl Encoder {
 
     /// Writes a fresh codeword for `link` into `out` (buffers reused). Returns false, leaving
     /// `out` empty, when the window is empty. While the window holds fewer than k members the
-    /// sampled degree is capped at the window size.
+    /// sampled degree is capped at the window size. A link keeping up with the window names
+    /// its oldest unnamed member (see the module's comment).
     pub fn encode(
         &mut self,
         window: &CodingWindow,
@@ -121,6 +178,14 @@ impl Encoder {
         }
         let degree = self.soliton.sample(rng).min(members);
         self.pick_distinct(members, degree, rng);
+        if let Some(pos) = link.overdue(window) {
+            if self.picked[pos / 64] >> (pos % 64) & 1 == 0 {
+                // Dropping one of a uniform d-set leaves a uniform (d-1)-set.
+                if let Some(last) = self.positions.last_mut() {
+                    *last = pos;
+                }
+            }
+        }
         let positions = std::mem::take(&mut self.positions);
         self.encode_members(window, link, &positions, out);
         self.positions = positions;

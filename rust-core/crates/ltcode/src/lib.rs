@@ -16,7 +16,9 @@
 //!   ([`LinkKey`]); caches the short IDs of window members under that key.
 //! - [`Encoder`]: degree sampling ([`RobustSoliton`]) and scratch, shared by all links.
 //!   `encoder.encode(&window, &mut link, &mut rng, &mut codeword)` writes one [`Codeword`]
-//!   (short IDs + XOR payload), reusing the codeword's buffers.
+//!   (short IDs + XOR payload), reusing the codeword's buffers. Members are drawn uniformly,
+//!   except that a link keeping up with its window names each member before it leaves
+//!   (see [`encoder`]).
 //!
 //! # Receiving side (one decoder per node)
 //! - [`Decoder::new`]`(&params, rng)`; for each peer, draw a key with [`LinkKey::random`],

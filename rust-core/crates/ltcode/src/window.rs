@@ -113,6 +113,16 @@ impl CodingWindow {
         self.value_len
     }
 
+    /// Members held once full (k).
+    pub fn capacity(&self) -> usize {
+        self.capacity
+    }
+
+    /// Where the member with sequence number `seq` is (or was) held.
+    pub fn position(&self, seq: u64) -> usize {
+        (seq % self.capacity as u64) as usize
+    }
+
     /// Symbols pushed so far.
     pub fn pushed(&self) -> u64 {
         self.pushed

@@ -85,8 +85,9 @@ fn a_small_network_decodes_nearly_everything() {
     assert!(net.counter(&counters::CODEWORDS_SENT) > 0);
     assert_eq!(net.counter(&counters::INVALID_SYMBOLS), 0);
     assert_eq!(net.counter(&counters::CORRUPT_CODEWORDS), 0);
-    // Some codewords time out: that is the rate controller's signal.
-    assert!(net.counter(&counters::LOSSES) > 0);
+    // Few codewords time out (the rate controller's signal, which sim/tests/strokkur.rs sees
+    // arrive): at one codeword per tx per link every tx is named before it leaves a window.
+    assert!(net.counter(&counters::LOSSES) * 100 < net.counter(&counters::CODEWORDS_SENT));
 }
 
 #[test]
