@@ -108,8 +108,9 @@ async function frameTimes(page: Page, nodes: number, scenario = bigScenario(node
 }
 
 /**
- * Every send of the runs: how many, the memory the workers keep them in (per node of a run), and
- * what is drawn late in the run, past the sends the chunks carried (the worker sends a window).
+ * Every send and duplicate copy of the runs: how many, the memory the workers keep them in, the
+ * page's heap per node of a run, and what is drawn late in the run, past the sends the chunks
+ * carried (the worker sends a window).
  */
 async function sendsHeldAndDrawn(page: Page, nodes: number, name: string): Promise<void> {
   const panels = page.locator('.panel');
@@ -118,6 +119,10 @@ async function sendsHeldAndDrawn(page: Page, nodes: number, name: string): Promi
   figures[`sends_${name}`] = await sum('data-sends');
   figures[`worker_send_store_mb_${name}`] = (await sum('data-send-bytes')) / 2 ** 20;
   figures[`worker_send_store_bytes_per_node_${name}`] = (await sum('data-send-bytes')) / (nodes * runs);
+  figures[`duplicates_${name}`] = await sum('data-duplicates');
+  figures[`worker_duplicate_store_mb_${name}`] = (await sum('data-duplicate-bytes')) / 2 ** 20;
+  figures[`worker_duplicate_store_bytes_per_node_${name}`] = (await sum('data-duplicate-bytes')) / (nodes * runs);
+  figures[`js_heap_bytes_per_node_${name}`] = (figures[`js_heap_mb_${name}`] * 2 ** 20) / (nodes * runs);
   // Where the workers' time went, summed over the runs: the engine, the layout, all of it.
   figures[`engine_s_${name}`] = (await sum('data-engine-ms')) / 1000;
   figures[`layout_s_${name}`] = (await sum('data-layout-ms')) / 1000;

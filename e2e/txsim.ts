@@ -36,9 +36,12 @@ export interface NativeSends {
   lost: Uint8Array;
   /** The tx a send carries in full, -1 if none. */
   tx: Int32Array;
+  /** The run's duplicate copies: when each landed and of which tx. */
+  duplicateUs: Float64Array;
+  duplicateTx: Int32Array;
 }
 
-/** Runs `txsim run --trace` on a one-protocol scenario and reads its sends, in send order. */
+/** Runs `txsim run --trace` on a one-protocol scenario and reads its sends, in send order, and its duplicate copies. */
 export async function nativeSends(json: string): Promise<NativeSends> {
   const binary = await ensureTxsim();
   const dir = mkdtempSync(path.join(tmpdir(), 'txcast-e2e-'));
@@ -50,7 +53,14 @@ export async function nativeSends(json: string): Promise<NativeSends> {
   const arrive: number[] = [];
   const lost: number[] = [];
   const tx: number[] = [];
+  const duplicateUs: number[] = [];
+  const duplicateTx: number[] = [];
   for (const line of readFileSync(trace, 'utf8').split('\n')) {
+    if (line.includes('"ev":"duplicate"')) {
+      const copy = JSON.parse(line) as { t_us: number; tx: number };
+      duplicateUs.push(copy.t_us);
+      duplicateTx.push(copy.tx);
+    }
     if (!line.includes('"ev":"send"')) continue;
     const send = JSON.parse(line) as { t_us: number; arrive_us: number; lost: boolean; tx?: number | null };
     sent.push(send.t_us);
@@ -58,7 +68,7 @@ export async function nativeSends(json: string): Promise<NativeSends> {
     lost.push(send.lost ? 1 : 0);
     tx.push(send.tx ?? -1);
   }
-  return { sentUs: Float64Array.from(sent), arriveUs: Float64Array.from(arrive), lost: Uint8Array.from(lost), tx: Int32Array.from(tx) };
+  return { sentUs: Float64Array.from(sent), arriveUs: Float64Array.from(arrive), lost: Uint8Array.from(lost), tx: Int32Array.from(tx), duplicateUs: Float64Array.from(duplicateUs), duplicateTx: Int32Array.from(duplicateTx) };
 }
 
 /**

@@ -1,6 +1,6 @@
 // One run's panel: its canvas (pan and zoom with d3-zoom), progress bar and status line.
 import { select, zoom, zoomIdentity, type ZoomTransform } from 'd3';
-import { EFFECTS, SEND_STRIDE, type RunChunk, type RunDone, type RunStart, type SendsReply, type StreamedTrace } from '../../workers/protocol';
+import { EFFECTS, SEND_STRIDE, type RunChunk, type RunDone, type RunStart, type DuplicatesReply, type SendsReply, type StreamedTrace } from '../../workers/protocol';
 import { runColour } from './palette';
 import { circularPositions, ringsBy, type LayoutKind } from './layouts';
 import { ringPositions } from './rings';
@@ -61,6 +61,9 @@ export class Panel {
   private flightsAt = 0;
   /** A window of sends is being asked for. */
   flightsAsked = false;
+  /** The picked tx's duplicate copies are being asked for (the worker keeps them), and when they last came. */
+  duplicatesAsked = false;
+  private duplicatesAt = 0;
   private layout: LayoutKind = 'force';
   private positions: Float32Array = new Float32Array(0);
   private land: Path2D | null = null;
@@ -267,6 +270,8 @@ export class Panel {
 
   finish(done: RunDone): void {
     this.live?.finish(done);
+    this.element.dataset.duplicates = String(done.duplicateCount ?? 0);
+    this.element.dataset.duplicateBytes = String(done.duplicateBytes ?? 0);
   }
 
   /** Simulated time this run has computed so far. */
@@ -423,6 +428,22 @@ export class Panel {
     const incomplete = tUs >= held.throughUs;
     const ahead = held.throughUs < this.computedUs && tUs - held.fromUs > (held.throughUs - held.fromUs) / 2;
     return incomplete || ahead ? tUs : null;
+  }
+
+  /**
+   * The worker's row to ask tx `tx`'s duplicate copies from (null: none needed now): at once for a
+   * tx newly picked, then at most every `REASK_MS` while the run computes past those held.
+   */
+  duplicatesWanted(tx: number): number | null {
+    if (this.duplicatesAsked || !this.view || tx < 0 || tx >= this.view.txs) return null;
+    const from = this.view.duplicatesFrom(tx, this.computedUs);
+    return from === null || (from > 0 && performance.now() - this.duplicatesAt < REASK_MS) ? null : from;
+  }
+
+  /** The picked tx's duplicate copies the worker sent. */
+  setDuplicates(reply: DuplicatesReply): void {
+    this.view?.addDuplicates(reply);
+    this.duplicatesAt = performance.now();
   }
 
   /** A window of sends the worker sent. */
