@@ -102,7 +102,14 @@ async function frameTimes(page: Page, nodes: number, scenario = bigScenario(node
   figures[`draw_ms_p95_${name}`] = quantile(times, 0.95);
   figures[`frame_interval_ms_median_${name}`] = quantile(intervals, 0.5);
   figures[`frame_interval_ms_p95_${name}`] = quantile(intervals, 0.95);
-  if (name.startsWith('3x')) await sendsHeldAndDrawn(page, nodes, name);
+  if (name.startsWith('3x')) {
+    await sendsHeldAndDrawn(page, nodes, name);
+    // With the first tx picked: it has most of the sends the chunks carried, and the most copies.
+    await page.fill('#tx', '0');
+    await page.locator('#tx').dispatchEvent('change');
+    await page.waitForTimeout(2000);
+    figures[`js_heap_mb_tx0_${name}`] = await heapMb(page);
+  }
   const tasks = await longTasksSince(page, since);
   console.log(`${name} nodes: longest main-thread task ${tasks.longest.toFixed(0)} ms, ${tasks.over50} over 50 ms (run, charts and 3 s of playback)`);
 }

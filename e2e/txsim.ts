@@ -72,6 +72,27 @@ export async function nativeSends(json: string): Promise<NativeSends> {
 }
 
 /**
+ * The trace export's rows as the native `txsim run --trace` gives them: per run, its first
+ * arrivals then its duplicate copies, each as `label,event,t_us,node,tx` in the engine's order.
+ */
+export async function nativeTraceRows(json: string): Promise<string[]> {
+  const binary = await ensureTxsim();
+  const dir = mkdtempSync(path.join(tmpdir(), 'txcast-e2e-'));
+  const file = path.join(dir, 'scenario.json');
+  writeFileSync(file, json);
+  const trace = path.join(dir, 'trace.jsonl');
+  execFileSync(binary, ['run', file, '--trace', trace, '--quiet'], { stdio: 'ignore' });
+  const runs = new Map<string, { deliver: string[]; duplicate: string[] }>();
+  for (const line of readFileSync(trace, 'utf8').split('\n')) {
+    if (!line.includes('"ev":"deliver"') && !line.includes('"ev":"duplicate"')) continue;
+    const e = JSON.parse(line) as { run: string; ev: 'deliver' | 'duplicate'; t_us: number; node: number; tx: number };
+    if (!runs.has(e.run)) runs.set(e.run, { deliver: [], duplicate: [] });
+    runs.get(e.run)![e.ev].push(`${e.run},${e.ev},${e.t_us},${e.node},${e.tx}`);
+  }
+  return [...runs.values()].flatMap((r) => [...r.deliver, ...r.duplicate]);
+}
+
+/**
  * Sends in flight at `tUs` (left by then, not landed yet, not lost; copies of tx `of` only, if
  * given), and how many of them come at or after send `from`.
  */

@@ -318,7 +318,7 @@ export class Panel {
     for (let d = 0; d < view.duplicates.length; d += 2) if (view.duplicates[d] <= tUs) copies += 1;
     const text = tUs < view.createdUs
       ? `tx ${view.tx} is created at ${(view.createdUs / 1000).toFixed(0)} ms`
-      : `tx ${view.tx}: at ${count(reached)} of ${count(view.arrivalUs.length)} nodes${view.hops && view.sends?.length ? `, ${deepest} ${deepest === 1 ? 'hop' : 'hops'} out` : ''}, ${count(copies)} duplicate copies`;
+      : `tx ${view.tx}: at ${count(reached)} of ${count(view.arrivalUs.length)} nodes${view.hops && view.sendRows?.length ? `, ${deepest} ${deepest === 1 ? 'hop' : 'hops'} out` : ''}, ${count(copies)} duplicate copies`;
     if (this.txInfo.textContent !== text) this.txInfo.textContent = text;
   }
 
@@ -432,12 +432,13 @@ export class Panel {
 
   /**
    * The worker's row to ask tx `tx`'s duplicate copies from (null: none needed now): at once for a
-   * tx newly picked, then at most every `REASK_MS` while the run computes past those held.
+   * tx newly picked and for the last ones once the run is done (no chunk will bring another
+   * frame), else at most every `REASK_MS` while the run computes past those held.
    */
   duplicatesWanted(tx: number): number | null {
     if (this.duplicatesAsked || !this.view || tx < 0 || tx >= this.view.txs) return null;
-    const from = this.view.duplicatesFrom(tx, this.computedUs);
-    return from === null || (from > 0 && performance.now() - this.duplicatesAt < REASK_MS) ? null : from;
+    const from = this.view.duplicatesFrom(tx, this.done ? Infinity : this.computedUs);
+    return from === null || (from > 0 && !this.done && performance.now() - this.duplicatesAt < REASK_MS) ? null : from;
   }
 
   /** The picked tx's duplicate copies the worker sent. */

@@ -1,7 +1,6 @@
 // One tx's view of a trace that grows while its run computes. Each update reads only the records
 // it has not read yet, so a frame drawn behind the engine costs what the last chunk added, not
 // what the tx did so far. The result equals a view built from the whole trace at once.
-import { SEND_STRIDE } from '../../workers/protocol';
 import { ArrivalField, SendField } from '../wasm/txcast_wasm.js';
 import { Growable } from './growable';
 import type { TxView } from './trace';
@@ -23,7 +22,6 @@ export class GrowingTx {
   private readonly times = new Growable(64);
   /** Nodes in the order the tx reached them (the order hops are counted in). */
   private readonly reached: number[] = [];
-  private readonly sends = new Growable(64 * SEND_STRIDE);
   /** Per node, the earliest landing of a copy that was not lost, and its sender (first sent wins a tie). */
   private readonly earliestUs: Float64Array;
   private readonly earliestFrom: Int32Array;
@@ -65,7 +63,7 @@ export class GrowingTx {
         times,
         duplicates,
         lastUs: times.length ? times[times.length - 1] : this.createdUs,
-        sends: this.sends.view(),
+        sendRows: records.sends,
         parent: this.parent,
         hops: this.hops,
       };
@@ -74,10 +72,8 @@ export class GrowingTx {
   }
 
   private readSends(all: Float64Array, indices: readonly number[]): void {
-    this.sends.reserve((indices.length - this.read.sends) * SEND_STRIDE);
     for (; this.read.sends < indices.length; this.read.sends += 1) {
-      const o = indices[this.read.sends] * SEND_STRIDE;
-      this.sends.appendFrom(all, o, SEND_STRIDE);
+      const o = indices[this.read.sends] * SendField.Stride;
       const to = all[o + SendField.To];
       const landsUs = all[o + SendField.Arrive];
       if (all[o + SendField.Lost] !== 0 || !(landsUs < this.earliestUs[to])) continue;

@@ -43,8 +43,12 @@ export interface TxView {
   duplicates: Float64Array;
   /** Latest first arrival, or the creation time when only the origin has it. */
   lastUs: number;
-  /** This tx's sends (full copies), laid out by `SendField`, in send order; empty without sends. */
-  sends?: Float64Array;
+  /**
+   * Rows of this tx's sends (full copies) in the trace's own sends (`RunTrace.sends`, the first
+   * `SEND_CAP`), in send order: read there, not copied (a 50,000-node flood's first tx has most
+   * of them); empty without sends.
+   */
+  sendRows?: readonly number[];
   /** Per node, who sent it the copy that arrived first (-1: none seen, or the origin). */
   parent?: Int32Array;
   /** Per node, hops from the origin along `parent` (0 at the origin, -1 where unknown). */
