@@ -41,21 +41,26 @@ export interface NativeSends {
   duplicateTx: Int32Array;
 }
 
-/** Runs `txsim run --trace` on a one-protocol scenario and reads its sends, in send order, and its duplicate copies. */
-export async function nativeSends(json: string): Promise<NativeSends> {
+/** The lines of `txsim run --trace` on a scenario (JSON text): one event each, in the engine's order. */
+async function traceLines(json: string): Promise<string[]> {
   const binary = await ensureTxsim();
   const dir = mkdtempSync(path.join(tmpdir(), 'txcast-e2e-'));
   const file = path.join(dir, 'scenario.json');
   writeFileSync(file, json);
   const trace = path.join(dir, 'trace.jsonl');
   execFileSync(binary, ['run', file, '--trace', trace, '--quiet'], { stdio: 'ignore' });
+  return readFileSync(trace, 'utf8').split('\n');
+}
+
+/** Runs `txsim run --trace` on a one-protocol scenario and reads its sends, in send order, and its duplicate copies. */
+export async function nativeSends(json: string): Promise<NativeSends> {
   const sent: number[] = [];
   const arrive: number[] = [];
   const lost: number[] = [];
   const tx: number[] = [];
   const duplicateUs: number[] = [];
   const duplicateTx: number[] = [];
-  for (const line of readFileSync(trace, 'utf8').split('\n')) {
+  for (const line of await traceLines(json)) {
     if (line.includes('"ev":"duplicate"')) {
       const copy = JSON.parse(line) as { t_us: number; tx: number };
       duplicateUs.push(copy.t_us);
@@ -76,14 +81,8 @@ export async function nativeSends(json: string): Promise<NativeSends> {
  * arrivals then its duplicate copies, each as `label,event,t_us,node,tx` in the engine's order.
  */
 export async function nativeTraceRows(json: string): Promise<string[]> {
-  const binary = await ensureTxsim();
-  const dir = mkdtempSync(path.join(tmpdir(), 'txcast-e2e-'));
-  const file = path.join(dir, 'scenario.json');
-  writeFileSync(file, json);
-  const trace = path.join(dir, 'trace.jsonl');
-  execFileSync(binary, ['run', file, '--trace', trace, '--quiet'], { stdio: 'ignore' });
   const runs = new Map<string, { deliver: string[]; duplicate: string[] }>();
-  for (const line of readFileSync(trace, 'utf8').split('\n')) {
+  for (const line of await traceLines(json)) {
     if (!line.includes('"ev":"deliver"') && !line.includes('"ev":"duplicate"')) continue;
     const e = JSON.parse(line) as { run: string; ev: 'deliver' | 'duplicate'; t_us: number; node: number; tx: number };
     if (!runs.has(e.run)) runs.set(e.run, { deliver: [], duplicate: [] });
