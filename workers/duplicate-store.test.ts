@@ -38,6 +38,7 @@ describe('DuplicateStore', () => {
     store.append(triples(copies.slice(3, 8)));
     expect(store.count).toBe(5);
     expect(store.dropped).toBe(3);
+    expect(store.keptUntilUs).toBe(copies[5][0]);
     expect(Array.from(store.all())).toEqual(copies.slice(0, 5).flat());
   });
 });

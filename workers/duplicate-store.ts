@@ -34,6 +34,8 @@ export class DuplicateStore {
   count = 0;
   /** Copies not kept, past `max`. */
   dropped = 0;
+  /** When the first copy not kept landed: a tx's copies are all here only before it. */
+  keptUntilUs = Infinity;
 
   constructor(private readonly max = MAX_DUPLICATES) {}
 
@@ -46,6 +48,7 @@ export class DuplicateStore {
   append(triples: Float64Array): void {
     for (let o = 0; o + ArrivalField.Stride <= triples.length; o += ArrivalField.Stride) {
       if (this.count >= this.max) {
+        if (!this.dropped) this.keptUntilUs = triples[o + ArrivalField.Time];
         this.dropped += (triples.length - o) / ArrivalField.Stride;
         return;
       }

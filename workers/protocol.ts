@@ -280,6 +280,8 @@ export interface DuplicatesReply {
   rows: number;
   /** Computed up to here (Infinity once the run is done): copies landing later may still come. */
   throughUs: number;
+  /** Copies landing from here on were not kept (Infinity: all were): the worker keeps `MAX_DUPLICATES` a run. */
+  keptUntilUs: number;
 }
 
 /** Test hook: makes the worker throw outside any handler, as a crash would. */

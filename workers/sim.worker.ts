@@ -245,7 +245,8 @@ function duplicatesOf(request: DuplicatesRequest): void {
   const { tx, fromRow } = request;
   const found = tx >= 0 ? run.duplicates.of(tx, fromRow) : { pairs: run.duplicates.all(), rows: run.duplicates.count };
   const throughUs = run.done ? Infinity : run.sim.now_us;
-  post({ kind: 'duplicates', id: request.id, tx, fromRow, duplicates: found.pairs, rows: found.rows, throughUs }, [found.pairs.buffer] as ArrayBuffer[]);
+  const keptUntilUs = run.duplicates.keptUntilUs;
+  post({ kind: 'duplicates', id: request.id, tx, fromRow, duplicates: found.pairs, rows: found.rows, throughUs, keptUntilUs }, [found.pairs.buffer] as ArrayBuffer[]);
 }
 
 /** The run last inspected, kept so inspecting later times of it only simulates forward. */

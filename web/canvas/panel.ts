@@ -5,6 +5,7 @@ import { runColour } from './palette';
 import { circularPositions, ringsBy, type LayoutKind } from './layouts';
 import { ringPositions } from './rings';
 import { LiveTrace } from '../sim/live';
+import { MAX_DUPLICATES } from '../../workers/duplicate-store';
 import { drawFrame, measured, nodeAt, nodeBuckets, type LayerTurn, type ViewTransform } from './render';
 import { nodesIn } from './selection';
 import { adversaryBehaviours, NodeStates } from '../sim/node-states';
@@ -316,9 +317,12 @@ export class Panel {
     }
     let copies = 0;
     for (let d = 0; d < view.duplicates.length; d += 2) if (view.duplicates[d] <= tUs) copies += 1;
+    // Past the copies its worker keeps, a run's later ones are not there to count.
+    const keptUs = this.view?.duplicatesKeptUs(view.tx) ?? Infinity;
+    const copiesText = tUs < keptUs ? `${count(copies)} duplicate copies` : `${count(copies)}+ duplicate copies (counted up to ${(keptUs / 1000).toFixed(0)} ms: the worker keeps ${count(MAX_DUPLICATES)} a run)`;
     const text = tUs < view.createdUs
       ? `tx ${view.tx} is created at ${(view.createdUs / 1000).toFixed(0)} ms`
-      : `tx ${view.tx}: at ${count(reached)} of ${count(view.arrivalUs.length)} nodes${view.hops && view.sendRows?.length ? `, ${deepest} ${deepest === 1 ? 'hop' : 'hops'} out` : ''}, ${count(copies)} duplicate copies`;
+      : `tx ${view.tx}: at ${count(reached)} of ${count(view.arrivalUs.length)} nodes${view.hops && view.sendRows?.length ? `, ${deepest} ${deepest === 1 ? 'hop' : 'hops'} out` : ''}, ${copiesText}`;
     if (this.txInfo.textContent !== text) this.txInfo.textContent = text;
   }
 

@@ -115,7 +115,7 @@ describe('a tx followed while its trace grows', () => {
         expect(fromRow).toBe(rows);
         const found = store.of(tx, rows);
         rows = found.rows;
-        view.addDuplicates({ kind: 'duplicates', id: 0, tx, fromRow: fromRow!, duplicates: found.pairs, rows, throughUs: 0 });
+        view.addDuplicates({ kind: 'duplicates', id: 0, tx, fromRow: fromRow!, duplicates: found.pairs, rows, throughUs: 0, keptUntilUs: Infinity });
         const now = view.tx(tx);
         const expected = wholeView(growing, tx);
         expect(Array.from(now.arrivalUs)).toEqual(expected.arrivalUs);

@@ -12,7 +12,7 @@ const trace: TraceData = {
 };
 
 /** A worker's answer: tx `tx`'s copies (t_us, node pairs) from row `fromRow` to `rows`. */
-const reply = (tx: number, fromRow: number, pairs: number[], rows: number, throughUs: number): DuplicatesReply => ({ kind: 'duplicates', id: 1, tx, fromRow, duplicates: Float64Array.from(pairs), rows, throughUs });
+const reply = (tx: number, fromRow: number, pairs: number[], rows: number, throughUs: number, keptUntilUs = Infinity): DuplicatesReply => ({ kind: 'duplicates', id: 1, tx, fromRow, duplicates: Float64Array.from(pairs), rows, throughUs, keptUntilUs });
 
 describe('TraceView', () => {
   const view = new TraceView(trace);
@@ -50,6 +50,11 @@ describe('TraceView', () => {
     expect(Array.from(v.tx(1).duplicates)).toEqual([500, 0]);
     expect(Array.from(v.tx(0).duplicates)).toEqual([]);
     expect(v.duplicatesFrom(0, 1000)).toBe(0);
+    // Copies the worker did not keep (past its bound) are said to be missing from then on.
+    expect(v.duplicatesKeptUs(1)).toBe(Infinity);
+    v.addDuplicates(reply(1, 4, [], 4, Infinity, 700));
+    expect(v.duplicatesKeptUs(1)).toBe(700);
+    expect(v.duplicatesKeptUs(0)).toBe(Infinity);
   });
 
   it('finds the latest tx created by a time', () => {

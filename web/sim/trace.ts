@@ -92,6 +92,8 @@ interface TxCopies {
   rows: number;
   /** Copies landing before this time are all here. */
   throughUs: number;
+  /** Copies landing from here on were not kept by the worker (Infinity: all were). */
+  keptUntilUs: number;
 }
 
 const NO_COPIES = new Float64Array(0);
@@ -123,13 +125,19 @@ export class TraceView {
   /** Takes the worker's answer: kept if it starts a tx's copies or goes on from the rows held. */
   addDuplicates(reply: DuplicatesReply): void {
     if (reply.tx < 0 || reply.tx >= this.txs) return;
-    if (reply.fromRow === 0 && this.copies?.tx !== reply.tx) this.copies = { tx: reply.tx, pairs: new Growable(64), view: NO_COPIES, rows: 0, throughUs: -Infinity };
+    if (reply.fromRow === 0 && this.copies?.tx !== reply.tx) this.copies = { tx: reply.tx, pairs: new Growable(64), view: NO_COPIES, rows: 0, throughUs: -Infinity, keptUntilUs: Infinity };
     const c = this.copies;
     if (!c || c.tx !== reply.tx || c.rows !== reply.fromRow) return;
     c.pairs.append(reply.duplicates);
     c.view = c.pairs.view();
     c.rows = reply.rows;
     c.throughUs = reply.throughUs;
+    c.keptUntilUs = reply.keptUntilUs;
+  }
+
+  /** When tx `tx`'s copies stop being all there (Infinity: they are all there): the worker keeps a bounded number. */
+  duplicatesKeptUs(tx: number): number {
+    return this.copies?.tx === tx ? this.copies.keptUntilUs : Infinity;
   }
 
   /**
