@@ -32,6 +32,20 @@ describe('DuplicateStore', () => {
     expect(store.of(7, 0).pairs.length).toBe(0);
   });
 
+  it("finds a tx's copies however they spread over blocks (blocks without the tx are skipped)", () => {
+    // Txs in time order, each landing its copies over a stretch that overlaps the next tx's.
+    const spread = Array.from({ length: 200_000 }, (_, n) => [n, n % 977, Math.floor(n / 40_000) + (n % 5 === 0 ? 1 : 0)]);
+    const store = new DuplicateStore();
+    store.append(triples(spread));
+    for (const tx of [0, 2, 5, 9]) {
+      for (const from of [0, 70_000, 131_072, 199_999]) {
+        const expected = spread.slice(from).filter(([, , t]) => t === tx).flatMap(([t, node]) => [t, node]);
+        expect(Array.from(store.of(tx, from).pairs)).toEqual(expected);
+      }
+    }
+    expect(store.of(2, 0).pairs.length).toBeGreaterThan(0);
+  });
+
   it('keeps at most its bound and counts the rest', () => {
     const store = new DuplicateStore(5);
     store.append(triples(copies.slice(0, 3)));

@@ -20,6 +20,9 @@ class Block {
   readonly time = new Float64Array(BLOCK);
   readonly node = new Uint32Array(BLOCK);
   readonly tx = new Uint32Array(BLOCK);
+  /** The least and greatest tx in the block: a tx's copies land within a while of its creation, so most blocks hold none of a given tx's. */
+  minTx = Infinity;
+  maxTx = -Infinity;
 }
 
 /** One tx's copies from a row on: t_us, node pairs in time order, and the row to go on from. */
@@ -57,7 +60,10 @@ export class DuplicateStore {
       const b = this.blocks[this.blocks.length - 1];
       b.time[at] = triples[o + ArrivalField.Time];
       b.node[at] = triples[o + ArrivalField.Node];
-      b.tx[at] = triples[o + ArrivalField.Tx];
+      const tx = triples[o + ArrivalField.Tx];
+      b.tx[at] = tx;
+      b.minTx = Math.min(b.minTx, tx);
+      b.maxTx = Math.max(b.maxTx, tx);
       this.count += 1;
     }
   }
@@ -65,10 +71,13 @@ export class DuplicateStore {
   /** Tx `tx`'s copies recorded at row `from` or later. */
   of(tx: number, from: number): TxDuplicates {
     const out: number[] = [];
-    for (let i = Math.max(0, from); i < this.count; i += 1) {
+    for (let i = Math.max(0, from); i < this.count; ) {
       const b = this.blocks[Math.floor(i / BLOCK)];
-      const at = i % BLOCK;
-      if (b.tx[at] === tx) out.push(b.time[at], b.node[at]);
+      const end = Math.min(this.count, (Math.floor(i / BLOCK) + 1) * BLOCK);
+      if (tx >= b.minTx && tx <= b.maxTx) {
+        for (; i < end; i += 1) if (b.tx[i % BLOCK] === tx) out.push(b.time[i % BLOCK], b.node[i % BLOCK]);
+      }
+      i = end;
     }
     return { pairs: Float64Array.from(out), rows: Math.max(from, this.count) };
   }
