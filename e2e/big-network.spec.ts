@@ -134,6 +134,11 @@ test('every send is drawn, past the first 250,000 the runs once stopped drawing 
   const own = inFlight(native, Number(await app.getAttribute('data-t-us')), SEND_CAP, 15);
   expect(own.since).toBeGreaterThan(own.all / 2);
   await expect(panel).toHaveAttribute('data-flashes', String(own.all));
+  // Its duplicate copies so far (the worker keeps every run's and sends the page the picked tx's).
+  const shownUs = Number(await app.getAttribute('data-t-us'));
+  const copies = native.duplicateTx.filter((tx, i) => tx === 15 && native.duplicateUs[i] <= shownUs).length;
+  expect(copies).toBeGreaterThan(100);
+  await expect(panel.locator('.txinfo')).toContainText(`, ${copies.toLocaleString('en')} duplicate copies`);
   // Seeking back, the sends the chunks carried are drawn again.
   await showAt(page, 300);
   await expect(panel).toHaveAttribute('data-sends-from', '0');

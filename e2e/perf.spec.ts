@@ -102,14 +102,22 @@ async function frameTimes(page: Page, nodes: number, scenario = bigScenario(node
   figures[`draw_ms_p95_${name}`] = quantile(times, 0.95);
   figures[`frame_interval_ms_median_${name}`] = quantile(intervals, 0.5);
   figures[`frame_interval_ms_p95_${name}`] = quantile(intervals, 0.95);
-  if (name.startsWith('3x')) await sendsHeldAndDrawn(page, nodes, name);
+  if (name.startsWith('3x')) {
+    await sendsHeldAndDrawn(page, nodes, name);
+    // With the first tx picked: it has most of the sends the chunks carried, and the most copies.
+    await page.fill('#tx', '0');
+    await page.locator('#tx').dispatchEvent('change');
+    await page.waitForTimeout(2000);
+    figures[`js_heap_mb_tx0_${name}`] = await heapMb(page);
+  }
   const tasks = await longTasksSince(page, since);
   console.log(`${name} nodes: longest main-thread task ${tasks.longest.toFixed(0)} ms, ${tasks.over50} over 50 ms (run, charts and 3 s of playback)`);
 }
 
 /**
- * Every send of the runs: how many, the memory the workers keep them in (per node of a run), and
- * what is drawn late in the run, past the sends the chunks carried (the worker sends a window).
+ * Every send and duplicate copy of the runs: how many, the memory the workers keep them in, the
+ * page's heap per node of a run, and what is drawn late in the run, past the sends the chunks
+ * carried (the worker sends a window).
  */
 async function sendsHeldAndDrawn(page: Page, nodes: number, name: string): Promise<void> {
   const panels = page.locator('.panel');
@@ -118,6 +126,10 @@ async function sendsHeldAndDrawn(page: Page, nodes: number, name: string): Promi
   figures[`sends_${name}`] = await sum('data-sends');
   figures[`worker_send_store_mb_${name}`] = (await sum('data-send-bytes')) / 2 ** 20;
   figures[`worker_send_store_bytes_per_node_${name}`] = (await sum('data-send-bytes')) / (nodes * runs);
+  figures[`duplicates_${name}`] = await sum('data-duplicates');
+  figures[`worker_duplicate_store_mb_${name}`] = (await sum('data-duplicate-bytes')) / 2 ** 20;
+  figures[`worker_duplicate_store_bytes_per_node_${name}`] = (await sum('data-duplicate-bytes')) / (nodes * runs);
+  figures[`js_heap_bytes_per_node_${name}`] = (figures[`js_heap_mb_${name}`] * 2 ** 20) / (nodes * runs);
   // Where the workers' time went, summed over the runs: the engine, the layout, all of it.
   figures[`engine_s_${name}`] = (await sum('data-engine-ms')) / 1000;
   figures[`layout_s_${name}`] = (await sum('data-layout-ms')) / 1000;

@@ -36,21 +36,36 @@ export interface NativeSends {
   lost: Uint8Array;
   /** The tx a send carries in full, -1 if none. */
   tx: Int32Array;
+  /** The run's duplicate copies: when each landed and of which tx. */
+  duplicateUs: Float64Array;
+  duplicateTx: Int32Array;
 }
 
-/** Runs `txsim run --trace` on a one-protocol scenario and reads its sends, in send order. */
-export async function nativeSends(json: string): Promise<NativeSends> {
+/** The lines of `txsim run --trace` on a scenario (JSON text): one event each, in the engine's order. */
+async function traceLines(json: string): Promise<string[]> {
   const binary = await ensureTxsim();
   const dir = mkdtempSync(path.join(tmpdir(), 'txcast-e2e-'));
   const file = path.join(dir, 'scenario.json');
   writeFileSync(file, json);
   const trace = path.join(dir, 'trace.jsonl');
   execFileSync(binary, ['run', file, '--trace', trace, '--quiet'], { stdio: 'ignore' });
+  return readFileSync(trace, 'utf8').split('\n');
+}
+
+/** Runs `txsim run --trace` on a one-protocol scenario and reads its sends, in send order, and its duplicate copies. */
+export async function nativeSends(json: string): Promise<NativeSends> {
   const sent: number[] = [];
   const arrive: number[] = [];
   const lost: number[] = [];
   const tx: number[] = [];
-  for (const line of readFileSync(trace, 'utf8').split('\n')) {
+  const duplicateUs: number[] = [];
+  const duplicateTx: number[] = [];
+  for (const line of await traceLines(json)) {
+    if (line.includes('"ev":"duplicate"')) {
+      const copy = JSON.parse(line) as { t_us: number; tx: number };
+      duplicateUs.push(copy.t_us);
+      duplicateTx.push(copy.tx);
+    }
     if (!line.includes('"ev":"send"')) continue;
     const send = JSON.parse(line) as { t_us: number; arrive_us: number; lost: boolean; tx?: number | null };
     sent.push(send.t_us);
@@ -58,7 +73,22 @@ export async function nativeSends(json: string): Promise<NativeSends> {
     lost.push(send.lost ? 1 : 0);
     tx.push(send.tx ?? -1);
   }
-  return { sentUs: Float64Array.from(sent), arriveUs: Float64Array.from(arrive), lost: Uint8Array.from(lost), tx: Int32Array.from(tx) };
+  return { sentUs: Float64Array.from(sent), arriveUs: Float64Array.from(arrive), lost: Uint8Array.from(lost), tx: Int32Array.from(tx), duplicateUs: Float64Array.from(duplicateUs), duplicateTx: Int32Array.from(duplicateTx) };
+}
+
+/**
+ * The trace export's rows as the native `txsim run --trace` gives them: per run, its first
+ * arrivals then its duplicate copies, each as `label,event,t_us,node,tx` in the engine's order.
+ */
+export async function nativeTraceRows(json: string): Promise<string[]> {
+  const runs = new Map<string, { deliver: string[]; duplicate: string[] }>();
+  for (const line of await traceLines(json)) {
+    if (!line.includes('"ev":"deliver"') && !line.includes('"ev":"duplicate"')) continue;
+    const e = JSON.parse(line) as { run: string; ev: 'deliver' | 'duplicate'; t_us: number; node: number; tx: number };
+    if (!runs.has(e.run)) runs.set(e.run, { deliver: [], duplicate: [] });
+    runs.get(e.run)![e.ev].push(`${e.run},${e.ev},${e.t_us},${e.node},${e.tx}`);
+  }
+  return [...runs.values()].flatMap((r) => [...r.deliver, ...r.duplicate]);
 }
 
 /**

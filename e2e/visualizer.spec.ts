@@ -3,7 +3,7 @@ import { readdirSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { clickNode, pageReady, pixelsNear, runJson, runsDone, shownRuns, SMALL_SCENARIO } from './page';
 import { ensureTxsim } from '../scripts/lib/txsim.mjs';
-import { nativeRuns } from './txsim';
+import { nativeRuns, nativeTraceRows } from './txsim';
 
 const VERMILLION: [number, number, number] = [0xd5, 0x5e, 0x00];
 
@@ -205,6 +205,9 @@ test('exports the report as JSON and CSV, the trace, and a chart as SVG and PNG'
   const trace = (await save('#export-trace')).text.toString().trim().split('\n');
   expect(trace[0]).toBe('run,event,t_us,node,tx');
   expect(trace.length).toBeGreaterThan(100);
+  // Every first arrival and duplicate copy (the duplicates come from the workers, which keep them), as txsim traces them.
+  expect(trace.filter((row) => row.includes(',duplicate,')).length).toBeGreaterThan(100);
+  expect(trace.slice(1)).toEqual(await nativeTraceRows(JSON.stringify(SMALL_SCENARIO)));
   const svg = await save('figure[data-chart="latency"] [data-format="svg"]');
   expect(svg.name).toMatch(/\.svg$/);
   expect(svg.text.toString()).toContain('<path class="series"');

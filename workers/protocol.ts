@@ -96,7 +96,7 @@ export type RunChunk = {
   /** Sends kept for drawing (nothing once `SEND_CAP` are kept; the page asks for later ones: `SendsRequest`). */
   sends: Float64Array;
   effects: Float64Array;
-} & Pick<RunTrace, 'deliveries' | 'duplicates' | 'sendCount' | 'kinds' | 'kindClasses'>;
+} & Pick<RunTrace, 'deliveries' | 'sendCount' | 'kinds' | 'kindClasses'>;
 
 /** The end of a run: the aggregates and the report. */
 export type RunDone = {
@@ -104,7 +104,7 @@ export type RunDone = {
   id: number;
   nowUs: number;
   events: number;
-} & Pick<RunTrace, 'sendCount' | 'sendBytes' | 'sendsKeptUs' | 'kinds' | 'kindClasses' | 'bandwidth' | 'binUs' | 'counterBins' | 'counterNames' | 'report' | 'engineMs'>;
+} & Pick<RunTrace, 'sendCount' | 'sendBytes' | 'duplicateCount' | 'duplicateBytes' | 'sendsKeptUs' | 'kinds' | 'kindClasses' | 'bandwidth' | 'binUs' | 'counterBins' | 'counterNames' | 'report' | 'engineMs'>;
 
 /**
  * Everything the page needs to replay one run, assembled from the start, chunks and end of it
@@ -126,10 +126,11 @@ export type RunTrace = {
   positions: Float32Array;
   coordinates: Float64Array;
   txPlan: Float64Array;
-  /** First arrivals: t_us, node, tx. */
+  /**
+   * First arrivals: t_us, node, tx. (Duplicate copies stay in the worker, `DuplicateStore`: the
+   * page asks for the picked tx's, `DuplicatesRequest`.)
+   */
   deliveries: Float64Array;
-  /** Duplicate full copies: t_us, node, tx. */
-  duplicates: Float64Array;
   /**
    * Sends kept for drawing (the first `SEND_CAP`), laid out by `SendField` (`SEND_STRIDE` numbers
    * each); the worker keeps them all, and the page asks it for those past these (`SendsRequest`).
@@ -139,6 +140,9 @@ export type RunTrace = {
   sendCount: number;
   /** Memory the worker keeps all the run's sends in (bytes; `SendStore`), once the run is done. */
   sendBytes?: number;
+  /** Duplicate copies the run landed, and the memory the worker keeps them in (bytes; `DuplicateStore`), once it is done. */
+  duplicateCount?: number;
+  duplicateBytes?: number;
   /** Sends can be drawn before this time (Infinity: all): the worker keeps at most `MAX_SENDS`. */
   sendsKeptUs?: number;
   kinds: string[];
@@ -251,6 +255,35 @@ export interface SendsReply {
   throughUs: number;
 }
 
+/**
+ * Duplicate copies of the run held (`DuplicateStore`): those of tx `tx` recorded from row
+ * `fromRow` on (the page holds the picked tx's and asks for what came since), or, with `tx`
+ * negative, every one (the trace export).
+ */
+export interface DuplicatesRequest {
+  kind: 'duplicates';
+  id: number;
+  /** The run (`RunRequest.id`): the one in progress or the last finished. */
+  run: number;
+  tx: number;
+  fromRow: number;
+}
+
+export interface DuplicatesReply {
+  kind: 'duplicates';
+  id: number;
+  tx: number;
+  fromRow: number;
+  /** t_us, node pairs in time order (t_us, node, tx triples when all were asked for). */
+  duplicates: Float64Array;
+  /** Rows read: ask from here for what comes next. */
+  rows: number;
+  /** Computed up to here (Infinity once the run is done): copies landing later may still come. */
+  throughUs: number;
+  /** Copies landing from here on were not kept (Infinity: all were): the worker keeps `MAX_DUPLICATES` a run. */
+  keptUntilUs: number;
+}
+
 /** Test hook: makes the worker throw outside any handler, as a crash would. */
 export interface CrashRequest {
   kind: 'crash';
@@ -262,6 +295,6 @@ export interface EngineMessage {
   module?: WebAssembly.Module;
 }
 
-export type WorkerRequest = RunRequest | InspectRequest | ArrivalsRequest | SendsRequest | CrashRequest | EngineMessage;
+export type WorkerRequest = RunRequest | InspectRequest | ArrivalsRequest | SendsRequest | DuplicatesRequest | CrashRequest | EngineMessage;
 
-export type WorkerReply = RunProgress | RunStart | RunChunk | RunDone | RunFailure | InspectReply | ArrivalsReply | SendsReply;
+export type WorkerReply = RunProgress | RunStart | RunChunk | RunDone | RunFailure | InspectReply | ArrivalsReply | SendsReply | DuplicatesReply;

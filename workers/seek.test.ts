@@ -55,7 +55,7 @@ describe('seek by range scan vs play', () => {
         // Slices of simulated time, as the worker streams them; seek to times inside what is computed.
         more = sim.advance(Math.min(endUs, until), 1e9);
         live.add({
-          kind: 'chunk', id: 1, nowUs: sim.now_us, events: sim.events, deliveries: sim.take_deliveries(), duplicates: sim.take_duplicates(),
+          kind: 'chunk', id: 1, nowUs: sim.now_us, events: sim.events, deliveries: sim.take_deliveries(),
           sends: new Float64Array(0), sendCount: 0, kinds: [], kindClasses: [], effects: new Float64Array(0),
         });
         view.extend();

@@ -6,10 +6,11 @@
 import init, { CountField, Simulation } from '../web/wasm/txcast_wasm.js';
 import { layoutPositions } from './layout';
 import type { PeelData } from '../web/peel/graph';
-import { SEND_STRIDE, type ArrivalsRequest, type SendsRequest, type Inspection, type InspectRequest, type RunChunk, type RunRequest, type RunStart, type WorkerReply, type WorkerRequest } from './protocol';
+import { SEND_STRIDE, type ArrivalsRequest, type DuplicatesRequest, type SendsRequest, type Inspection, type InspectRequest, type RunChunk, type RunRequest, type RunStart, type WorkerReply, type WorkerRequest } from './protocol';
 import { NO_PERMIT, SharedPermit, type Permit } from './permits';
 import { concat, counterEffects, CounterBins, SendLog } from './record';
 import { SendStore } from './send-store';
+import { DuplicateStore } from './duplicate-store';
 
 /** Events per slice: a slice holds the worker for a few ms, so seeks are answered quickly. */
 const SLICE_EVENTS = 10_000;
@@ -39,8 +40,8 @@ function yieldToMessages(): Promise<void> {
   });
 }
 
-/** The run in progress, or the last one finished (its arrival logs stay scannable, its sends drawable). */
-let current: { id: number; sim: Simulation; sends: SendStore; done: boolean; cancelled: boolean } | null = null;
+/** The run in progress, or the last one finished (its arrival logs stay scannable, its sends and duplicates drawable). */
+let current: { id: number; sim: Simulation; sends: SendStore; duplicates: DuplicateStore; done: boolean; cancelled: boolean } | null = null;
 
 function dropCurrent(): void {
   if (!current) return;
@@ -77,7 +78,7 @@ async function simulate(request: RunRequest): Promise<void> {
   const started = performance.now();
   dropCurrent();
   const sim = new Simulation(request.scenario, request.run, request.seed);
-  const me = { id: request.id, sim, sends: new SendStore(), done: false, cancelled: false };
+  const me = { id: request.id, sim, sends: new SendStore(), duplicates: new DuplicateStore(), done: false, cancelled: false };
   current = me;
   sim.capture_sends(true);
   const permit = request.permits ? new SharedPermit(request.permits.buffer, request.permits.slot) : NO_PERMIT;
@@ -120,7 +121,7 @@ async function simulate(request: RunRequest): Promise<void> {
 
   const sends = new SendLog(endUs);
   const counters = new CounterBins(endUs, sends.binUs);
-  const pending = { deliveries: [] as Float64Array[], duplicates: [] as Float64Array[], sends: [] as Float64Array[], effects: [] as Float64Array[], sendCount: 0 };
+  const pending = { deliveries: [] as Float64Array[], sends: [] as Float64Array[], effects: [] as Float64Array[], sendCount: 0 };
   let lastChunk = performance.now();
   const flush = () => {
     const chunk: RunChunk = {
@@ -129,7 +130,6 @@ async function simulate(request: RunRequest): Promise<void> {
       nowUs: sim.now_us,
       events: sim.events,
       deliveries: concat(pending.deliveries),
-      duplicates: concat(pending.duplicates),
       sends: concat(pending.sends),
       sendCount: sends.count,
       kinds: sim.kinds(),
@@ -137,11 +137,10 @@ async function simulate(request: RunRequest): Promise<void> {
       effects: concat(pending.effects),
     };
     pending.deliveries = [];
-    pending.duplicates = [];
     pending.sends = [];
     pending.effects = [];
     pending.sendCount = 0;
-    post(chunk, [chunk.deliveries.buffer, chunk.duplicates.buffer, chunk.sends.buffer, chunk.effects.buffer] as ArrayBuffer[]);
+    post(chunk, [chunk.deliveries.buffer, chunk.sends.buffer, chunk.effects.buffer] as ArrayBuffer[]);
     lastChunk = performance.now();
   };
   let names: string[] = [];
@@ -154,7 +153,8 @@ async function simulate(request: RunRequest): Promise<void> {
     const quiet = sim.now_us + 1 < resumeUs;
     const more = sim.advance(quiet ? resumeUs - 1 : endUs, SLICE_EVENTS);
     const deliveries = sim.take_deliveries();
-    const duplicates = sim.take_duplicates();
+    // Kept here, before `resumeUs` too (the page asks for them: it holds only the picked tx's).
+    me.duplicates.append(sim.take_duplicates());
     const all = sim.take_sends();
     me.sends.append(all);
     const kept = sends.push(all);
@@ -164,7 +164,6 @@ async function simulate(request: RunRequest): Promise<void> {
     for (let i = CountField.Counter; i < counts.length; i += CountField.Stride) if (counts[i] >= names.length) names = sim.counter_names();
     if (quiet) return more;
     pending.deliveries.push(deliveries);
-    pending.duplicates.push(duplicates);
     if (kept.length) pending.sends.push(kept);
     pending.sendCount += kept.length / SEND_STRIDE;
     // Timeouts happen in honest networks too: they are marked as effects only where there are adversaries.
@@ -199,6 +198,8 @@ async function simulate(request: RunRequest): Promise<void> {
       events: end.events,
       sendCount: sends.count,
       sendBytes: me.sends.bytes,
+      duplicateCount: me.duplicates.count + me.duplicates.dropped,
+      duplicateBytes: me.duplicates.bytes,
       sendsKeptUs: me.sends.keptUntilUs,
       kinds: sim.kinds(),
       kindClasses: sim.kind_classes(),
@@ -214,7 +215,7 @@ async function simulate(request: RunRequest): Promise<void> {
 }
 
 /** The run a question is about, if this worker still holds it (else the question is answered with an error). */
-function heldRun(request: ArrivalsRequest | SendsRequest): NonNullable<typeof current> | null {
+function heldRun(request: ArrivalsRequest | SendsRequest | DuplicatesRequest): NonNullable<typeof current> | null {
   if (current && current.id === request.run) return current;
   post({ kind: 'error', id: request.id, message: 'that run is no longer held by the worker', fatal: false });
   return null;
@@ -236,6 +237,17 @@ function sendsWindow(request: SendsRequest): void {
   const computed = run.done ? Infinity : run.sim.now_us;
   const found = run.sends.window(fromUs - lookbackUs, fromUs, untilUs, max, computed, tx);
   post({ kind: 'sends', id: request.id, sends: found.rows, first: found.first, fromUs, tx, throughUs: found.through }, [found.rows.buffer] as ArrayBuffer[]);
+}
+
+/** Duplicate copies of the run held: one tx's from a row on, or all of them (`DuplicatesRequest`). */
+function duplicatesOf(request: DuplicatesRequest): void {
+  const run = heldRun(request);
+  if (!run) return;
+  const { tx, fromRow } = request;
+  const found = tx >= 0 ? run.duplicates.of(tx, fromRow) : { pairs: run.duplicates.all(), rows: run.duplicates.count };
+  const throughUs = run.done ? Infinity : run.sim.now_us;
+  const keptUntilUs = run.duplicates.keptUntilUs;
+  post({ kind: 'duplicates', id: request.id, tx, fromRow, duplicates: found.pairs, rows: found.rows, throughUs, keptUntilUs }, [found.pairs.buffer] as ArrayBuffer[]);
 }
 
 /** The run last inspected, kept so inspecting later times of it only simulates forward. */
@@ -305,6 +317,7 @@ self.onmessage = async (event: MessageEvent<WorkerRequest>) => {
     }
     if (request.kind === 'arrivals') return arrivals(request);
     if (request.kind === 'sends') return sendsWindow(request);
+    if (request.kind === 'duplicates') return duplicatesOf(request);
     await simulate(request);
   } catch (error) {
     const fatal = error instanceof WebAssembly.RuntimeError;

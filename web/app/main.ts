@@ -32,6 +32,7 @@ const session = new Session(store, { redraw, reduceMotion: window.matchMedia('(p
 const frames = new FrameLoop(store, measures, (k, tx) => {
   session.askCensoring(k, tx);
   session.askFlights(k, tx);
+  session.askDuplicates(k, tx);
 });
 const run = () => session.run();
 
@@ -51,7 +52,7 @@ mountInspectForm(store, element('inspect-form'), (panel, node) => {
 mountReportTable(store, element('metrics-table'));
 mountPhasesTable(store, element('phases-table'));
 mountResultCharts(store);
-mountExports(store);
+mountExports(store, (k) => session.allDuplicates(k));
 mountShare(store);
 fillGlossary(element('protocol-list'), element('metric-list'));
 installHooks(store, session, measures);

@@ -1,10 +1,11 @@
 // One run's panel: its canvas (pan and zoom with d3-zoom), progress bar and status line.
 import { select, zoom, zoomIdentity, type ZoomTransform } from 'd3';
-import { EFFECTS, SEND_STRIDE, type RunChunk, type RunDone, type RunStart, type SendsReply, type StreamedTrace } from '../../workers/protocol';
+import { EFFECTS, SEND_STRIDE, type RunChunk, type RunDone, type RunStart, type DuplicatesReply, type SendsReply, type StreamedTrace } from '../../workers/protocol';
 import { runColour } from './palette';
 import { circularPositions, ringsBy, type LayoutKind } from './layouts';
 import { ringPositions } from './rings';
 import { LiveTrace } from '../sim/live';
+import { MAX_DUPLICATES } from '../../workers/duplicate-store';
 import { drawFrame, measured, nodeAt, nodeBuckets, type LayerTurn, type ViewTransform } from './render';
 import { nodesIn } from './selection';
 import { adversaryBehaviours, NodeStates } from '../sim/node-states';
@@ -61,6 +62,9 @@ export class Panel {
   private flightsAt = 0;
   /** A window of sends is being asked for. */
   flightsAsked = false;
+  /** The picked tx's duplicate copies are being asked for (the worker keeps them), and when they last came. */
+  duplicatesAsked = false;
+  private duplicatesAt = 0;
   private layout: LayoutKind = 'force';
   private positions: Float32Array = new Float32Array(0);
   private land: Path2D | null = null;
@@ -267,6 +271,8 @@ export class Panel {
 
   finish(done: RunDone): void {
     this.live?.finish(done);
+    this.element.dataset.duplicates = String(done.duplicateCount ?? 0);
+    this.element.dataset.duplicateBytes = String(done.duplicateBytes ?? 0);
   }
 
   /** Simulated time this run has computed so far. */
@@ -311,9 +317,12 @@ export class Panel {
     }
     let copies = 0;
     for (let d = 0; d < view.duplicates.length; d += 2) if (view.duplicates[d] <= tUs) copies += 1;
+    // Past the copies its worker keeps, a run's later ones are not there to count.
+    const keptUs = this.view?.duplicatesKeptUs(view.tx) ?? Infinity;
+    const copiesText = tUs < keptUs ? `${count(copies)} duplicate copies` : `${count(copies)}+ duplicate copies (counted up to ${(keptUs / 1000).toFixed(0)} ms: the worker keeps ${count(MAX_DUPLICATES)} a run)`;
     const text = tUs < view.createdUs
       ? `tx ${view.tx} is created at ${(view.createdUs / 1000).toFixed(0)} ms`
-      : `tx ${view.tx}: at ${count(reached)} of ${count(view.arrivalUs.length)} nodes${view.hops && view.sends?.length ? `, ${deepest} ${deepest === 1 ? 'hop' : 'hops'} out` : ''}, ${count(copies)} duplicate copies`;
+      : `tx ${view.tx}: at ${count(reached)} of ${count(view.arrivalUs.length)} nodes${view.hops && view.sendRows?.length ? `, ${deepest} ${deepest === 1 ? 'hop' : 'hops'} out` : ''}, ${copiesText}`;
     if (this.txInfo.textContent !== text) this.txInfo.textContent = text;
   }
 
@@ -423,6 +432,23 @@ export class Panel {
     const incomplete = tUs >= held.throughUs;
     const ahead = held.throughUs < this.computedUs && tUs - held.fromUs > (held.throughUs - held.fromUs) / 2;
     return incomplete || ahead ? tUs : null;
+  }
+
+  /**
+   * The worker's row to ask tx `tx`'s duplicate copies from (null: none needed now): at once for a
+   * tx newly picked and for the last ones once the run is done (no chunk will bring another
+   * frame), else at most every `REASK_MS` while the run computes past those held.
+   */
+  duplicatesWanted(tx: number): number | null {
+    if (this.duplicatesAsked || !this.view || tx < 0 || tx >= this.view.txs) return null;
+    const from = this.view.duplicatesFrom(tx, this.done ? Infinity : this.computedUs);
+    return from === null || (from > 0 && !this.done && performance.now() - this.duplicatesAt < REASK_MS) ? null : from;
+  }
+
+  /** The picked tx's duplicate copies the worker sent. */
+  setDuplicates(reply: DuplicatesReply): void {
+    this.view?.addDuplicates(reply);
+    this.duplicatesAt = performance.now();
   }
 
   /** A window of sends the worker sent. */

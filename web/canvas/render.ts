@@ -466,8 +466,12 @@ export function drawFrame(canvas: HTMLCanvasElement, frame: FrameInput | null, s
     drawn += 1;
   }
   if (frame.txOnly) {
-    const own = frame.sends ?? tx.sends ?? new Float64Array(0);
-    for (let o = 0; o + SEND_STRIDE <= own.length; o += SEND_STRIDE) {
+    // A window the worker sent about the tx, or the tx's rows of the trace's own sends.
+    const own = frame.sends ?? trace.sends;
+    const rows = frame.sends ? null : (tx.sendRows ?? []);
+    const n = rows ? rows.length : Math.floor(own.length / SEND_STRIDE);
+    for (let r = 0; r < n; r += 1) {
+      const o = (rows ? rows[r] : r) * SEND_STRIDE;
       const arrive = own[o + SendField.Arrive];
       if (own[o + SendField.Time] > tUs || arrive <= tUs || own[o + SendField.Lost] !== 0 || own[o + SendField.Tx] !== tx.tx) continue;
       const has = tx.arrivalUs[own[o + SendField.To]];

@@ -5,7 +5,8 @@ import type { AppStore } from '../app/state';
 import { download, svgDocument, svgToPng, traceCsv } from './export';
 import { reportCsv, type RunReport } from './report';
 
-export function mountExports(store: AppStore): void {
+/** `duplicatesOf(k)`: every duplicate copy run `k` landed (its worker keeps them). */
+export function mountExports(store: AppStore, duplicatesOf: (k: number) => Promise<Float64Array>): void {
   const baseName = () => {
     const id = store.get().scenarioId;
     return id === 'custom' ? 'scenario' : id;
@@ -23,8 +24,11 @@ export function mountExports(store: AppStore): void {
   });
   element<HTMLButtonElement>('export-csv').addEventListener('click', () => download(`${baseName()}.report.csv`, new Blob([reportCsv(doneReports())], { type: 'text/csv' })));
   element<HTMLButtonElement>('export-trace').addEventListener('click', () => {
-    const runs = store.get().panels.flatMap((p) => (p.trace ? [{ label: p.label, deliveries: p.trace.deliveries, duplicates: p.trace.duplicates }] : []));
-    download(`${baseName()}.trace.csv`, new Blob([traceCsv(runs)], { type: 'text/csv' }));
+    const file = `${baseName()}.trace.csv`;
+    const shown = store.get().panels.filter((p) => p.trace);
+    Promise.all(shown.map(async (p) => ({ label: p.label, deliveries: p.trace!.deliveries, duplicates: await duplicatesOf(p.index) })))
+      .then((runs) => download(file, new Blob([traceCsv(runs)], { type: 'text/csv' })))
+      .catch((error: unknown) => store.update({ error: `could not export the trace: ${error instanceof Error ? error.message : String(error)}` }));
   });
   element<HTMLButtonElement>('export-scenario').addEventListener('click', () => download(`${baseName()}.json`, new Blob([store.get().scenarioText], { type: 'application/json' })));
   for (const figure of document.querySelectorAll<HTMLElement>('figure[data-chart]')) {

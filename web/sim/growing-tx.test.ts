@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { DuplicateStore } from '../../workers/duplicate-store';
 import { SEND_STRIDE } from '../../workers/protocol';
 import { firstCopySenders, TraceView, type TraceData } from './trace';
 
@@ -14,7 +15,8 @@ function random(seed: number): () => number {
   };
 }
 
-type Trace = TraceData & { sends: Float64Array };
+/** A trace with its duplicate copies (t_us, node, tx), which the page asks the run's worker for. */
+type Trace = TraceData & { sends: Float64Array; duplicates: Float64Array };
 
 /**
  * A flood of `txs` txs over a random network of `nodes`: every node forwards its first copy to
@@ -93,6 +95,9 @@ describe('a tx followed while its trace grows', () => {
       // Each array is cut on its own, so arrivals may come before the sends behind them.
       const growing: Trace = { ...whole, deliveries: new Float64Array(0), duplicates: new Float64Array(0), sends: new Float64Array(0) };
       const view = new TraceView(growing);
+      // The worker keeps the copies; the page asks for the followed tx's from the rows it has read.
+      const store = new DuplicateStore();
+      let rows = 0;
       const cut = { deliveries: 0, duplicates: 0, sends: 0 };
       const total = { deliveries: whole.deliveries.length / 3, duplicates: whole.duplicates.length / 3, sends: whole.sends.length / SEND_STRIDE };
       const tx = seed % 3;
@@ -101,16 +106,23 @@ describe('a tx followed while its trace grows', () => {
         cut.duplicates += Math.floor(rand() * 12);
         cut.sends += Math.floor(rand() * 40);
         growing.deliveries = prefix(whole.deliveries, 3, cut.deliveries);
-        growing.duplicates = prefix(whole.duplicates, 3, cut.duplicates);
+        const copies = prefix(whole.duplicates, 3, cut.duplicates);
+        store.append(copies.subarray(growing.duplicates.length));
+        growing.duplicates = copies;
         growing.sends = prefix(whole.sends, SEND_STRIDE, cut.sends);
         view.extend();
+        const fromRow = view.duplicatesFrom(tx, Infinity);
+        expect(fromRow).toBe(rows);
+        const found = store.of(tx, rows);
+        rows = found.rows;
+        view.addDuplicates({ kind: 'duplicates', id: 0, tx, fromRow: fromRow!, duplicates: found.pairs, rows, throughUs: 0, keptUntilUs: Infinity });
         const now = view.tx(tx);
         const expected = wholeView(growing, tx);
         expect(Array.from(now.arrivalUs)).toEqual(expected.arrivalUs);
         expect(Array.from(now.parent!)).toEqual(expected.parent);
         expect(Array.from(now.hops!)).toEqual(expected.hops);
         expect(Array.from(now.duplicates)).toEqual(expected.duplicates);
-        expect(Array.from(now.sends!)).toEqual(expected.sends);
+        expect(now.sendRows!.flatMap((r) => Array.from(growing.sends.subarray(r * SEND_STRIDE, (r + 1) * SEND_STRIDE)))).toEqual(expected.sends);
       }
       // Switching txs and back starts afresh and gives the same view.
       view.tx((tx + 1) % 3);

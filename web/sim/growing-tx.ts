@@ -1,22 +1,19 @@
 // One tx's view of a trace that grows while its run computes. Each update reads only the records
 // it has not read yet, so a frame drawn behind the engine costs what the last chunk added, not
 // what the tx did so far. The result equals a view built from the whole trace at once.
-import { SEND_STRIDE } from '../../workers/protocol';
 import { ArrivalField, SendField } from '../wasm/txcast_wasm.js';
 import { Growable } from './growable';
 import type { TxView } from './trace';
 
-/** The trace arrays a tx view reads (deliveries and duplicates: t_us, node, tx). */
+/** The trace arrays a tx view reads (deliveries: t_us, node, tx). */
 export interface TxTrace {
   deliveries: Float64Array;
-  duplicates: Float64Array;
   sends?: Float64Array;
 }
 
 /** Indices of one tx's records in the trace arrays, in trace order (lists that only grow). */
 export interface TxRecords {
   deliveries: readonly number[];
-  duplicates: readonly number[];
   sends: readonly number[];
 }
 
@@ -25,14 +22,12 @@ export class GrowingTx {
   private readonly times = new Growable(64);
   /** Nodes in the order the tx reached them (the order hops are counted in). */
   private readonly reached: number[] = [];
-  private readonly duplicates = new Growable(64);
-  private readonly sends = new Growable(64 * SEND_STRIDE);
   /** Per node, the earliest landing of a copy that was not lost, and its sender (first sent wins a tie). */
   private readonly earliestUs: Float64Array;
   private readonly earliestFrom: Int32Array;
   private readonly parent: Int32Array;
   private readonly hops: Int16Array;
-  private read = { deliveries: 0, duplicates: 0, sends: 0 };
+  private read = { deliveries: 0, sends: 0 };
   /** A parent changed after hops were counted from it: count them again. */
   private hopsStale = false;
   private current: TxView | null = null;
@@ -51,14 +46,13 @@ export class GrowingTx {
     if (origin < nodes) this.hops[origin] = 0;
   }
 
-  /** The view with every record in `records` read. */
-  view(trace: TxTrace, records: TxRecords): TxView {
-    const grew = this.read.deliveries < records.deliveries.length || this.read.duplicates < records.duplicates.length || this.read.sends < records.sends.length;
-    if (grew || !this.current) {
+  /** The view with every record in `records` read, and the tx's duplicate copies known (t_us, node pairs). */
+  view(trace: TxTrace, records: TxRecords, duplicates: Float64Array): TxView {
+    const grew = this.read.deliveries < records.deliveries.length || this.read.sends < records.sends.length;
+    if (grew || !this.current || this.current.duplicates !== duplicates) {
       // Sends first: a copy is sent before it lands, so this chunk's sends may be the parents of its arrivals.
       this.readSends(trace.sends ?? new Float64Array(0), records.sends);
       this.readDeliveries(trace.deliveries, records.deliveries);
-      this.readDuplicates(trace.duplicates, records.duplicates);
       if (this.hopsStale) this.countHops();
       const times = this.times.view();
       this.current = {
@@ -67,9 +61,9 @@ export class GrowingTx {
         origin: this.origin,
         arrivalUs: this.arrivalUs,
         times,
-        duplicates: this.duplicates.view(),
+        duplicates,
         lastUs: times.length ? times[times.length - 1] : this.createdUs,
-        sends: this.sends.view(),
+        sendRows: records.sends,
         parent: this.parent,
         hops: this.hops,
       };
@@ -78,10 +72,8 @@ export class GrowingTx {
   }
 
   private readSends(all: Float64Array, indices: readonly number[]): void {
-    this.sends.reserve((indices.length - this.read.sends) * SEND_STRIDE);
     for (; this.read.sends < indices.length; this.read.sends += 1) {
-      const o = indices[this.read.sends] * SEND_STRIDE;
-      this.sends.appendFrom(all, o, SEND_STRIDE);
+      const o = indices[this.read.sends] * SendField.Stride;
       const to = all[o + SendField.To];
       const landsUs = all[o + SendField.Arrive];
       if (all[o + SendField.Lost] !== 0 || !(landsUs < this.earliestUs[to])) continue;
@@ -104,15 +96,6 @@ export class GrowingTx {
       this.reached.push(node);
       if (this.setParent(node) && again) this.hopsStale = true;
       this.countHop(node);
-    }
-  }
-
-  private readDuplicates(all: Float64Array, indices: readonly number[]): void {
-    this.duplicates.reserve(2 * (indices.length - this.read.duplicates));
-    for (; this.read.duplicates < indices.length; this.read.duplicates += 1) {
-      const i = indices[this.read.duplicates];
-      this.duplicates.push(all[i * ArrivalField.Stride + ArrivalField.Time]);
-      this.duplicates.push(all[i * ArrivalField.Stride + ArrivalField.Node]);
     }
   }
 

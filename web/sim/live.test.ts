@@ -10,7 +10,7 @@ describe('LiveTrace', () => {
     resumeUs: 0, changes: new Float64Array(0), behaviourNames: ['honest', 'silent'], markTimes: [], markKinds: [], notes: [], continents: [],
   };
   const chunk = (nowUs: number, deliveries: number[]): RunChunk => ({
-    kind: 'chunk', id: 3, nowUs, events: 1, deliveries: Float64Array.from(deliveries), duplicates: new Float64Array(0),
+    kind: 'chunk', id: 3, nowUs, events: 1, deliveries: Float64Array.from(deliveries),
     sends: new Float64Array(0), sendCount: 0, kinds: ['tx'], kindClasses: [MessageClass.Payload], effects: new Float64Array(0),
   });
 

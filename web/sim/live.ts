@@ -1,6 +1,7 @@
 // A run's trace assembled while it is computed: the worker's start message gives the network,
 // each chunk appends what happened next, the end adds the aggregates and the report. Appending a
-// chunk costs what the chunk holds, not what came before.
+// chunk costs what the chunk holds, not what came before. Duplicate copies are not among them:
+// the worker keeps those, and the page asks for the picked tx's (`TraceView.addDuplicates`).
 import { SEND_STRIDE, type RunChunk, type RunDone, type RunEvents, type RunStart, type StreamedTrace } from '../../workers/protocol';
 import { SEND_CAP } from '../../workers/record';
 import { Growable } from './growable';
@@ -11,7 +12,6 @@ const IN_PLACE = 1 << 24;
 export class LiveTrace {
   readonly trace: StreamedTrace;
   private readonly deliveries: Growable;
-  private readonly duplicates: Growable;
   /** The worker keeps at most `SEND_CAP` sends: they all fit in place. */
   private readonly sends = new Growable(1024 * SEND_STRIDE, SEND_CAP * SEND_STRIDE);
   private readonly effects = new Growable(256);
@@ -21,9 +21,6 @@ export class LiveTrace {
   constructor(start: RunStart) {
     // A node's first arrival of a tx happens once: nodes x txs records at most.
     this.deliveries = new Growable(1024, Math.min(IN_PLACE, 3 * start.nodes * (start.txPlan.length / 2)));
-    // A flood sends each tx over each link once each way: about that many copies at most in
-    // place (past 128 MB, doubling by copying overshot a 50,000-node flood's 150 MB to 268 MB).
-    this.duplicates = new Growable(1024, Math.max(IN_PLACE, 3 * start.edges.length * (start.txPlan.length / 2)));
     this.trace = {
       kind: 'trace',
       id: start.id,
@@ -39,7 +36,6 @@ export class LiveTrace {
       coordinates: start.coordinates,
       txPlan: start.txPlan,
       deliveries: new Float64Array(0),
-      duplicates: new Float64Array(0),
       sends: new Float64Array(0),
       sendCount: 0,
       kinds: [],
@@ -76,12 +72,10 @@ export class LiveTrace {
       g.truncate(lo * stride);
     };
     keep(this.deliveries, 3);
-    keep(this.duplicates, 3);
     keep(this.sends, SEND_STRIDE);
     keep(this.effects, 4);
     Object.assign(t, {
       deliveries: this.deliveries.view(),
-      duplicates: this.duplicates.view(),
       sends: this.sends.view(),
       effects: this.effects.view(),
       computedUs: before,
@@ -100,11 +94,9 @@ export class LiveTrace {
   add(chunk: RunChunk): void {
     const t = this.trace;
     this.deliveries.append(chunk.deliveries);
-    this.duplicates.append(chunk.duplicates);
     this.sends.append(chunk.sends);
     this.effects.append(chunk.effects);
     t.deliveries = this.deliveries.view();
-    t.duplicates = this.duplicates.view();
     t.sends = this.sends.view();
     t.effects = this.effects.view();
     t.sendCount = chunk.sendCount;
@@ -120,6 +112,8 @@ export class LiveTrace {
       computedUs: t.endUs,
       sendCount: done.sendCount,
       sendBytes: done.sendBytes,
+      duplicateCount: done.duplicateCount,
+      duplicateBytes: done.duplicateBytes,
       sendsKeptUs: done.sendsKeptUs,
       kinds: done.kinds,
       kindClasses: done.kindClasses,

@@ -2,7 +2,7 @@
 // computed and its end; ask it who has a tx at a time. A worker that crashes (or whose WASM
 // instance traps) is replaced by a fresh one on the next start.
 import { createPermits, forget, setCap } from '../../workers/permits';
-import type { ArrivalsReply, ArrivalsRequest, InspectReply, SendsReply, SendsRequest, RunChunk, RunDone, RunRequest, RunStart, WorkerReply, WorkerRequest } from '../../workers/protocol';
+import type { ArrivalsReply, ArrivalsRequest, DuplicatesReply, DuplicatesRequest, InspectReply, SendsReply, SendsRequest, RunChunk, RunDone, RunRequest, RunStart, WorkerReply, WorkerRequest } from '../../workers/protocol';
 import engineUrl from '../wasm/txcast_wasm_bg.wasm?url';
 
 export interface RunHandlers {
@@ -19,6 +19,9 @@ let nextId = 1;
 
 /** A question before it is given its id. */
 type Unsent<T> = Omit<T, 'id'>;
+/** Questions about the run a worker holds, and their answers. */
+type Question = Unsent<ArrivalsRequest> | Unsent<SendsRequest> | Unsent<DuplicatesRequest>;
+type Answer = ArrivalsReply | SendsReply | DuplicatesReply;
 
 /** Workers computing at once: one per core the browser reports, so a scenario's runs use them all. */
 const permits = createPermits(navigator.hardwareConcurrency || 2);
@@ -73,8 +76,8 @@ export class RunSlot {
 
   private inspecting: { id: number; resolve: (r: InspectReply) => void; reject: (e: Error) => void } | null = null;
 
-  /** Questions about the run held (arrival scans, sends to draw), answered by id. */
-  private scans = new Map<number, { kind: 'arrivals' | 'sends'; resolve: (r: ArrivalsReply | SendsReply) => void; reject: (e: Error) => void }>();
+  /** Questions about the run held (arrival scans, sends to draw, duplicate copies), answered by id. */
+  private scans = new Map<number, { kind: Question['kind']; resolve: (r: Answer) => void; reject: (e: Error) => void }>();
   /** The id of the run whose arrival logs the worker holds (in progress or the last finished). */
   private held = 0;
 
@@ -82,7 +85,7 @@ export class RunSlot {
     const scan = this.scans.get(reply.id);
     if (scan) {
       this.scans.delete(reply.id);
-      if (reply.kind === scan.kind) scan.resolve(reply as ArrivalsReply | SendsReply);
+      if (reply.kind === scan.kind) scan.resolve(reply as Answer);
       else scan.reject(new Error(reply.kind === 'error' ? reply.message : 'unexpected reply'));
       return;
     }
@@ -96,7 +99,7 @@ export class RunSlot {
       }
       return;
     }
-    if (reply.id !== this.current || !this.handlers || reply.kind === 'inspected' || reply.kind === 'arrivals' || reply.kind === 'sends' || reply.kind === 'progress') return;
+    if (reply.id !== this.current || !this.handlers || reply.kind === 'inspected' || reply.kind === 'arrivals' || reply.kind === 'sends' || reply.kind === 'duplicates' || reply.kind === 'progress') return;
     if (reply.kind === 'start') return this.handlers.start(reply);
     if (reply.kind === 'chunk') return this.handlers.chunk(reply);
     const handlers = this.handlers;
@@ -164,7 +167,12 @@ export class RunSlot {
     return this.ask({ kind: 'sends', run: this.held, ...window }) as Promise<SendsReply>;
   }
 
-  private ask(request: Unsent<ArrivalsRequest> | Unsent<SendsRequest>): Promise<ArrivalsReply | SendsReply> {
+  /** Duplicate copies of the run this slot holds: tx `tx`'s from row `fromRow` on, or all (`DuplicatesRequest`). */
+  duplicates(tx: number, fromRow: number): Promise<DuplicatesReply> {
+    return this.ask({ kind: 'duplicates', run: this.held, tx, fromRow }) as Promise<DuplicatesReply>;
+  }
+
+  private ask(request: Question): Promise<Answer> {
     if (!this.worker || !this.held) return Promise.reject(new Error('no run held'));
     const id = nextId++;
     return new Promise((resolve, reject) => {

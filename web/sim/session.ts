@@ -268,6 +268,35 @@ export class Session {
       .finally(() => (panel.flightsAsked = false));
   }
 
+  /**
+   * Asks run `k`'s worker for the duplicate copies of `tx` its panel lacks: the worker keeps
+   * them all, the page the picked tx's only; one question at a time.
+   */
+  askDuplicates(k: number, tx: number): void {
+    const panel = this.store.get().panels[k];
+    const fromRow = panel?.duplicatesWanted(tx) ?? null;
+    if (fromRow === null || !this.slots[k]) return;
+    // A run started again (a change applied) has a new view: an answer about the old run is dropped.
+    const view = panel.view;
+    panel.duplicatesAsked = true;
+    this.slots[k]
+      .duplicates(tx, fromRow)
+      .then((reply) => {
+        if (panel.view !== view) return;
+        panel.setDuplicates(reply);
+        this.redraw();
+      })
+      .catch(() => undefined)
+      .finally(() => (panel.duplicatesAsked = false));
+  }
+
+  /** Every duplicate copy run `k` landed (t_us, node, tx triples), from its worker: for the trace export. */
+  async allDuplicates(k: number): Promise<Float64Array> {
+    const slot = this.slots[k];
+    if (!slot) throw new Error(`run ${k} has no worker`);
+    return (await slot.duplicates(-1, 0)).duplicates;
+  }
+
   /** A node was clicked: pause, select it in every run, and ask its run's worker for its state now. */
   inspect(panel: Panel, node: number): void {
     const store = this.store;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { arrivalsFromScan, deliveryOverTime, firstCopySenders, indexByTx, latenciesMs, TraceView, type TraceData } from './trace';
 import { SendField } from '../wasm/txcast_wasm.js';
+import type { DuplicatesReply } from '../../workers/protocol';
 
 // Two txs on 4 nodes: tx 0 from node 0 at t=0 reaches 1 and 2; tx 1 from node 3 at t=100 reaches 2.
 const trace: TraceData = {
@@ -8,8 +9,10 @@ const trace: TraceData = {
   endUs: 1000,
   txPlan: Float64Array.of(0, 0, 100, 3),
   deliveries: Float64Array.of(0, 0, 0, 100, 3, 1, 120, 1, 0, 300, 2, 0, 350, 2, 1),
-  duplicates: Float64Array.of(200, 1, 0, 400, 2, 0),
 };
+
+/** A worker's answer: tx `tx`'s copies (t_us, node pairs) from row `fromRow` to `rows`. */
+const reply = (tx: number, fromRow: number, pairs: number[], rows: number, throughUs: number, keptUntilUs = Infinity): DuplicatesReply => ({ kind: 'duplicates', id: 1, tx, fromRow, duplicates: Float64Array.from(pairs), rows, throughUs, keptUntilUs });
 
 describe('TraceView', () => {
   const view = new TraceView(trace);
@@ -19,11 +22,39 @@ describe('TraceView', () => {
     expect(Array.from(tx0.arrivalUs)).toEqual([0, 120, 300, -1]);
     expect(Array.from(tx0.times)).toEqual([0, 120, 300]);
     expect(tx0.lastUs).toBe(300);
-    expect(Array.from(tx0.duplicates)).toEqual([200, 1, 400, 2]);
     const tx1 = view.tx(1);
     expect(tx1.origin).toBe(3);
     expect(Array.from(tx1.arrivalUs)).toEqual([-1, -1, 350, 100]);
     expect(tx1.duplicates.length).toBe(0);
+  });
+
+  it("holds the picked tx's duplicate copies as its worker sends them, row after row", () => {
+    const v = new TraceView(trace);
+    // Nothing held yet: ask from row 0.
+    expect(v.duplicatesFrom(0, 250)).toBe(0);
+    v.addDuplicates(reply(0, 0, [200, 1], 2, 250));
+    expect(Array.from(v.tx(0).duplicates)).toEqual([200, 1]);
+    // Complete up to the time computed: nothing to ask; computed further: from the rows read.
+    expect(v.duplicatesFrom(0, 250)).toBeNull();
+    expect(v.duplicatesFrom(0, 500)).toBe(2);
+    // An answer that does not go on from the rows held (a stale one) is dropped.
+    v.addDuplicates(reply(0, 1, [999, 3], 3, 500));
+    expect(Array.from(v.tx(0).duplicates)).toEqual([200, 1]);
+    v.addDuplicates(reply(0, 2, [400, 2], 4, Infinity));
+    expect(Array.from(v.tx(0).duplicates)).toEqual([200, 1, 400, 2]);
+    expect(v.duplicatesFrom(0, 1000)).toBeNull();
+    // Another tx starts from row 0, and its copies replace the last tx's.
+    expect(Array.from(v.tx(1).duplicates)).toEqual([]);
+    expect(v.duplicatesFrom(1, 1000)).toBe(0);
+    v.addDuplicates(reply(1, 0, [500, 0], 4, Infinity));
+    expect(Array.from(v.tx(1).duplicates)).toEqual([500, 0]);
+    expect(Array.from(v.tx(0).duplicates)).toEqual([]);
+    expect(v.duplicatesFrom(0, 1000)).toBe(0);
+    // Copies the worker did not keep (past its bound) are said to be missing from then on.
+    expect(v.duplicatesKeptUs(1)).toBe(Infinity);
+    v.addDuplicates(reply(1, 4, [], 4, Infinity, 700));
+    expect(v.duplicatesKeptUs(1)).toBe(700);
+    expect(v.duplicatesKeptUs(0)).toBe(Infinity);
   });
 
   it('finds the latest tx created by a time', () => {
@@ -55,14 +86,12 @@ describe('aggregates', () => {
 
 describe('streaming and the path a tx took', () => {
   it('indexes chunks as they are appended, as if the trace came whole', () => {
-    const growing: TraceData = { ...trace, deliveries: trace.deliveries.subarray(0, 6), duplicates: new Float64Array(0) };
+    const growing: TraceData = { ...trace, deliveries: trace.deliveries.subarray(0, 6) };
     const live = new TraceView(growing);
     expect(Array.from(live.tx(0).arrivalUs)).toEqual([0, -1, -1, -1]);
     growing.deliveries = trace.deliveries;
-    growing.duplicates = trace.duplicates;
     live.extend();
     expect(Array.from(live.tx(0).arrivalUs)).toEqual(Array.from(new TraceView(trace).tx(0).arrivalUs));
-    expect(Array.from(live.tx(0).duplicates)).toEqual([200, 1, 400, 2]);
     expect(Array.from(live.tx(1).arrivalUs)).toEqual([-1, -1, 350, 100]);
   });
 
@@ -78,11 +107,13 @@ describe('streaming and the path a tx took', () => {
       ...send(130, 1, 0, 330, 0), // a duplicate back to the origin
     ]);
     const v = new TraceView({ ...trace, sends }).tx(0);
-    expect(v.sends!.length).toBe(4 * SendField.Stride);
+    // Its sends are rows of the trace's own, not copies.
+    expect(v.sendRows).toEqual([0, 1, 2, 4]);
     expect(Array.from(v.parent!)).toEqual([-1, 0, 1, -1]);
     expect(Array.from(v.hops!)).toEqual([0, 1, 2, -1]);
     // Given one tx's sends, a node not reached by the time a copy lands has no parent.
-    expect(Array.from(firstCopySenders(v.sends!, Float64Array.of(-1, 120, 200, -1)))).toEqual([-1, 0, -1, -1]);
+    const own = Float64Array.from(v.sendRows!.flatMap((r) => Array.from(sends.subarray(r * SendField.Stride, (r + 1) * SendField.Stride))));
+    expect(Array.from(firstCopySenders(own, Float64Array.of(-1, 120, 200, -1)))).toEqual([-1, 0, -1, -1]);
   });
 
   it('reads a range scan (node, seq, arrival) into one tx\'s arrivals', () => {

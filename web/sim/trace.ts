@@ -1,11 +1,12 @@
 // Views of a recorded run: what one tx did (kept up to date as a streaming run's trace grows),
 // and aggregates for the charts. Drawing a frame only reads them.
-import type { RunTrace } from '../../workers/protocol';
+import type { DuplicatesReply, RunTrace } from '../../workers/protocol';
 import { ArrivalField, SendField } from '../wasm/txcast_wasm.js';
+import { Growable } from './growable';
 import { GrowingTx } from './growing-tx';
 
 /** The parts of a trace these views read (tests build them by hand). */
-export type TraceData = Pick<RunTrace, 'nodes' | 'endUs' | 'txPlan' | 'deliveries' | 'duplicates'>;
+export type TraceData = Pick<RunTrace, 'nodes' | 'endUs' | 'txPlan' | 'deliveries'>;
 
 /** Offsets (in triples) of the events of each tx, in time order: a CSR index over a t,node,tx array. */
 export interface TxIndex {
@@ -38,12 +39,16 @@ export interface TxView {
   arrivalUs: Float64Array;
   /** Arrivals in time order (us), for stepping hop by hop. */
   times: Float64Array;
-  /** Duplicate copies: t_us, node pairs. */
+  /** Duplicate copies: t_us, node pairs, in time order (as far as the run's worker has sent them). */
   duplicates: Float64Array;
   /** Latest first arrival, or the creation time when only the origin has it. */
   lastUs: number;
-  /** This tx's sends (full copies), laid out by `SendField`, in send order; empty without sends. */
-  sends?: Float64Array;
+  /**
+   * Rows of this tx's sends (full copies) in the trace's own sends (`RunTrace.sends`, the first
+   * `SEND_CAP`), in send order: read there, not copied (a 50,000-node flood's first tx has most
+   * of them); empty without sends.
+   */
+  sendRows?: readonly number[];
   /** Per node, who sent it the copy that arrived first (-1: none seen, or the origin). */
   parent?: Int32Array;
   /** Per node, hops from the origin along `parent` (0 at the origin, -1 where unknown). */
@@ -75,19 +80,64 @@ class PerTx {
   }
 }
 
+/**
+ * One tx's duplicate copies as its run's worker sent them: the worker keeps every run's copies
+ * (`DuplicateStore`; a 50,000-node flood lands millions) and the page holds the picked tx's only.
+ */
+interface TxCopies {
+  tx: number;
+  pairs: Growable;
+  view: Float64Array;
+  /** The worker's rows read: what it recorded later is at this row or after it. */
+  rows: number;
+  /** Copies landing before this time are all here. */
+  throughUs: number;
+  /** Copies landing from here on were not kept by the worker (Infinity: all were). */
+  keptUntilUs: number;
+}
+
+const NO_COPIES = new Float64Array(0);
+
 export class TraceView {
   readonly txs: number;
   private readonly byTxDeliveries: PerTx;
-  private readonly byTxDuplicates: PerTx;
   private readonly byTxSends: PerTx;
   private followed: GrowingTx | null = null;
+  private copies: TxCopies | null = null;
 
   constructor(readonly trace: TraceData & { sends?: Float64Array }) {
     this.txs = trace.txPlan.length / 2;
     this.byTxDeliveries = new PerTx(this.txs);
-    this.byTxDuplicates = new PerTx(this.txs);
     this.byTxSends = new PerTx(this.txs);
     this.extend();
+  }
+
+  /**
+   * The worker's row to ask for tx `tx`'s duplicate copies from (0: none held yet), or null when
+   * those held are complete up to `computedUs`, the time the run has been computed to.
+   */
+  duplicatesFrom(tx: number, computedUs: number): number | null {
+    const c = this.copies;
+    if (!c || c.tx !== tx) return 0;
+    return c.throughUs < computedUs ? c.rows : null;
+  }
+
+  /** Takes the worker's answer: kept if it starts a tx's copies or goes on from the rows held. */
+  addDuplicates(reply: DuplicatesReply): void {
+    if (reply.tx < 0 || reply.tx >= this.txs) return;
+    if (reply.fromRow === 0 && this.copies?.tx !== reply.tx) this.copies = { tx: reply.tx, pairs: new Growable(64), view: NO_COPIES, rows: 0, throughUs: -Infinity, keptUntilUs: Infinity };
+    const c = this.copies;
+    if (!c || c.tx !== reply.tx || c.rows !== reply.fromRow) return;
+    c.pairs.append(reply.duplicates);
+    c.view = c.pairs.view();
+    c.rows = reply.rows;
+    c.throughUs = reply.throughUs;
+    c.keptUntilUs = reply.keptUntilUs;
+  }
+
+  /** When tx `tx`'s copies stop being all there (Infinity: they are all there): the worker keeps a bounded number. */
+  duplicatesKeptUs(tx: number): number {
+    return this.copies?.tx === tx ? this.copies.keptUntilUs : Infinity;
   }
 
   /**
@@ -96,7 +146,6 @@ export class TraceView {
    */
   extend(): void {
     this.byTxDeliveries.extend(this.trace.deliveries, 3, 2);
-    this.byTxDuplicates.extend(this.trace.duplicates, 3, 2);
     if (this.trace.sends) this.byTxSends.extend(this.trace.sends, SendField.Stride, SendField.Tx);
     if (this.followed) this.tx(this.followed.tx);
   }
@@ -123,7 +172,8 @@ export class TraceView {
   /** Tx `tx` as recorded so far; the last tx asked for is kept and brought up to date. */
   tx(tx: number): TxView {
     if (this.followed?.tx !== tx) this.followed = new GrowingTx(tx, this.trace.nodes, this.createdUs(tx), this.trace.txPlan[2 * tx + 1]);
-    return this.followed.view(this.trace, { deliveries: this.byTxDeliveries.of(tx), duplicates: this.byTxDuplicates.of(tx), sends: this.byTxSends.of(tx) });
+    const duplicates = this.copies?.tx === tx ? this.copies.view : NO_COPIES;
+    return this.followed.view(this.trace, { deliveries: this.byTxDeliveries.of(tx), sends: this.byTxSends.of(tx) }, duplicates);
   }
 }
 
