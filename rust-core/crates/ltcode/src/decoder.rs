@@ -98,6 +98,32 @@ fn live_age(entry: u32, learned: u64, m: usize) -> Option<u64> {
     (entry & KNOWN != 0 && (1..=m as u64).contains(&age)).then_some(age)
 }
 
+/// Whether `ids` names an ID twice. A 512-bit filter on the IDs' low bits sends only an ID
+/// whose bit is already set to an exact scan of those before it. Peers choose IDs, so after a
+/// few scans it sorts a copy instead (`sorted` is scratch): a hostile header costs d log d.
+fn has_repeat(ids: &[ShortId], sorted: &mut Vec<ShortId>) -> bool {
+    const MAX_SCANS: usize = 4;
+    let mut seen = [0u64; 8];
+    let mut scans = 0;
+    for (i, &id) in ids.iter().enumerate() {
+        let (word, bit) = ((id >> 6) as usize & 7, 1u64 << (id & 63));
+        if seen[word] & bit != 0 {
+            scans += 1;
+            if scans > MAX_SCANS {
+                sorted.clear();
+                sorted.extend_from_slice(ids);
+                sorted.sort_unstable();
+                return sorted.windows(2).any(|w| w[0] == w[1]);
+            }
+            if ids[..i].contains(&id) {
+                return true;
+            }
+        }
+        seen[word] |= bit;
+    }
+    false
+}
+
 /// Whether an entry names a symbol that left the peeling window (it may be dropped).
 fn stale(learned: u64, m: usize) -> impl Fn(u32) -> bool {
     move |entry| entry & KNOWN != 0 && live_age(entry, learned, m).is_none()
@@ -154,6 +180,9 @@ pub struct Decoder {
     /// values hold their names).
     digests: Vec<Digest>,
     learned: u64,
+    /// Ring position of the next symbol (`learned` mod m), kept so that a lookup of a known
+    /// symbol needs no 64-bit division.
+    next_pos: usize,
     /// Symbols evicted since stale map entries were last swept.
     evicted: usize,
     codewords: Vec<Pending>,
@@ -196,6 +225,7 @@ impl Decoder {
             ring: Vec::new(),
             digests: Vec::new(),
             learned: 0,
+            next_pos: 0,
             evicted: 0,
             codewords: Vec::new(),
             payloads: Vec::new(),
@@ -268,6 +298,7 @@ impl Decoder {
     /// their keys and the allocations: a fresh decoder for the same peers.
     pub fn clear(&mut self) {
         self.learned = 0;
+        self.next_pos = 0;
         self.evicted = 0;
         self.ring.clear();
         self.digests.clear();
@@ -467,15 +498,7 @@ impl Decoder {
             });
         }
         // A repeated ID would cancel itself in the XOR of remaining IDs: refuse it.
-        let repeated = if ids.len() <= 16 {
-            (1..ids.len()).any(|i| ids[..i].contains(&ids[i]))
-        } else {
-            self.sorted.clear();
-            self.sorted.extend_from_slice(ids);
-            self.sorted.sort_unstable();
-            self.sorted.windows(2).any(|w| w[0] == w[1])
-        };
-        if repeated {
+        if has_repeat(ids, &mut self.sorted) {
             return Err(Reject::DuplicateId);
         }
         Ok(())
@@ -668,7 +691,13 @@ impl Decoder {
     fn make_room(&mut self) -> (u64, usize) {
         let seq = self.learned;
         self.learned += 1;
-        let pos = self.ring_pos(seq);
+        let pos = self.next_pos;
+        debug_assert_eq!(pos, self.ring_pos(seq));
+        self.next_pos = if pos + 1 == self.peel_window {
+            0
+        } else {
+            pos + 1
+        };
         let l = self.value_len;
         if self.ring.len() < (pos + 1) * l {
             self.ring.resize((pos + 1) * l, 0);
@@ -717,12 +746,14 @@ impl Decoder {
             // The origin's ID is the one just checked.
             Some((from, id)) => {
                 let from = from as usize;
-                ids_into(&self.hashers[..from], name, &mut self.rekeyed[..from]);
-                ids_into(
-                    &self.hashers[from + 1..],
-                    name,
-                    &mut self.rekeyed[from + 1..],
-                );
+                // The senders on either side of it; a lone sender has none to hash for.
+                if from > 0 {
+                    ids_into(&self.hashers[..from], name, &mut self.rekeyed[..from]);
+                }
+                if from + 1 < self.hashers.len() {
+                    let after = from + 1..;
+                    ids_into(&self.hashers[after.clone()], name, &mut self.rekeyed[after]);
+                }
                 self.rekeyed[from] = id;
             }
             None => ids_into(&self.hashers, name, &mut self.rekeyed),
@@ -770,7 +801,14 @@ impl Decoder {
     /// Ring position of a known entry's symbol, if it is still in the peeling window.
     #[inline]
     fn live_pos(&self, entry: u32) -> Option<usize> {
-        live_age(entry, self.learned, self.peel_window).map(|age| self.ring_pos(self.learned - age))
+        live_age(entry, self.learned, self.peel_window).map(|age| {
+            // age is in 1..=m: step back from the next position, wrapping once at most.
+            let age = age as usize;
+            match self.next_pos.checked_sub(age) {
+                Some(pos) => pos,
+                None => self.next_pos + self.peel_window - age,
+            }
+        })
     }
 
     fn ring_pos(&self, seq: u64) -> usize {
@@ -787,6 +825,30 @@ impl Decoder {
             Form::Bytes => self.ring_value(pos),
             Form::DigestedBytes => &self.digests[pos],
             Form::StandIn => &self.ring_value(pos)[..DIGEST_LEN],
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::SplitMix64;
+
+    #[test]
+    fn has_repeat_agrees_with_a_pairwise_scan() {
+        let mut rng = SplitMix64::new(25);
+        let mut sorted = Vec::new();
+        for round in 0..20_000 {
+            let len = 1 + (rng.next_u64() % 120) as usize;
+            // Random IDs, IDs sharing their low bits (filter hits, then the sort), and IDs
+            // from a small space (real repeats).
+            let (spread, multiplier) =
+                [(1 << 32, 1), (1 << 20, 0x400), (300, 0x0100_0001)][round % 3];
+            let ids: Vec<ShortId> = (0..len)
+                .map(|_| ((rng.next_u64() % spread) as u32).wrapping_mul(multiplier))
+                .collect();
+            let expected = (1..ids.len()).any(|i| ids[..i].contains(&ids[i]));
+            assert_eq!(has_repeat(&ids, &mut sorted), expected, "{ids:?}");
         }
     }
 }
