@@ -445,17 +445,24 @@ impl<P: Protocol> Engine<P> {
                 self.log.record(t, tag::UPLINK, node, 0, 0);
                 self.on_uplink_free(node as usize);
             }
-            Event::Peer { node, peer, up } => {
-                let (kind, input) = match up {
-                    false => (tag::PEER_DOWN, Input::PeerDown(PeerIdx(peer))),
-                    true => (tag::PEER_UP, Input::PeerUp(PeerIdx(peer))),
-                };
-                self.log.record(t, kind, node, peer, 0);
-                self.dispatch(node as usize, input);
-            }
+            Event::Peer { node, peer, up } => self.on_peer(node, peer, up),
             Event::Change => self.on_change(),
             Event::Flow { edge, generation } => self.on_flow(edge, generation),
         }
+    }
+
+    /// A link of `node` went down or came up; the node hears of it. Rare (timed events and
+    /// disconnects): out of line, so `steps` keeps its registers for arrivals (inlined, it
+    /// cost flood-1000 a register move an arrival, cachegrind).
+    #[cold]
+    #[inline(never)]
+    fn on_peer(&mut self, node: u32, peer: u32, up: bool) {
+        let (kind, input) = match up {
+            false => (tag::PEER_DOWN, Input::PeerDown(PeerIdx(peer))),
+            true => (tag::PEER_UP, Input::PeerUp(PeerIdx(peer))),
+        };
+        self.log.record(self.now, kind, node, peer, 0);
+        self.dispatch(node as usize, input);
     }
 
     /// Fair sharing: a connection is looked at; what it got through crosses the link.
@@ -881,43 +888,7 @@ impl<P: Protocol> Engine<P> {
                     }
                 }
             }
-            Action::Disconnect(p) => {
-                if p.idx() >= self.net.degree(node) {
-                    self.metrics.count(node, &BAD_PEER_INDEX, 1);
-                    return;
-                }
-                let e = self.net.edge(node, p.0);
-                let rev = self.net.reverse(e);
-                if let Some(links) = &mut self.links {
-                    links.tear(e, rev);
-                }
-                if self.link_up[e] {
-                    self.link_up[e] = false;
-                    self.link_up[rev] = false;
-                    if self.fair.is_some() {
-                        self.drop_fair(std::iter::once(e));
-                    }
-                    let edge = self.net.edges[e];
-                    let other = edge.peer;
-                    self.queue.push(
-                        self.now,
-                        Event::Peer {
-                            node: node as u32,
-                            peer: p.0,
-                            up: false,
-                        },
-                    );
-                    self.queue.push(
-                        self.now,
-                        Event::Peer {
-                            node: other,
-                            peer: edge.back,
-                            up: false,
-                        },
-                    );
-                    self.metrics.count(node, &DISCONNECTS, 1);
-                }
-            }
+            Action::Disconnect(p) => self.disconnect(node, p),
             Action::Count(counter, n) => {
                 self.metrics.count(node, counter, n);
                 if let Some(trace) = &mut self.trace {
@@ -929,6 +900,49 @@ impl<P: Protocol> Engine<P> {
                     });
                 }
             }
+        }
+    }
+
+    /// A node tears down its link to peer `p`: both ends hear of it. Rare (a protocol
+    /// disconnecting a misbehaving peer): out of line, so `apply_all`'s loop keeps a send's
+    /// values in registers (inlined, it cost flood-1000 a spill and reloads a send, cachegrind).
+    #[cold]
+    #[inline(never)]
+    fn disconnect(&mut self, node: usize, p: PeerIdx) {
+        if p.idx() >= self.net.degree(node) {
+            self.metrics.count(node, &BAD_PEER_INDEX, 1);
+            return;
+        }
+        let e = self.net.edge(node, p.0);
+        let rev = self.net.reverse(e);
+        if let Some(links) = &mut self.links {
+            links.tear(e, rev);
+        }
+        if self.link_up[e] {
+            self.link_up[e] = false;
+            self.link_up[rev] = false;
+            if self.fair.is_some() {
+                self.drop_fair(std::iter::once(e));
+            }
+            let edge = self.net.edges[e];
+            let other = edge.peer;
+            self.queue.push(
+                self.now,
+                Event::Peer {
+                    node: node as u32,
+                    peer: p.0,
+                    up: false,
+                },
+            );
+            self.queue.push(
+                self.now,
+                Event::Peer {
+                    node: other,
+                    peer: edge.back,
+                    up: false,
+                },
+            );
+            self.metrics.count(node, &DISCONNECTS, 1);
         }
     }
 
