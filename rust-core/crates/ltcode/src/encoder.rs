@@ -180,10 +180,10 @@ impl Encoder {
         self.pick_distinct(members, degree, rng);
         if let Some(pos) = link.overdue(window) {
             if self.picked[pos / 64] >> (pos % 64) & 1 == 0 {
-                // Dropping one of a uniform d-set leaves a uniform (d-1)-set.
-                if let Some(last) = self.positions.last_mut() {
-                    *last = pos;
-                }
+                // Dropping a uniformly chosen one of a uniform d-set leaves a uniform
+                // (d-1)-set. Not the last drawn: the draws before it never hold position n-1.
+                let dropped = below(rng, self.positions.len() as u64) as usize;
+                self.positions[dropped] = pos;
             }
         }
         let positions = std::mem::take(&mut self.positions);
