@@ -1,7 +1,7 @@
 // Changing the network while it runs: a change made in the page lands in every panel at the time
 // shown, keeps what was shown before, goes into the scenario's events, and gives txsim's digests.
 import { expect, test, type Page } from '@playwright/test';
-import { appState, runJson, runsDone, shownRuns } from './page';
+import { runJson, runsDone, seekTimeline, shownRuns } from './page';
 import { nativeRuns } from './txsim';
 
 /** 80 honest nodes, CAT and GossipSub: no adversary until the page makes some. */
@@ -23,9 +23,7 @@ const panel = (page: Page, k: number) => page.locator(`.panel[data-run="${k}"]`)
 
 /** Seeks to `ms` of simulated time (the timeline's 1000 steps span the run) and waits until it is drawn. */
 async function seekTo(page: Page, endMs: number, ms: number): Promise<void> {
-  await page.locator('#timeline').fill(String(Math.round((ms / endMs) * 1000)));
-  await appState(page, 'seek', 'scanned');
-  await page.waitForTimeout(100);
+  await seekTimeline(page, Math.round((ms / endMs) * 1000));
 }
 
 test('make 30% silent during a run: marks and counters change from then on, the share link and txsim give the same digests', async ({ page }) => {

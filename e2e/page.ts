@@ -43,6 +43,18 @@ export async function clickNode(page: Page, k: number, node: number): Promise<vo
   await page.mouse.click(point.x, point.y);
 }
 
+/**
+ * Moves the paused timeline to `position` of its 1000 steps and waits until that moment is drawn
+ * (`data-t-us` is written by the next frame, so an earlier seek's value may still be there) and
+ * the runs' workers have answered who has the picked tx then.
+ */
+export async function seekTimeline(page: Page, position: number): Promise<void> {
+  await page.locator('#timeline').fill(String(position));
+  const endUs = Number(await page.locator('#app').getAttribute('data-end-us'));
+  await appState(page, 't-us', String(Math.round((position / 1000) * endUs)));
+  await appState(page, 'seek', 'scanned');
+}
+
 /** Puts scenario JSON into the editor and runs it. */
 export async function runJson(page: Page, json: string): Promise<void> {
   await pageReady(page);
