@@ -43,7 +43,7 @@ export function mountTransport(store: AppStore, actions: TransportActions): void
       timeline.value = String(clock.endUs > 0 ? Math.round((1000 * clock.tUs) / clock.endUs) : 0);
       if (document.activeElement !== txInput) txInput.value = String(tx);
       play.textContent = clock.playing ? 'Pause' : 'Play';
-      Object.assign(app.dataset, { tUs: String(Math.round(clock.tUs)), endUs: String(Math.round(clock.endUs)), tx: String(tx), playing: String(clock.playing) });
+      Object.assign(app.dataset, { tUs: String(Math.round(clock.tUs)), endUs: String(Math.round(clock.endUs)), computedUs: String(Math.round(clock.computedUs)), tx: String(tx), playing: String(clock.playing) });
     },
   );
   store.subscribe(
