@@ -123,6 +123,13 @@ export function gossipServices(router, { onCopy = () => {}, maxInboundDataLength
 }
 
 /** txcast's router on the node's streams. */
+/** Counts by kind, added up. */
+function sumKinds(...tallies) {
+  const sum = {};
+  for (const kinds of tallies) for (const [kind, n] of Object.entries(kinds ?? {})) sum[kind] = (sum[kind] ?? 0) + n;
+  return sum;
+}
+
 export class TxcastGossip {
   /**
    * @param {{libp2p: any, engine: any, privateKey: any, version?: string, dAnnounce?: number,
@@ -232,7 +239,10 @@ export class TxcastGossip {
     return {
       sent: { ...f.kindsOut },
       received: { ...f.kindsIn },
-      txTopic: { sent: { ...f.topicKindsOut[TX_TOPIC] }, received: { ...f.topicKindsIn[TX_TOPIC] } },
+      // IDONTWANT names only message ids: one for a message not seen here yet has no topic to
+      // tell ('' below). Such entries count with the tx topic's, where the large messages that
+      // draw IDONTWANTs go (announcements are far below the threshold).
+      txTopic: { sent: { ...f.topicKindsOut[TX_TOPIC] }, received: sumKinds(f.topicKindsIn[TX_TOPIC], f.topicKindsIn['']) },
       live: this.live.counters(),
       badSignatures: this.badSignatures,
       rejected: this.rejected,
