@@ -3,7 +3,7 @@
 // SwiftShader, as on many school machines.
 import { expect, test, type Page } from '@playwright/test';
 import { runJson, runsDone, seekTimeline } from './page';
-import { inFlight, nativeSends } from './txsim';
+import { firstCopies, firstCopyParents, inFlight, nativeSends } from './txsim';
 
 /** Sends the runs' chunks carry to the page (`SEND_CAP` in workers/record.ts): drawing once stopped there. */
 const SEND_CAP = 250_000;
@@ -136,6 +136,12 @@ test('every send is drawn, past the first 250,000 the runs once stopped drawing 
   const copies = native.duplicateTx.filter((tx, i) => tx === 15 && native.duplicateUs[i] <= shownUs).length;
   expect(copies).toBeGreaterThan(100);
   await expect(panel.locator('.txinfo')).toContainText(`, ${copies.toLocaleString('en')} duplicate copies`);
+  // Its hop rings hang each node off the sender of its first copy: those past the first 250,000
+  // sends come from the worker (without them these nodes hung off the origin).
+  const parents = firstCopyParents(native, 15, 3000);
+  const first = firstCopies(native, 15, 3000);
+  expect(parents.filter((p, node) => p >= 0 && first[node] >= SEND_CAP).length).toBeGreaterThan(100);
+  await expect.poll(() => page.evaluate(() => (window as unknown as { txcast: { parents(k: number): number[] | null } }).txcast.parents(0))).toEqual(parents);
   // Seeking back, the sends the chunks carried are drawn again.
   await showAt(page, 300);
   await expect(panel).toHaveAttribute('data-sends-from', '0');

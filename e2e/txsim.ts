@@ -36,6 +36,10 @@ export interface NativeSends {
   lost: Uint8Array;
   /** The tx a send carries in full, -1 if none. */
   tx: Int32Array;
+  from: Int32Array;
+  to: Int32Array;
+  /** The run's deliveries: t_us, node, tx triples in the engine's order. */
+  deliveries: Float64Array;
   /** The run's duplicate copies: when each landed and of which tx. */
   duplicateUs: Float64Array;
   duplicateTx: Int32Array;
@@ -58,6 +62,9 @@ export async function nativeSends(json: string): Promise<NativeSends> {
   const arrive: number[] = [];
   const lost: number[] = [];
   const tx: number[] = [];
+  const from: number[] = [];
+  const to: number[] = [];
+  const deliveries: number[] = [];
   const duplicateUs: number[] = [];
   const duplicateTx: number[] = [];
   for (const line of await traceLines(json)) {
@@ -66,14 +73,20 @@ export async function nativeSends(json: string): Promise<NativeSends> {
       duplicateUs.push(copy.t_us);
       duplicateTx.push(copy.tx);
     }
+    if (line.includes('"ev":"deliver"')) {
+      const d = JSON.parse(line) as { t_us: number; node: number; tx: number };
+      deliveries.push(d.t_us, d.node, d.tx);
+    }
     if (!line.includes('"ev":"send"')) continue;
-    const send = JSON.parse(line) as { t_us: number; arrive_us: number; lost: boolean; tx?: number | null };
+    const send = JSON.parse(line) as { t_us: number; arrive_us: number; lost: boolean; tx?: number | null; from: number; to: number };
     sent.push(send.t_us);
     arrive.push(send.arrive_us);
     lost.push(send.lost ? 1 : 0);
     tx.push(send.tx ?? -1);
+    from.push(send.from);
+    to.push(send.to);
   }
-  return { sentUs: Float64Array.from(sent), arriveUs: Float64Array.from(arrive), lost: Uint8Array.from(lost), tx: Int32Array.from(tx), duplicateUs: Float64Array.from(duplicateUs), duplicateTx: Int32Array.from(duplicateTx) };
+  return { sentUs: Float64Array.from(sent), arriveUs: Float64Array.from(arrive), lost: Uint8Array.from(lost), tx: Int32Array.from(tx), from: Int32Array.from(from), to: Int32Array.from(to), deliveries: Float64Array.from(deliveries), duplicateUs: Float64Array.from(duplicateUs), duplicateTx: Int32Array.from(duplicateTx) };
 }
 
 /**
@@ -95,6 +108,31 @@ export async function nativeTraceRows(json: string): Promise<string[]> {
  * Sends in flight at `tUs` (left by then, not landed yet, not lost; copies of tx `of` only, if
  * given), and how many of them come at or after send `from`.
  */
+/** Per node, the index of the first copy of tx `tx` to land there, not lost (the first sent wins a tie); -1 for none. */
+export function firstCopies(sends: NativeSends, tx: number, nodes: number): Int32Array {
+  const first = new Int32Array(nodes).fill(-1);
+  for (let i = 0; i < sends.tx.length; i += 1) {
+    const node = sends.to[i];
+    if (sends.tx[i] !== tx || sends.lost[i]) continue;
+    if (first[node] < 0 || sends.arriveUs[i] < sends.arriveUs[first[node]]) first[node] = i;
+  }
+  return first;
+}
+
+/**
+ * Per node, who sent it the first copy of tx `tx` to land, if it landed by the node's first
+ * arrival; -1 where none did (the origin, or not reached): the parents the page's hop rings
+ * are drawn from.
+ */
+export function firstCopyParents(sends: NativeSends, tx: number, nodes: number): number[] {
+  const arrival = new Float64Array(nodes).fill(Infinity);
+  for (let i = 0; i + 3 <= sends.deliveries.length; i += 3) {
+    const node = sends.deliveries[i + 1];
+    if (sends.deliveries[i + 2] === tx) arrival[node] = Math.min(arrival[node], sends.deliveries[i]);
+  }
+  return Array.from(firstCopies(sends, tx, nodes), (i, node) => (i >= 0 && sends.arriveUs[i] <= arrival[node] ? sends.from[i] : -1));
+}
+
 export function inFlight(sends: NativeSends, tUs: number, from = 0, of = -1): { all: number; since: number } {
   let all = 0;
   let since = 0;

@@ -284,6 +284,35 @@ export interface DuplicatesReply {
   keptUntilUs: number;
 }
 
+/**
+ * Where tx `tx`'s copies landed first among the run's sends past those its chunks carried
+ * (`SEND_CAP`), from row `fromRow` of the tx's sends on: the page's hop rings need each node's
+ * first copy, which in a big run often comes later than the chunks reach.
+ */
+export interface FirstCopiesRequest {
+  kind: 'first-copies';
+  id: number;
+  /** The run (`RunRequest.id`): the one in progress or the last finished. */
+  run: number;
+  tx: number;
+  fromRow: number;
+}
+
+export interface FirstCopiesReply {
+  kind: 'first-copies';
+  id: number;
+  tx: number;
+  fromRow: number;
+  /** Per node reached by one: (node, lands_us, from) of its earliest copy not lost among these rows. */
+  copies: Float64Array;
+  /** Rows read: ask from here for what comes next. */
+  rows: number;
+  /** Computed up to here (Infinity once the run is done): copies sent later may still come. */
+  throughUs: number;
+  /** Sends from here on were not kept (Infinity: all were). */
+  keptUntilUs: number;
+}
+
 /** Test hook: makes the worker throw outside any handler, as a crash would. */
 export interface CrashRequest {
   kind: 'crash';
@@ -295,6 +324,6 @@ export interface EngineMessage {
   module?: WebAssembly.Module;
 }
 
-export type WorkerRequest = RunRequest | InspectRequest | ArrivalsRequest | SendsRequest | DuplicatesRequest | CrashRequest | EngineMessage;
+export type WorkerRequest = RunRequest | InspectRequest | ArrivalsRequest | SendsRequest | DuplicatesRequest | FirstCopiesRequest | CrashRequest | EngineMessage;
 
-export type WorkerReply = RunProgress | RunStart | RunChunk | RunDone | RunFailure | InspectReply | ArrivalsReply | SendsReply | DuplicatesReply;
+export type WorkerReply = RunProgress | RunStart | RunChunk | RunDone | RunFailure | InspectReply | ArrivalsReply | SendsReply | DuplicatesReply | FirstCopiesReply;

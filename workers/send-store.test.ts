@@ -57,6 +57,39 @@ describe('SendStore', () => {
     expect(times(computing.rows)).toEqual([100, 200, 200, 300]);
   });
 
+  it("finds each node's first copy of a tx past an index, asked for from a row on, as a scan of every send does", () => {
+    let seed = 7;
+    const rand = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+    // Sends of txs 0-3 (some announcing tx 2 without carrying it) among 12 nodes, some lost, landing in any order.
+    const all = Array.from({ length: 3000 }, (_, n) => {
+      const tx = Math.floor(rand() * 4);
+      const carries = rand() < 0.8;
+      return [n, Math.floor(rand() * 12), Math.floor(rand() * 12), 0, 100, 60, n + Math.floor(rand() * 500), rand() < 0.1 ? 1 : 0, carries ? tx : -1, carries ? tx : 2];
+    });
+    const store = new SendStore();
+    const cap = 1000;
+    for (const tx of [0, 2]) {
+      // Asked twice while the run computes: after 2,000 sends, then for the rest from where it stopped.
+      const fresh = new SendStore();
+      fresh.append(rows(all.slice(0, 2000)));
+      const first = fresh.firstCopies(tx, 0, cap);
+      fresh.append(rows(all.slice(2000)));
+      const then = fresh.firstCopies(tx, first.rows, cap);
+      const got = new Map<number, [number, number]>();
+      for (const part of [first.copies, then.copies])
+        for (let i = 0; i < part.length; i += 3) if (!got.has(part[i]) || part[i + 1] < got.get(part[i])![0]) got.set(part[i], [part[i + 1], part[i + 2]]);
+      const expected = new Map<number, [number, number]>();
+      all.forEach(([, from, to, , , , arrive, lost, carried], n) => {
+        if (n < cap || carried !== tx || lost) return;
+        if (!expected.has(to) || arrive < expected.get(to)![0]) expected.set(to, [arrive, from]);
+      });
+      expect(expected.size).toBeGreaterThan(5);
+      expect(new Map([...got].sort())).toEqual(new Map([...expected].sort()));
+    }
+    store.append(rows(all));
+    expect(store.firstCopies(9, 0, 0)).toEqual({ copies: new Float64Array(0), rows: 0 });
+  });
+
   it('holds only the sends about a tx when asked: those carrying it, announcing it or asking for it', () => {
     const store = new SendStore();
     // tx and subject: a copy of tx 2, an announcement of tx 2, a copy of tx 3, a request for tx 2.

@@ -170,6 +170,37 @@ export class SendStore {
   }
 
   /**
+   * Where copies of tx `tx` landed first, from position `fromRow` of the tx's list of sends on,
+   * among the sends from index `fromIndex` on (those the run's chunks did not carry): per node
+   * one of them reached, the earliest landing of a copy not lost and its sender (the first sent
+   * wins a tie), as (node, lands_us, from) triples; and the list's length, to go on from next.
+   */
+  firstCopies(tx: number, fromRow: number, fromIndex: number): { copies: Float64Array; rows: number } {
+    const list = this.byTx[tx];
+    if (!list) return { copies: new Float64Array(0), rows: 0 };
+    const found: number[] = [];
+    /** Per node, where its triple is in `found`. */
+    const at = new Map<number, number>();
+    for (let p = Math.max(fromRow, list.firstFrom(fromIndex)); p < list.length; p += 1) {
+      const i = list.ids[p];
+      const b = this.blocks[Math.floor(i / BLOCK)];
+      const k = i % BLOCK;
+      // Listed for the tx it names (an announcement or a request) without carrying it, or lost.
+      if (b.tx[k] !== tx || b.kind[k] & LOST) continue;
+      const node = b.to[k];
+      const held = at.get(node);
+      if (held === undefined) {
+        at.set(node, found.length);
+        found.push(node, b.arrive[k], b.from[k]);
+      } else if (b.arrive[k] < found[held + 1]) {
+        found[held + 1] = b.arrive[k];
+        found[held + 2] = b.from[k];
+      }
+    }
+    return { copies: Float64Array.from(found), rows: list.length };
+  }
+
+  /**
    * The sends sent in [sentFrom, until) that land after `landsAfter` (about tx `about` only, if
    * not negative: carrying, announcing or asking for it), at most `max` of them. Cut short by
    * `max`, the window holds every such send sent before the first one left out; `computed` is

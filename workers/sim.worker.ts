@@ -6,9 +6,9 @@
 import init, { CountField, Simulation } from '../web/wasm/txcast_wasm.js';
 import { layoutPositions } from './layout';
 import type { PeelData } from '../web/peel/graph';
-import { SEND_STRIDE, type ArrivalsRequest, type DuplicatesRequest, type SendsRequest, type Inspection, type InspectRequest, type RunChunk, type RunRequest, type RunStart, type WorkerReply, type WorkerRequest } from './protocol';
+import { SEND_STRIDE, type ArrivalsRequest, type DuplicatesRequest, type FirstCopiesRequest, type SendsRequest, type Inspection, type InspectRequest, type RunChunk, type RunRequest, type RunStart, type WorkerReply, type WorkerRequest } from './protocol';
 import { NO_PERMIT, SharedPermit, type Permit } from './permits';
-import { concat, counterEffects, CounterBins, SendLog } from './record';
+import { concat, counterEffects, CounterBins, SEND_CAP, SendLog } from './record';
 import { SendStore } from './send-store';
 import { DuplicateStore } from './duplicate-store';
 
@@ -215,7 +215,7 @@ async function simulate(request: RunRequest): Promise<void> {
 }
 
 /** The run a question is about, if this worker still holds it (else the question is answered with an error). */
-function heldRun(request: ArrivalsRequest | SendsRequest | DuplicatesRequest): NonNullable<typeof current> | null {
+function heldRun(request: ArrivalsRequest | SendsRequest | DuplicatesRequest | FirstCopiesRequest): NonNullable<typeof current> | null {
   if (current && current.id === request.run) return current;
   post({ kind: 'error', id: request.id, message: 'that run is no longer held by the worker', fatal: false });
   return null;
@@ -248,6 +248,16 @@ function duplicatesOf(request: DuplicatesRequest): void {
   const throughUs = run.done ? Infinity : run.sim.now_us;
   const keptUntilUs = run.duplicates.keptUntilUs;
   post({ kind: 'duplicates', id: request.id, tx, fromRow, duplicates: found.pairs, rows: found.rows, throughUs, keptUntilUs }, [found.pairs.buffer] as ArrayBuffer[]);
+}
+
+/** Where one tx's copies landed first among the sends the chunks did not carry (`FirstCopiesRequest`). */
+function firstCopiesOf(request: FirstCopiesRequest): void {
+  const run = heldRun(request);
+  if (!run) return;
+  const { tx, fromRow } = request;
+  const found = run.sends.firstCopies(tx, fromRow, SEND_CAP);
+  const throughUs = run.done ? Infinity : run.sim.now_us;
+  post({ kind: 'first-copies', id: request.id, tx, fromRow, copies: found.copies, rows: found.rows, throughUs, keptUntilUs: run.sends.keptUntilUs }, [found.copies.buffer] as ArrayBuffer[]);
 }
 
 /** The run last inspected, kept so inspecting later times of it only simulates forward. */
@@ -318,6 +328,7 @@ self.onmessage = async (event: MessageEvent<WorkerRequest>) => {
     if (request.kind === 'arrivals') return arrivals(request);
     if (request.kind === 'sends') return sendsWindow(request);
     if (request.kind === 'duplicates') return duplicatesOf(request);
+    if (request.kind === 'first-copies') return firstCopiesOf(request);
     await simulate(request);
   } catch (error) {
     const fatal = error instanceof WebAssembly.RuntimeError;

@@ -50,6 +50,12 @@ export function installHooks(store: AppStore, session: Session, measures: Return
         const view = s.panels[k]?.tx(currentTx(s));
         return view ? Array.from(view.arrivalUs, (t) => (t >= 0 && t <= s.clock.tUs ? t : -1)) : null;
       },
+      /** Panel `k`'s picked tx: per node, who sent it the first copy to land (-1 where none is known). */
+      parents: (k: number) => {
+        const s = store.get();
+        const parent = s.panels[k]?.tx(currentTx(s))?.parent;
+        return parent ? Array.from(parent) : null;
+      },
       crashWorker: (k: number) => session.crashWorker(k),
       /** Where the head of message `i` drawn in flight on panel `k` is, in page coordinates (null if none). */
       messagePoint: (k: number, i: number) => {

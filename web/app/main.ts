@@ -32,7 +32,7 @@ const session = new Session(store, { redraw, reduceMotion: window.matchMedia('(p
 const frames = new FrameLoop(store, measures, (k, tx) => {
   session.askCensoring(k, tx);
   session.askFlights(k, tx);
-  session.askDuplicates(k, tx);
+  session.askHeld(k, tx);
 });
 const run = () => session.run();
 

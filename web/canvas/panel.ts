@@ -1,6 +1,6 @@
 // One run's panel: its canvas (pan and zoom with d3-zoom), progress bar and status line.
 import { select, zoom, zoomIdentity, type ZoomTransform } from 'd3';
-import { EFFECTS, SEND_STRIDE, type RunChunk, type RunDone, type RunStart, type DuplicatesReply, type SendsReply, type StreamedTrace } from '../../workers/protocol';
+import { EFFECTS, SEND_STRIDE, type RunChunk, type RunDone, type RunStart, type DuplicatesReply, type FirstCopiesReply, type SendsReply, type StreamedTrace } from '../../workers/protocol';
 import { runColour } from './palette';
 import { circularPositions, ringsBy, type LayoutKind } from './layouts';
 import { ringPositions } from './rings';
@@ -30,6 +30,9 @@ export type PanelState = 'running' | 'done' | 'error';
 const NO_SENDS = new Float64Array(0);
 /** Least wall time between windows of sends asked for while one is held (ms). */
 const REASK_MS = 200;
+
+/** The picked tx's records its run's worker keeps and the page asks for. */
+export type HeldKind = 'duplicates' | 'lateCopies';
 
 export class Panel {
   readonly element: HTMLElement;
@@ -62,9 +65,9 @@ export class Panel {
   private flightsAt = 0;
   /** A window of sends is being asked for. */
   flightsAsked = false;
-  /** The picked tx's duplicate copies are being asked for (the worker keeps them), and when they last came. */
-  duplicatesAsked = false;
-  private duplicatesAt = 0;
+  /** Which of the picked tx's records the worker keeps are being asked for, and when each last came. */
+  readonly asking: Record<HeldKind, boolean> = { duplicates: false, lateCopies: false };
+  private answeredAt: Record<HeldKind, number> = { duplicates: 0, lateCopies: 0 };
   private layout: LayoutKind = 'force';
   private positions: Float32Array = new Float32Array(0);
   private land: Path2D | null = null;
@@ -435,20 +438,29 @@ export class Panel {
   }
 
   /**
-   * The worker's row to ask tx `tx`'s duplicate copies from (null: none needed now): at once for a
-   * tx newly picked and for the last ones once the run is done (no chunk will bring another
-   * frame), else at most every `REASK_MS` while the run computes past those held.
+   * The worker's row to ask the picked tx's records of a kind from (null: none needed now): its
+   * duplicate copies, or where its copies landed first past the sends the chunks carried (the
+   * hop rings' parents). At once for a tx newly picked and for the last ones once the run is done
+   * (no chunk will bring another frame), else at most every `REASK_MS` while the run computes
+   * past those held.
    */
-  duplicatesWanted(tx: number): number | null {
-    if (this.duplicatesAsked || !this.view || tx < 0 || tx >= this.view.txs) return null;
-    const from = this.view.duplicatesFrom(tx, this.done ? Infinity : this.computedUs);
-    return from === null || (from > 0 && !this.done && performance.now() - this.duplicatesAt < REASK_MS) ? null : from;
+  heldWanted(kind: HeldKind, tx: number): number | null {
+    if (this.asking[kind] || !this.view || tx < 0 || tx >= this.view.txs) return null;
+    const computedUs = this.done ? Infinity : this.computedUs;
+    const from = kind === 'duplicates' ? this.view.duplicatesFrom(tx, computedUs) : this.view.lateCopiesFrom(tx, computedUs, this.trace?.sendCount ?? 0);
+    return from === null || (from > 0 && !this.done && performance.now() - this.answeredAt[kind] < REASK_MS) ? null : from;
   }
 
   /** The picked tx's duplicate copies the worker sent. */
   setDuplicates(reply: DuplicatesReply): void {
     this.view?.addDuplicates(reply);
-    this.duplicatesAt = performance.now();
+    this.answeredAt.duplicates = performance.now();
+  }
+
+  /** Where the picked tx's copies landed first past the chunks' sends, as the worker found. */
+  setLateCopies(reply: FirstCopiesReply): void {
+    this.view?.addLateCopies(reply);
+    this.answeredAt.lateCopies = performance.now();
   }
 
   /** A window of sends the worker sent. */

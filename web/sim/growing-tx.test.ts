@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DuplicateStore } from '../../workers/duplicate-store';
 import { SEND_STRIDE } from '../../workers/protocol';
+import { SendStore } from '../../workers/send-store';
 import { firstCopySenders, TraceView, type TraceData } from './trace';
 
 /** A seeded generator (mulberry32), so a failing case can be replayed. */
@@ -127,6 +128,44 @@ describe('a tx followed while its trace grows', () => {
       // Switching txs and back starts afresh and gives the same view.
       view.tx((tx + 1) % 3);
       expect(Array.from(view.tx(tx).hops!)).toEqual(wholeView(whole, tx).hops);
+    });
+  }
+
+  for (const seed of [6, 7, 8]) {
+    it(`with the chunks' sends cut at a cap, the worker's first copies give the whole-trace parents (seed ${seed})`, () => {
+      const whole = flood(seed, 40, 3);
+      const rand = random(200 + seed);
+      const total = { deliveries: whole.deliveries.length / 3, sends: whole.sends.length / SEND_STRIDE };
+      // The chunks carry the first third of the sends; the worker keeps them all.
+      const cap = Math.floor(total.sends / 3);
+      const growing: Trace = { ...whole, deliveries: new Float64Array(0), sends: new Float64Array(0) };
+      const view = new TraceView(growing);
+      const store = new SendStore();
+      const cut = { deliveries: 0, sends: 0 };
+      // The tx created last: most of its copies are past the cap.
+      const tx = [0, 1, 2].reduce((late, t) => (whole.txPlan[2 * t] > whole.txPlan[2 * late] ? t : late));
+      let answers = 0;
+      while (cut.deliveries < total.deliveries || cut.sends < total.sends) {
+        cut.deliveries += Math.floor(rand() * 12);
+        cut.sends += Math.floor(rand() * 40);
+        growing.deliveries = prefix(whole.deliveries, 3, cut.deliveries);
+        const sends = prefix(whole.sends, SEND_STRIDE, cut.sends);
+        store.append(sends.subarray(store.count * SEND_STRIDE));
+        growing.sends = prefix(sends, SEND_STRIDE, cap);
+        view.extend();
+        const fromRow = view.lateCopiesFrom(tx, Infinity, store.count);
+        if (fromRow === null) continue;
+        const found = store.firstCopies(tx, fromRow, cap);
+        view.addLateCopies({ kind: 'first-copies', id: 0, tx, fromRow, copies: found.copies, rows: found.rows, throughUs: 0, keptUntilUs: Infinity });
+        answers += 1;
+      }
+      expect(answers).toBeGreaterThan(0);
+      const expected = wholeView(whole, tx);
+      expect(Array.from(view.tx(tx).parent!)).toEqual(expected.parent);
+      expect(Array.from(view.tx(tx).hops!)).toEqual(expected.hops);
+      // Without them, nodes whose first copy came past the cap have no parent.
+      const capped = new TraceView({ ...whole, sends: prefix(whole.sends, SEND_STRIDE, cap) });
+      expect(Array.from(capped.tx(tx).parent!)).not.toEqual(expected.parent);
     });
   }
 

@@ -15,7 +15,14 @@ export interface TxTrace {
 export interface TxRecords {
   deliveries: readonly number[];
   sends: readonly number[];
+  /**
+   * Where its copies landed first among the sends past those the trace carries, as the run's
+   * worker found them: (node, lands_us, from) triples, in the order found (only grows).
+   */
+  lateCopies?: Float64Array;
 }
+
+const NO_COPIES = new Float64Array(0);
 
 export class GrowingTx {
   private readonly arrivalUs: Float64Array;
@@ -27,7 +34,7 @@ export class GrowingTx {
   private readonly earliestFrom: Int32Array;
   private readonly parent: Int32Array;
   private readonly hops: Int16Array;
-  private read = { deliveries: 0, sends: 0 };
+  private read = { deliveries: 0, sends: 0, lateCopies: 0 };
   /** A parent changed after hops were counted from it: count them again. */
   private hopsStale = false;
   private current: TxView | null = null;
@@ -48,10 +55,15 @@ export class GrowingTx {
 
   /** The view with every record in `records` read, and the tx's duplicate copies known (t_us, node pairs). */
   view(trace: TxTrace, records: TxRecords, duplicates: Float64Array): TxView {
-    const grew = this.read.deliveries < records.deliveries.length || this.read.sends < records.sends.length;
+    const late = records.lateCopies ?? NO_COPIES;
+    const grew = this.read.deliveries < records.deliveries.length || this.read.sends < records.sends.length || this.read.lateCopies < late.length;
     if (grew || !this.current || this.current.duplicates !== duplicates) {
       // Sends first: a copy is sent before it lands, so this chunk's sends may be the parents of its arrivals.
-      this.readSends(trace.sends ?? new Float64Array(0), records.sends);
+      this.readSends(trace.sends ?? NO_COPIES, records.sends);
+      for (; this.read.lateCopies + 3 <= late.length; this.read.lateCopies += 3) {
+        const at = this.read.lateCopies;
+        this.landed(late[at], late[at + 1], late[at + 2]);
+      }
       this.readDeliveries(trace.deliveries, records.deliveries);
       if (this.hopsStale) this.countHops();
       const times = this.times.view();
@@ -74,14 +86,17 @@ export class GrowingTx {
   private readSends(all: Float64Array, indices: readonly number[]): void {
     for (; this.read.sends < indices.length; this.read.sends += 1) {
       const o = indices[this.read.sends] * SendField.Stride;
-      const to = all[o + SendField.To];
-      const landsUs = all[o + SendField.Arrive];
-      if (all[o + SendField.Lost] !== 0 || !(landsUs < this.earliestUs[to])) continue;
-      this.earliestUs[to] = landsUs;
-      this.earliestFrom[to] = all[o + SendField.From];
-      // Only a node already reached has a parent: its hops, and those counted from it, may change.
-      if (this.setParent(to)) this.hopsStale = true;
+      if (all[o + SendField.Lost] === 0) this.landed(all[o + SendField.To], all[o + SendField.Arrive], all[o + SendField.From]);
     }
+  }
+
+  /** A copy from `from` landed at `to` (not lost), sent after every copy seen so far. */
+  private landed(to: number, landsUs: number, from: number): void {
+    if (!(landsUs < this.earliestUs[to])) return;
+    this.earliestUs[to] = landsUs;
+    this.earliestFrom[to] = from;
+    // Only a node already reached has a parent: its hops, and those counted from it, may change.
+    if (this.setParent(to)) this.hopsStale = true;
   }
 
   private readDeliveries(all: Float64Array, indices: readonly number[]): void {

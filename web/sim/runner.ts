@@ -2,7 +2,7 @@
 // computed and its end; ask it who has a tx at a time. A worker that crashes (or whose WASM
 // instance traps) is replaced by a fresh one on the next start.
 import { createPermits, forget, setCap } from '../../workers/permits';
-import type { ArrivalsReply, ArrivalsRequest, DuplicatesReply, DuplicatesRequest, InspectReply, SendsReply, SendsRequest, RunChunk, RunDone, RunRequest, RunStart, WorkerReply, WorkerRequest } from '../../workers/protocol';
+import type { ArrivalsReply, ArrivalsRequest, DuplicatesReply, DuplicatesRequest, FirstCopiesReply, FirstCopiesRequest, InspectReply, SendsReply, SendsRequest, RunChunk, RunDone, RunRequest, RunStart, WorkerReply, WorkerRequest } from '../../workers/protocol';
 import engineUrl from '../wasm/txcast_wasm_bg.wasm?url';
 
 export interface RunHandlers {
@@ -20,8 +20,8 @@ let nextId = 1;
 /** A question before it is given its id. */
 type Unsent<T> = Omit<T, 'id'>;
 /** Questions about the run a worker holds, and their answers. */
-type Question = Unsent<ArrivalsRequest> | Unsent<SendsRequest> | Unsent<DuplicatesRequest>;
-type Answer = ArrivalsReply | SendsReply | DuplicatesReply;
+type Question = Unsent<ArrivalsRequest> | Unsent<SendsRequest> | Unsent<DuplicatesRequest> | Unsent<FirstCopiesRequest>;
+type Answer = ArrivalsReply | SendsReply | DuplicatesReply | FirstCopiesReply;
 
 /** Workers computing at once: one per core the browser reports, so a scenario's runs use them all. */
 const permits = createPermits(navigator.hardwareConcurrency || 2);
@@ -99,7 +99,7 @@ export class RunSlot {
       }
       return;
     }
-    if (reply.id !== this.current || !this.handlers || reply.kind === 'inspected' || reply.kind === 'arrivals' || reply.kind === 'sends' || reply.kind === 'duplicates' || reply.kind === 'progress') return;
+    if (reply.id !== this.current || !this.handlers || reply.kind === 'inspected' || reply.kind === 'arrivals' || reply.kind === 'sends' || reply.kind === 'duplicates' || reply.kind === 'first-copies' || reply.kind === 'progress') return;
     if (reply.kind === 'start') return this.handlers.start(reply);
     if (reply.kind === 'chunk') return this.handlers.chunk(reply);
     const handlers = this.handlers;
@@ -170,6 +170,11 @@ export class RunSlot {
   /** Duplicate copies of the run this slot holds: tx `tx`'s from row `fromRow` on, or all (`DuplicatesRequest`). */
   duplicates(tx: number, fromRow: number): Promise<DuplicatesReply> {
     return this.ask({ kind: 'duplicates', run: this.held, tx, fromRow }) as Promise<DuplicatesReply>;
+  }
+
+  /** Where tx `tx`'s copies landed first past the sends the chunks carried, from row `fromRow` of its sends on (`FirstCopiesRequest`). */
+  firstCopies(tx: number, fromRow: number): Promise<FirstCopiesReply> {
+    return this.ask({ kind: 'first-copies', run: this.held, tx, fromRow }) as Promise<FirstCopiesReply>;
   }
 
   private ask(request: Question): Promise<Answer> {

@@ -269,25 +269,33 @@ export class Session {
   }
 
   /**
-   * Asks run `k`'s worker for the duplicate copies of `tx` its panel lacks: the worker keeps
-   * them all, the page the picked tx's only; one question at a time.
+   * Asks run `k`'s worker for the records of `tx` its panel lacks: duplicate copies, and where
+   * copies landed first past the sends the chunks carried. The worker keeps them all, the page
+   * the picked tx's only; one question of each kind at a time.
    */
-  askDuplicates(k: number, tx: number): void {
+  askHeld(k: number, tx: number): void {
     const panel = this.store.get().panels[k];
-    const fromRow = panel?.duplicatesWanted(tx) ?? null;
-    if (fromRow === null || !this.slots[k]) return;
-    // A run started again (a change applied) has a new view: an answer about the old run is dropped.
-    const view = panel.view;
-    panel.duplicatesAsked = true;
-    this.slots[k]
-      .duplicates(tx, fromRow)
-      .then((reply) => {
-        if (panel.view !== view) return;
-        panel.setDuplicates(reply);
-        this.redraw();
-      })
-      .catch(() => undefined)
-      .finally(() => (panel.duplicatesAsked = false));
+    const slot = this.slots[k];
+    if (!panel || !slot) return;
+    for (const kind of ['duplicates', 'lateCopies'] as const) {
+      const fromRow = panel.heldWanted(kind, tx);
+      if (fromRow === null) continue;
+      // A run started again (a change applied) has a new view: an answer about the old run is dropped.
+      const view = panel.view;
+      panel.asking[kind] = true;
+      const answered =
+        kind === 'duplicates'
+          ? slot.duplicates(tx, fromRow).then((reply) => {
+              if (panel.view === view) panel.setDuplicates(reply);
+            })
+          : slot.firstCopies(tx, fromRow).then((reply) => {
+              if (panel.view === view) panel.setLateCopies(reply);
+            });
+      answered
+        .then(() => this.redraw())
+        .catch(() => undefined)
+        .finally(() => (panel.asking[kind] = false));
+    }
   }
 
   /** Every duplicate copy run `k` landed (t_us, node, tx triples), from its worker: for the trace export. */

@@ -1,9 +1,9 @@
 // Views of a recorded run: what one tx did (kept up to date as a streaming run's trace grows),
 // and aggregates for the charts. Drawing a frame only reads them.
-import type { DuplicatesReply, RunTrace } from '../../workers/protocol';
+import type { DuplicatesReply, FirstCopiesReply, RunTrace } from '../../workers/protocol';
 import { ArrivalField, SendField } from '../wasm/txcast_wasm.js';
-import { Growable } from './growable';
 import { GrowingTx } from './growing-tx';
+import { HeldRecords } from './held-records';
 
 /** The parts of a trace these views read (tests build them by hand). */
 export type TraceData = Pick<RunTrace, 'nodes' | 'endUs' | 'txPlan' | 'deliveries'>;
@@ -80,30 +80,18 @@ class PerTx {
   }
 }
 
-/**
- * One tx's duplicate copies as its run's worker sent them: the worker keeps every run's copies
- * (`DuplicateStore`; a 50,000-node flood lands millions) and the page holds the picked tx's only.
- */
-interface TxCopies {
-  tx: number;
-  pairs: Growable;
-  view: Float64Array;
-  /** The worker's rows read: what it recorded later is at this row or after it. */
-  rows: number;
-  /** Copies landing before this time are all here. */
-  throughUs: number;
-  /** Copies landing from here on were not kept by the worker (Infinity: all were). */
-  keptUntilUs: number;
-}
-
-const NO_COPIES = new Float64Array(0);
-
 export class TraceView {
   readonly txs: number;
   private readonly byTxDeliveries: PerTx;
   private readonly byTxSends: PerTx;
   private followed: GrowingTx | null = null;
-  private copies: TxCopies | null = null;
+  /**
+   * The picked tx's duplicate copies, as its run's worker sent them: the worker keeps every
+   * run's copies (`DuplicateStore`; a 50,000-node flood lands millions), the page one tx's.
+   */
+  private readonly copies = new HeldRecords();
+  /** The picked tx's first copies past the sends the chunks carried (node, lands_us, from triples). */
+  private readonly lateCopies = new HeldRecords();
 
   constructor(readonly trace: TraceData & { sends?: Float64Array }) {
     this.txs = trace.txPlan.length / 2;
@@ -117,27 +105,31 @@ export class TraceView {
    * those held are complete up to `computedUs`, the time the run has been computed to.
    */
   duplicatesFrom(tx: number, computedUs: number): number | null {
-    const c = this.copies;
-    if (!c || c.tx !== tx) return 0;
-    return c.throughUs < computedUs ? c.rows : null;
+    return this.copies.from(tx, computedUs);
   }
 
   /** Takes the worker's answer: kept if it starts a tx's copies or goes on from the rows held. */
   addDuplicates(reply: DuplicatesReply): void {
-    if (reply.tx < 0 || reply.tx >= this.txs) return;
-    if (reply.fromRow === 0 && this.copies?.tx !== reply.tx) this.copies = { tx: reply.tx, pairs: new Growable(64), view: NO_COPIES, rows: 0, throughUs: -Infinity, keptUntilUs: Infinity };
-    const c = this.copies;
-    if (!c || c.tx !== reply.tx || c.rows !== reply.fromRow) return;
-    c.pairs.append(reply.duplicates);
-    c.view = c.pairs.view();
-    c.rows = reply.rows;
-    c.throughUs = reply.throughUs;
-    c.keptUntilUs = reply.keptUntilUs;
+    if (reply.tx >= 0 && reply.tx < this.txs) this.copies.add({ ...reply, data: reply.duplicates });
   }
 
   /** When tx `tx`'s copies stop being all there (Infinity: they are all there): the worker keeps a bounded number. */
   duplicatesKeptUs(tx: number): number {
-    return this.copies?.tx === tx ? this.copies.keptUntilUs : Infinity;
+    return this.copies.keptUs(tx);
+  }
+
+  /**
+   * The worker's row to ask for where tx `tx`'s copies landed first past the sends the chunks
+   * carried (null: not needed, the chunks carried every send so far, or those held are complete
+   * up to `computedUs`).
+   */
+  lateCopiesFrom(tx: number, computedUs: number, sendCount: number): number | null {
+    const carried = (this.trace.sends?.length ?? 0) / SendField.Stride;
+    return sendCount > carried ? this.lateCopies.from(tx, computedUs) : null;
+  }
+
+  addLateCopies(reply: FirstCopiesReply): void {
+    if (reply.tx >= 0 && reply.tx < this.txs) this.lateCopies.add({ ...reply, data: reply.copies });
   }
 
   /**
@@ -172,8 +164,7 @@ export class TraceView {
   /** Tx `tx` as recorded so far; the last tx asked for is kept and brought up to date. */
   tx(tx: number): TxView {
     if (this.followed?.tx !== tx) this.followed = new GrowingTx(tx, this.trace.nodes, this.createdUs(tx), this.trace.txPlan[2 * tx + 1]);
-    const duplicates = this.copies?.tx === tx ? this.copies.view : NO_COPIES;
-    return this.followed.view(this.trace, { deliveries: this.byTxDeliveries.of(tx), sends: this.byTxSends.of(tx) }, duplicates);
+    return this.followed.view(this.trace, { deliveries: this.byTxDeliveries.of(tx), sends: this.byTxSends.of(tx), lateCopies: this.lateCopies.of(tx) }, this.copies.of(tx));
   }
 }
 
