@@ -99,6 +99,7 @@ describe('SendStore', () => {
     expect(times(store.window(0, 0, Infinity, 10, Infinity, 3).rows)).toEqual([3]);
   });
 
+  // Stores of up to 82,000 sends (two blocks) checked against a scan: seconds on a busy machine.
   it('answers a window about one tx as a scan of every send would, visiting only that tx\'s sends', () => {
     // A scan of every send from the window's start: what the store did before it indexed sends by tx.
     const scan = (all: number[][], sentFrom: number, landsAfter: number, until: number, max: number, computed: number, about: number) => {
@@ -150,7 +151,7 @@ describe('SendStore', () => {
         expect(w.visited).toBeGreaterThanOrEqual(Math.min(ofTx, expected.rows.length / SEND_STRIDE));
       }
     }
-  });
+  }, 60_000);
 
   it('visits only the picked tx\'s sends, however many others were sent after its time', () => {
     const store = new SendStore();

@@ -3,10 +3,10 @@ import { createAppStore, type AppState } from '../app/state';
 import { FrameLoop } from './frames';
 
 /**
- * A frame loop over one panel whose drawing takes `drawMs` of the page's thread, run for `forMs`
- * of wall time with the clock playing: how many frames it drew.
+ * A frame loop over one panel whose drawing takes `drawMs` of the page's thread, with the clock
+ * playing; `drawn()` counts the frames drawn so far (advance the fake timers to let time pass).
  */
-function framesDrawn(drawMs: number, computing: boolean, forMs = 1000): number {
+function frameLoop(drawMs: number, computing: boolean) {
   vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
   // The page's clock: timers' time plus the time frames spent drawing (timers do not see it pass).
   let drawing = 0;
@@ -28,8 +28,14 @@ function framesDrawn(drawMs: number, computing: boolean, forMs = 1000): number {
   const frames = new FrameLoop(store, { frameTimes: [], frameIntervals: [] }, () => undefined);
   store.update((s) => ({ panels: [panel], computing, clock: { ...s.clock, endUs: 1e12, computedUs: 1e12, playing: true } }));
   frames.request();
+  return { store, drawn: () => drawn };
+}
+
+/** Frames drawn in `forMs` of wall time (see `frameLoop`). */
+function framesDrawn(drawMs: number, computing: boolean, forMs = 1000): number {
+  const loop = frameLoop(drawMs, computing);
   vi.advanceTimersByTime(forMs);
-  return drawn;
+  return loop.drawn();
 }
 
 describe('FrameLoop', () => {
@@ -46,6 +52,16 @@ describe('FrameLoop', () => {
     expect(computing).toBeLessThanOrEqual(Math.ceil(1000 / 120) + 1);
     // Once the runs are computed, every refresh draws.
     expect(framesDrawn(40, false)).toBeGreaterThanOrEqual(50);
+  });
+
+  it('draws the frame it held back for the runs as soon as they are computed', () => {
+    // A 1 s frame while computing holds the next one back 3 s; the runs end 100 ms later.
+    const loop = frameLoop(1000, true);
+    vi.advanceTimersByTime(100);
+    expect(loop.drawn()).toBe(1);
+    loop.store.update({ computing: false });
+    vi.advanceTimersByTime(50);
+    expect(loop.drawn()).toBeGreaterThanOrEqual(2);
   });
 
   it('draws cheap frames every refresh while runs compute', () => {

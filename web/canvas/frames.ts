@@ -42,6 +42,19 @@ export class FrameLoop {
     // What a frame draws: a change asks for a frame.
     const drawn = (s: AppState) => [s.clock, s.pickedTx, s.follow, s.txOnly, s.panels, s.selectedNode, s.selection, s.inspection];
     store.subscribe(drawn, () => this.request(), { equals: shallowEqual });
+    // Once the runs are computed, a frame held back for them comes at once: it draws the end.
+    store.subscribe(
+      (s) => s.computing,
+      (computing) => {
+        if (computing) return;
+        this.notBefore = 0;
+        if (this.held) {
+          window.clearTimeout(this.held);
+          this.held = 0;
+          this.request();
+        }
+      },
+    );
   }
 
   /** Coalesces redraws into one animation frame. */
