@@ -23,6 +23,7 @@ use crate::digest::{Digest, DIGEST_LEN};
 use crate::form::Form;
 use crate::idmap::IdMap;
 use crate::params::{ParamError, Params};
+use crate::prefetch::warm;
 use crate::rng::CodecRng;
 use crate::shortid::{ids_into, LinkKey, ShortId, ShortIdHasher};
 use crate::window::WrongLength;
@@ -77,8 +78,6 @@ pub struct SenderStats {
 }
 
 const NIL: u32 = u32::MAX;
-/// Ring bytes that stay within a core's private caches.
-const RING_CACHED: usize = 1 << 18;
 /// Map entries: the top bit set means "known: the symbol with this sequence number (mod
 /// 2^31)"; clear means "missing, waiting codewords' edge list starts at this edge".
 const KNOWN: u32 = 1 << 31;
@@ -124,9 +123,12 @@ fn has_repeat(ids: &[ShortId], sorted: &mut Vec<ShortId>) -> bool {
     false
 }
 
-/// Whether an entry names a symbol that left the peeling window (it may be dropped).
-fn stale(learned: u64, m: usize) -> impl Fn(u32) -> bool {
-    move |entry| entry & KNOWN != 0 && live_age(entry, learned, m).is_none()
+/// Whether an entry names a symbol that left the peeling window (it may be dropped); None
+/// until the window first fills, when no entry can have left it (a sweep would rebuild a
+/// table to find nothing).
+fn stale(learned: u64, m: usize) -> Option<impl Fn(u32) -> bool> {
+    (learned > m as u64)
+        .then_some(move |entry| entry & KNOWN != 0 && live_age(entry, learned, m).is_none())
 }
 
 #[derive(Clone, Debug)]
@@ -427,24 +429,18 @@ impl Decoder {
         self.unknown.clear();
         let state = &self.senders[sender as usize];
         self.known.clear();
-        if state.ids.is_large() {
-            let touched = ids.iter().fold(0, |acc, &id| acc ^ state.ids.warm(id));
-            std::hint::black_box(touched);
-        }
+        ids.iter().for_each(|&id| state.ids.warm(id));
         for &id in ids {
             match state.ids.get(id).and_then(|e| self.live_pos(e)) {
                 Some(pos) => self.known.push(pos),
                 None => self.unknown.push(id),
             }
         }
-        // Touch every line of the known symbols before peeling, so their misses overlap (a
-        // ring within a core's caches has none).
-        if self.ring.len() > RING_CACHED {
-            let touched = self.known.iter().fold(0, |acc, &pos| {
-                let symbol = &self.ring[pos * l..(pos + 1) * l];
-                symbol.iter().step_by(64).fold(acc, |a, &b| a ^ b)
-            });
-            std::hint::black_box(touched);
+        // Warm every line of the known symbols before peeling, so their misses overlap.
+        for &pos in &self.known {
+            let symbol = &self.ring[pos * l..(pos + 1) * l];
+            symbol.iter().step_by(64).for_each(warm);
+            warm(&symbol[l - 1]);
         }
         for &pos in &self.known {
             xor_into(&mut value, &self.ring[pos * l..(pos + 1) * l]);
@@ -711,9 +707,10 @@ impl Decoder {
             if self.evicted > self.peel_window / 2 {
                 self.evicted = 0;
                 let (learned, m) = (self.learned, self.peel_window);
-                for sender in self.senders.iter_mut().filter(|s| s.active) {
-                    let stale = stale(learned, m);
-                    sender.ids.retain(|_, entry| !stale(entry));
+                if let Some(stale) = stale(learned, m) {
+                    for sender in self.senders.iter_mut().filter(|s| s.active) {
+                        sender.ids.retain(|_, entry| !stale(entry));
+                    }
                 }
             }
         }
@@ -758,13 +755,11 @@ impl Decoder {
             }
             None => ids_into(&self.hashers, name, &mut self.rekeyed),
         }
-        let mut touched = 0u64;
         for (sender, &id) in self.senders.iter().zip(&self.rekeyed) {
-            if sender.active && sender.ids.is_large() {
-                touched ^= sender.ids.warm(id);
+            if sender.active {
+                sender.ids.warm(id);
             }
         }
-        std::hint::black_box(touched);
         for (index, sender) in self.senders.iter_mut().enumerate() {
             if !sender.active {
                 continue;

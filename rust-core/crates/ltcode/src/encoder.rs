@@ -16,6 +16,7 @@
 
 use crate::form::Form;
 use crate::params::{ParamError, Params};
+use crate::prefetch::warm;
 use crate::rng::{below, CodecRng};
 use crate::shortid::{LinkKey, ShortId, ShortIdHasher};
 use crate::soliton::RobustSoliton;
@@ -113,6 +114,13 @@ impl LinkEncoder {
         entry.1
     }
 
+    /// Starts loading the cached short ID of window member `pos`, if there is one.
+    fn warm(&self, pos: usize) {
+        if let Some(entry) = self.cached.get(pos) {
+            warm(entry);
+        }
+    }
+
     /// Called once per codeword: the position of the oldest member this link has not named,
     /// if a symbol entered since its last codeword and it keeps up with the window (see the
     /// module's comment).
@@ -207,6 +215,10 @@ impl Encoder {
             Form::Bytes | Form::DigestedBytes => 0,
             Form::StandIn => window.symbol_len(),
         };
+        // A link's cache is cold by its next codeword: its misses overlap when warmed first.
+        for &pos in positions {
+            link.warm(pos);
+        }
         for &pos in positions {
             out.ids.push(link.id_of(window, pos));
             xor_into(&mut out.payload, window.member(pos));

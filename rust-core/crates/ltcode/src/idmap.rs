@@ -52,19 +52,12 @@ impl IdMap {
         self.slots.len() - 1
     }
 
-    /// Reads `key`'s home slot and returns it, to be folded into `std::hint::black_box`.
-    /// The tables are far bigger than the caches; loading the home slots of a batch of keys
+    /// Starts loading `key`'s home slot. A simulation's decoders together hold far more than
+    /// the caches, even where each table is small; warming the home slots of a batch of keys
     /// first lets their cache misses overlap instead of each insert or lookup waiting alone.
     #[inline]
-    pub fn warm(&self, key: u32) -> u64 {
-        self.slots[self.home(key)]
-    }
-
-    /// Whether the table outgrows a core's private caches, so that warming it pays. A small
-    /// one (a block decoder's) stays cached: warming would only add work.
-    #[inline]
-    pub fn is_large(&self) -> bool {
-        self.slots.len() > 1 << 14
+    pub fn warm(&self, key: u32) {
+        crate::prefetch::warm(&self.slots[self.home(key)]);
     }
 
     #[inline]
@@ -95,17 +88,20 @@ impl IdMap {
     }
 
     /// Like `insert`, but when a new key fills the table it first drops the entries whose
-    /// values `stale` gives up, and grows only if that leaves it still full.
+    /// values `stale` gives up (when there is a `stale`), and grows only if that leaves it
+    /// still full.
     #[inline]
     pub fn insert_or_sweep(
         &mut self,
         key: u32,
         value: u32,
-        stale: impl Fn(u32) -> bool,
+        stale: Option<impl Fn(u32) -> bool>,
     ) -> Option<u32> {
         let previous = self.place(key, value);
         if previous.is_none() && self.over_limit() {
-            self.retain(|_, v| !stale(v));
+            if let Some(stale) = stale {
+                self.retain(|_, v| !stale(v));
+            }
             if self.over_limit() {
                 self.grow();
             }

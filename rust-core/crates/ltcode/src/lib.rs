@@ -101,6 +101,7 @@ pub mod fragment;
 mod idmap;
 pub mod params;
 pub mod peeling;
+pub mod prefetch;
 pub mod rng;
 pub mod shortid;
 pub mod soliton;

@@ -19,7 +19,7 @@ pub mod flood;
 pub mod gossipsub;
 pub mod inv;
 pub mod live;
-pub mod prefetch;
+pub use ltcode::prefetch;
 pub mod pull;
 pub mod queue;
 pub mod registry;
