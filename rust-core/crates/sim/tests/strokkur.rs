@@ -328,5 +328,8 @@ fn a_pushing_censor_hands_every_other_tx_to_every_node_as_it_is_created() {
     assert_eq!(sent[NODES as usize], (kept * NODES as usize) as u64);
     // The txs it censors travel only on honest codewords, which are slower.
     assert_eq!(at_once[1], 0);
-    assert!(later[1] > left_out * (NODES as usize - 1) * 9 / 10, "{later:?}");
+    assert!(
+        later[1] > left_out * (NODES as usize - 1) * 9 / 10,
+        "{later:?}"
+    );
 }
