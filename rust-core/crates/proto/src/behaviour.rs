@@ -24,6 +24,10 @@ pub enum Behaviour {
     Spam,
     /// Reports losses it did not have (Strokkur's rate feedback).
     LieAboutLoss,
+    /// Told of every transaction the moment it is created (an attacker linked to every origin
+    /// with zero latency: seed 004 §5.4), it hands each one it does not censor to every peer
+    /// at once, outside any rate control, and leaves the given fraction out.
+    PushCensor { fraction: f64 },
 }
 
 impl Behaviour {
@@ -37,6 +41,7 @@ impl Behaviour {
         "delay_replies",
         "spam",
         "lie_about_loss",
+        "push_censor",
     ];
 
     pub fn is_honest(&self) -> bool {
@@ -54,6 +59,7 @@ impl Behaviour {
             Behaviour::DelayReplies { .. } => "delay_replies",
             Behaviour::Spam => "spam",
             Behaviour::LieAboutLoss => "lie_about_loss",
+            Behaviour::PushCensor { .. } => "push_censor",
         }
     }
 
@@ -64,6 +70,16 @@ impl Behaviour {
             Behaviour::Silent => true,
             Behaviour::Censor { fraction } => Behaviour::leaves_out(*fraction, tx),
             _ => false,
+        }
+    }
+
+    /// `censors`, counting also the txs a `push_censor` node leaves out. Only Strokkur
+    /// interprets `push_censor`, so the protocols that ignore it read `censors`; this is for
+    /// Strokkur and for what reports on a run whose protocol interprets it.
+    pub fn keeps_out(&self, tx: crate::TxId) -> bool {
+        match self {
+            Behaviour::PushCensor { fraction } => Behaviour::leaves_out(*fraction, tx),
+            other => other.censors(tx),
         }
     }
 
@@ -100,6 +116,7 @@ mod tests {
             Behaviour::DelayReplies { delay_ms: 1.0 },
             Behaviour::Spam,
             Behaviour::LieAboutLoss,
+            Behaviour::PushCensor { fraction: 0.5 },
         ];
         for (b, name) in samples.iter().zip(Behaviour::NAMES) {
             assert_eq!(b.name(), *name);
@@ -115,5 +132,9 @@ mod tests {
         let n = (0..10_000).filter(|&i| b.censors(TxId(i))).count();
         assert!((1_700..2_300).contains(&n), "{n}");
         assert!(!Behaviour::Honest.censors(TxId(1)));
+        // push_censor leaves out the same set as censor, where a protocol interprets it.
+        let push = Behaviour::PushCensor { fraction: 0.2 };
+        assert!((0..10_000).all(|i| push.keeps_out(TxId(i)) == b.censors(TxId(i))));
+        assert!((0..10_000).all(|i| !push.censors(TxId(i))));
     }
 }

@@ -162,6 +162,13 @@ pub trait Protocol {
     /// its `ProtocolInfo::behaviours`) leaves it honest.
     fn set_behaviour(&mut self, behaviour: &Behaviour, cx: &mut Ctx<'_, Self>);
 
+    /// Whether the node is told of every tx the moment any node creates it (`push_censor`: an
+    /// attacker linked to every origin with zero latency); the simulator then submits each tx
+    /// to it too. Asked when the node is built and after each behaviour change.
+    fn told_every_tx(&self) -> bool {
+        false
+    }
+
     /// Human-readable state for the node inspector, in a fixed order.
     fn inspect(&self) -> Vec<(&'static str, String)> {
         Vec::new()

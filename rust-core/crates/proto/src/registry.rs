@@ -167,6 +167,7 @@ const STROKKUR_BEHAVIOURS: &[&str] = &[
     "censor",
     "corrupt",
     "lie_about_loss",
+    "push_censor",
 ];
 
 /// Every protocol, in the order lists show them.

@@ -12,7 +12,7 @@ mod page;
 mod studies;
 pub mod svg;
 
-pub use outcome::{Censored, Outcome, Series};
+pub use outcome::{Censored, CensoredBin, Outcome, Series};
 pub use studies::STUDIES;
 
 use serde_json::Value;

@@ -29,13 +29,39 @@ pub struct Outcome {
     pub arrival_figures: Vec<(&'static str, f64)>,
 }
 
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct Censored {
     pub txs: usize,
     /// Fraction of (honest node, censored tx) pairs delivered, origins excluded.
     pub delivery: f64,
     /// Mean latency of those deliveries, in ms.
     pub latency_ms: f64,
+    /// The censored txs by the second they were created in.
+    pub by_second: Vec<CensoredBin>,
+}
+
+/// Censored txs created in one stretch of time, and their deliveries.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct CensoredBin {
+    pub txs: u64,
+    /// (honest node, censored tx) pairs expected, origins excluded, and delivered.
+    pub expected: u64,
+    pub got: u64,
+}
+
+impl CensoredBin {
+    pub fn sum(bins: &[CensoredBin]) -> CensoredBin {
+        bins.iter()
+            .fold(CensoredBin::default(), |a, b| CensoredBin {
+                txs: a.txs + b.txs,
+                expected: a.expected + b.expected,
+                got: a.got + b.got,
+            })
+    }
+
+    pub fn delivery(&self) -> f64 {
+        self.got as f64 / self.expected.max(1) as f64
+    }
 }
 
 /// Per 1 s bin: transactions created in the whole network, and at the watched node the
@@ -178,26 +204,34 @@ fn censored(net: &Network, plan: &TxPlan, metrics: &Metrics) -> Option<Censored>
     let censor = net
         .behaviour
         .iter()
-        .find(|b| matches!(b, Behaviour::Censor { .. }))?;
+        .find(|b| matches!(b, Behaviour::Censor { .. } | Behaviour::PushCensor { .. }))?;
     let is_censored: Vec<bool> = (0..plan.count())
-        .map(|i| censor.censors(TxId(i as u64)))
+        .map(|i| censor.keeps_out(TxId(i as u64)))
         .collect();
     let honest = (0..net.nodes).filter(|&v| net.is_honest(v)).count();
-    let expected: usize = (0..plan.count())
-        .filter(|&i| is_censored[i])
-        .map(|i| targets(net, plan, honest, i))
-        .sum();
-    let (mut got, mut latency_us) = (0usize, 0u64);
+    let bin = |tx: usize| (plan.created_us[tx] / BIN_US) as usize;
+    let bins = plan
+        .created_us
+        .last()
+        .map_or(0, |&t| (t / BIN_US) as usize + 1);
+    let mut by_second = vec![CensoredBin::default(); bins];
+    for i in (0..plan.count()).filter(|&i| is_censored[i]) {
+        by_second[bin(i)].txs += 1;
+        by_second[bin(i)].expected += targets(net, plan, honest, i) as u64;
+    }
+    let mut latency_us = 0u64;
     for (node, tx, t) in metrics.arrivals(plan) {
         let tx = tx as usize;
         if is_censored[tx] && net.is_honest(node as usize) && node != plan.origin[tx] {
-            got += 1;
+            by_second[bin(tx)].got += 1;
             latency_us += t.saturating_sub(plan.created_us[tx]);
         }
     }
+    let all = CensoredBin::sum(&by_second);
     Some(Censored {
-        txs: is_censored.iter().filter(|&&c| c).count(),
-        delivery: got as f64 / expected.max(1) as f64,
-        latency_ms: latency_us as f64 / 1e3 / got.max(1) as f64,
+        txs: all.txs as usize,
+        delivery: all.delivery(),
+        latency_ms: latency_us as f64 / 1e3 / all.got.max(1) as f64,
+        by_second,
     })
 }

@@ -206,6 +206,8 @@ pub struct Engine<P: Protocol> {
     now: u64,
     end_us: u64,
     next_submit: usize,
+    /// Nodes told of every tx at its creation (`Protocol::told_every_tx`), in node order.
+    told: Vec<u32>,
     /// Which links timed events want up; only for runs with events.
     links: Option<Box<Links>>,
     /// Links shared among connections (`links.sharing` "fair"); None for FIFO links.
@@ -276,6 +278,7 @@ impl<P: Protocol> Engine<P> {
                 .end_us
                 .saturating_add((scenario.drain_ms * 1000.0).round() as u64),
             next_submit: 0,
+            told: Vec::new(),
             links: (!net.timeline.is_empty()).then(|| Box::new(Links::new(&net))),
             fair: (scenario.links.sharing == crate::scenario::Sharing::Fair)
                 .then(|| Box::new(FairLinks::new(&net, scenario.links.tcp.as_ref()))),
@@ -286,6 +289,10 @@ impl<P: Protocol> Engine<P> {
             net,
             plan,
         };
+        engine.told = (0..n)
+            .filter(|&v| engine.nodes[v].told_every_tx())
+            .map(|v| v as u32)
+            .collect();
         // Links come up at time zero, node by node, peer by peer.
         for v in 0..n {
             for p in 0..engine.net.degree(v) {
@@ -428,6 +435,9 @@ impl<P: Protocol> Engine<P> {
                 self.log
                     .record(t, tag::SUBMIT, origin as u32, i as u32, self.plan.len[i]);
                 self.dispatch(origin, Input::Submit(self.plan.tx(i)));
+                if !self.told.is_empty() {
+                    self.tell(origin, i);
+                }
             }
             Event::Arrive { edge, msg } => self.on_arrive(edge, msg),
             Event::Handle { edge, msg } => {
@@ -719,6 +729,29 @@ impl<P: Protocol> Engine<P> {
         );
         self.nodes[node].set_behaviour(behaviour, &mut cx);
         self.apply_all(node);
+        let v = node as u32;
+        match (
+            self.told.binary_search(&v),
+            self.nodes[node].told_every_tx(),
+        ) {
+            (Err(at), true) => self.told.insert(at, v),
+            (Ok(at), false) => {
+                self.told.remove(at);
+            }
+            _ => {}
+        }
+    }
+
+    /// Tx `i` was just created at `origin`: the nodes told of every tx get it as well.
+    #[cold]
+    #[inline(never)]
+    fn tell(&mut self, origin: usize, i: usize) {
+        for k in 0..self.told.len() {
+            let v = self.told[k] as usize;
+            if v != origin {
+                self.dispatch(v, Input::Submit(self.plan.tx(i)));
+            }
+        }
     }
 
     fn on_arrive(&mut self, edge: u32, msg: P::Msg) {

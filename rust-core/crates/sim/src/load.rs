@@ -417,7 +417,7 @@ fn check_adversaries(at: &str, sets: &[AdversarySet], n: u32) -> Result<(), Scen
 /// The ranges of a behaviour's numbers, at JSON path `p`.
 pub(crate) fn check_behaviour(p: &str, b: &proto::Behaviour) -> Result<(), ScenarioError> {
     match b {
-        proto::Behaviour::Censor { fraction } => {
+        proto::Behaviour::Censor { fraction } | proto::Behaviour::PushCensor { fraction } => {
             in_range(&format!("{p}.fraction"), *fraction, 0.0, 1.0)
         }
         proto::Behaviour::DelayReplies { delay_ms } => {

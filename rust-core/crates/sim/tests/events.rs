@@ -570,6 +570,7 @@ fn each_protocol_interprets_the_behaviours_it_lists_and_no_other() {
         json!({ "kind": "delay_replies", "delay_ms": 300.0 }),
         json!({ "kind": "spam" }),
         json!({ "kind": "lie_about_loss" }),
+        json!({ "kind": "push_censor", "fraction": 0.5 }),
     ];
     for (protocol, config) in protocols() {
         let info = proto::registry::info(protocol).unwrap();

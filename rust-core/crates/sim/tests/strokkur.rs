@@ -262,15 +262,14 @@ fn lies_about_losses_are_bounded() {
     assert!(lied < 3.0 * fair, "{lied} vs {fair}");
 }
 
-#[test]
-fn a_zero_latency_censor_linked_to_everyone_cannot_stop_txs() {
-    // `004` Fig. 9: one attacker node with zero-delay links to every honest node, censoring all.
+/// `004` Fig. 9's setting at this scale: `NODES` honest nodes on a connected graph of degree 6
+/// (a ring with chords) and one attacker node with zero-delay links to every one of them.
+fn attacked_by_one(behaviour: Behaviour) -> Scenario {
     let mut s = strokkur();
     let honest = NODES;
     s.nodes = honest + 1;
     let mut edges = Vec::new();
     for v in 0..honest {
-        // A ring with chords: a connected honest graph of degree 6.
         for step in [1, 5, 13] {
             edges.push(ExplicitEdge {
                 a: v,
@@ -288,8 +287,49 @@ fn a_zero_latency_censor_linked_to_everyone_cannot_stop_txs() {
     s.adversaries = vec![AdversarySet {
         fraction: None,
         nodes: Some(vec![honest]),
-        behaviour: Behaviour::Censor { fraction: 1.0 },
+        behaviour,
     }];
-    let r = report(s).summary;
+    s
+}
+
+#[test]
+fn a_zero_latency_censor_linked_to_everyone_cannot_stop_txs() {
+    // `004` Fig. 9: the attacker censors all.
+    let r = report(attacked_by_one(Behaviour::Censor { fraction: 1.0 })).summary;
     assert!(r.delivery.p5 > 0.85, "{:?}", r.delivery);
+}
+
+#[test]
+fn a_pushing_censor_hands_every_other_tx_to_every_node_as_it_is_created() {
+    let push = Behaviour::PushCensor { fraction: 0.2 };
+    let prep = Prepared::new(attacked_by_one(push.clone())).unwrap();
+    let mut started = start_run(&prep, 0, &EngineOptions::default()).unwrap();
+    started.run.run_until(u64::MAX);
+    let done = started.run.finish();
+    let plan = &prep.plan;
+    let censored = |tx: u32| push.keeps_out(TxId(tx as u64));
+    let (mut at_once, mut later) = ([0usize; 2], [0usize; 2]);
+    for (node, tx, t) in done.metrics.arrivals(plan) {
+        if node < NODES {
+            let c = censored(tx) as usize;
+            match t == plan.created_us[tx as usize] {
+                true => at_once[c] += 1,
+                false => later[c] += 1,
+            }
+        }
+    }
+    let kept = (0..plan.count() as u32).filter(|&i| !censored(i)).count();
+    let left_out = plan.count() - kept;
+    assert!(left_out > 20 && kept > 20, "{left_out} of {}", plan.count());
+    // Every tx it does not censor reaches every honest node but the origin at its creation...
+    assert_eq!((at_once[0], later[0]), (kept * (NODES as usize - 1), 0));
+    // ...in one codeword of degree 1 per node, and the attacker sends nothing else.
+    let sent = &done.metrics.counters["strokkur.codewords_sent"];
+    assert_eq!(sent[NODES as usize], (kept * NODES as usize) as u64);
+    // The txs it censors travel only on honest codewords, which are slower.
+    assert_eq!(at_once[1], 0);
+    assert!(
+        later[1] > left_out * (NODES as usize - 1) * 9 / 10,
+        "{later:?}"
+    );
 }

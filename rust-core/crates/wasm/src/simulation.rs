@@ -719,7 +719,7 @@ impl Simulation {
         self.behaviour_at(whole(at_us))
             .iter()
             .enumerate()
-            .filter(|(_, b)| self.acts_on(b) && b.censors(tx))
+            .filter(|(_, b)| self.acts_on(b) && b.keeps_out(tx))
             .map(|(v, _)| v as u32)
             .collect()
     }

@@ -19,7 +19,11 @@
 //! (they still hand out keys, so their peers keep coding to them); `Censor` keeps the censored txs out of its coding window
 //! (txs of one symbol: a longer tx's fragments are coded on before the tx they make up is whole);
 //! `Corrupt` sends codewords with valid headers and random payloads; `LieAboutLoss` reports
-//! every codeword it receives as lost. A sender accepts at most as many losses as codewords it
+//! every codeword it receives as lost; `PushCensor` (told of every tx at its creation) sends
+//! each one it does not censor to every peer at once, alone in a codeword, and streams nothing
+//! else (the attack of seed 004 §5.4 as the reference's `adv-censor` and `analysis.py` model it:
+//! honest codewords then carry little but censored txs, so loss falls and the controllers
+//! lower the honest rates). A sender accepts at most as many losses as codewords it
 //! sent (`strokkur.excess_losses_reported`).
 //!
 //! Counters: `strokkur.codewords_sent`, `strokkur.losses` (codewords this node failed to
@@ -203,13 +207,40 @@ impl Strokkur {
         &mut self.peers[p.idx()]
     }
 
-    /// Silent nodes send no codewords; so do nodes that withhold on request (Strokkur has no
-    /// requests: not coding for peers is the one way to withhold, as in `004` Fig. 7).
+    /// Whether the node streams codewords to its peers at their rates. Silent nodes do not;
+    /// nor do nodes that withhold on request (Strokkur has no requests: not coding for peers is
+    /// the one way to withhold, as in `004` Fig. 7), nor pushing censors (they only push).
     fn sends(&self) -> bool {
         !matches!(
             self.behaviour,
-            Behaviour::Silent | Behaviour::WithholdOnRequest
+            Behaviour::Silent | Behaviour::WithholdOnRequest | Behaviour::PushCensor { .. }
         )
+    }
+
+    /// `PushCensor`: the symbol just pushed into the window goes to every peer now, alone in a
+    /// codeword (degree 1: Strokkur's wire format, peeled on arrival), whatever the peer's rate.
+    fn push_newest(&mut self, cx: &mut Ctx<'_, Self>) {
+        let Some(codec) = self.codec.as_mut() else {
+            return;
+        };
+        let Some(seq) = codec.window.pushed().checked_sub(1) else {
+            return;
+        };
+        let newest = [codec.window.position(seq)];
+        for (i, peer) in self.peers.iter_mut().enumerate() {
+            let Some(link) = peer.link.as_mut().filter(|_| peer.up) else {
+                continue;
+            };
+            let mut cw = self.spare.pop().unwrap_or_default();
+            codec
+                .encoder
+                .encode_members(&codec.window, link, &newest, &mut cw);
+            let losses = std::mem::take(&mut peer.losses_to_report);
+            cx.send(PeerIdx(i as u32), StrokkurMsg::codeword(losses, cw));
+            cx.count(&counters::CODEWORDS_SENT, 1);
+            peer.sent += 1;
+            peer.last_sent = cx.now;
+        }
     }
 
     /// A peer arrived at index `p`: it starts with nothing of any peer that had the index
@@ -466,7 +497,8 @@ impl Strokkur {
             }
         }
         let mut events = std::mem::take(&mut self.events);
-        let coded = !self.behaviour.censors(tx.id);
+        let coded = !self.behaviour.keeps_out(tx.id);
+        let push = matches!(self.behaviour, Behaviour::PushCensor { .. });
         for value in &split {
             let Some(codec) = self.codec.as_mut() else {
                 break;
@@ -481,6 +513,9 @@ impl Strokkur {
             }
             if coded && codec.window.push(value).is_ok() {
                 self.on_window_push(cx);
+                if push {
+                    self.push_newest(cx);
+                }
             }
             self.apply_events(&mut events, cx);
         }
@@ -547,7 +582,7 @@ impl Strokkur {
             }
             SymbolKind::Tx(tx) => {
                 self.done.push(tx);
-                !self.behaviour.censors(tx.id)
+                !self.behaviour.keeps_out(tx.id)
             }
             SymbolKind::Fragment => true,
             SymbolKind::Invalid => {
@@ -642,6 +677,10 @@ impl Protocol for Strokkur {
             }
             _ => {}
         }
+    }
+
+    fn told_every_tx(&self) -> bool {
+        matches!(self.behaviour, Behaviour::PushCensor { .. })
     }
 
     fn tx_status(&self, tx: TxId) -> crate::TxStatus {
