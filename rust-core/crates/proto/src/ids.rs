@@ -90,6 +90,7 @@ const DENSE_IDS: u64 = 1 << 20;
 /// rest (random ids on a real network). Lookup only, like [`IdSet`]. The bits are never
 /// given back: a set that forgets ids (`remove`) stays as large as its largest dense id.
 #[derive(Clone, Debug, Default)]
+#[repr(C)] // the bits first: a protocol that embeds the set may want them early in its state
 pub struct TxIdSet {
     bits: Vec<u64>,
     sparse: IdSet<TxId>,
@@ -138,6 +139,14 @@ impl TxIdSet {
         self.bits
             .get((id.0 / 64) as usize)
             .is_some_and(|w| w & (1 << (id.0 % 64)) != 0)
+    }
+
+    /// Starts loading the word that holds `id`'s bit (nothing for a hashed id).
+    #[inline(always)]
+    pub fn prefetch(&self, id: TxId) {
+        if let Some(w) = self.bits.get((id.0 / 64) as usize) {
+            crate::prefetch::prefetch(w);
+        }
     }
 
     /// Forgets `id`; false if it was not there.

@@ -97,6 +97,7 @@ impl Peers {
         &mut self.topics[t.idx()]
     }
 
+    #[inline(always)]
     fn member_at(&self, t: TopicId, p: PeerIdx) -> Option<usize> {
         let known = t.idx() < self.topics.len() && p.idx() < self.list.len();
         known.then(|| p.idx() * self.topics.len() + t.idx())
@@ -112,6 +113,26 @@ impl Peers {
         self.slot(p);
         let i = p.idx() * self.topics.len() + t.idx();
         &mut self.members[i]
+    }
+
+    /// Starts loading what a message from `p` about topic `t` reads of the peer.
+    #[inline(always)]
+    pub fn prefetch(&self, t: TopicId, p: PeerIdx) {
+        use crate::prefetch::prefetch;
+        if let Some(peer) = self.list.get(p.idx()) {
+            prefetch(peer);
+        }
+        if let Some(i) = self.member_at(t, p) {
+            prefetch(&self.members[i]);
+        }
+    }
+
+    /// Starts loading topic `t`'s flags and lists.
+    #[inline(always)]
+    pub fn prefetch_topic(&self, t: TopicId) {
+        if let Some(topic) = self.topics.get(t.idx()) {
+            crate::prefetch::prefetch(topic);
+        }
     }
 
     pub fn in_mesh(&self, t: TopicId, p: PeerIdx) -> bool {

@@ -94,26 +94,30 @@ impl Role {
     }
 }
 
+/// Fields in the order a message reads them (`repr(C)`, each node on a cache line of its
+/// own): the simulator loads a node's first two cache lines ahead of an arrival (the flags,
+/// the peer tables, where the seen bits are), then `warm` starts loading the rest from there.
+#[repr(C, align(64))]
 pub struct Gossipsub {
-    p: Params,
-    behaviour: Behaviour,
     role: Role,
-    names: TopicNames,
+    /// Whether any peer was ever penalized: until then every score is 0 and the checks
+    /// on each incoming message can be skipped.
+    any_penalty: bool,
+    started: bool,
     peers: Peers,
     seen: SeenCache,
+    p: Params,
+    acache: AnnounceCache,
     mcache: MessageCache,
     dont_want: DontWant,
-    acache: AnnounceCache,
     promises: Promises,
+    behaviour: Behaviour,
+    names: TopicNames,
     validating: BTreeMap<TxId, Validating>,
     /// Parked messages, charged to the peer they came from while it is connected.
     validating_from: Ledger,
     /// Messages parked since the host last asked (`take_validation_requests`).
     to_validate: Vec<TxId>,
-    started: bool,
-    /// Whether any peer was ever penalized: until then every score is 0 and the checks
-    /// on each incoming message can be skipped.
-    any_penalty: bool,
     heartbeats: u64,
     scratch: Vec<PeerIdx>,
     scratch_idx: Vec<usize>,
@@ -964,6 +968,43 @@ impl Protocol for Gossipsub {
             Input::Timer(GossipsubTimer::Heartbeat) => self.heartbeat(cx),
             Input::Timer(GossipsubTimer::INeedTimeout(id)) => self.on_ineed_timeout(id, cx),
             Input::Submit(tx) => self.on_submit(tx, cx),
+        }
+    }
+
+    /// Each kind's reads beyond the first lines: the peer's entries, the parameters, the
+    /// seen bit of its message and the caches it looks up.
+    #[inline(always)]
+    fn warm(&self, from: PeerIdx, msg: &Rpc) {
+        use crate::prefetch::prefetch_all;
+        // The topic a message names, or the one whose standing it reads.
+        let topic = match msg {
+            Rpc::Publish(m) => m.topic,
+            Rpc::Subscribe { topic, .. }
+            | Rpc::IHave { topic, .. }
+            | Rpc::Graft { topic }
+            | Rpc::Prune { topic, .. }
+            | Rpc::IAnnounce { topic, .. } => *topic,
+            Rpc::IWant(_) | Rpc::IDontWant(_) | Rpc::INeed(_) => TopicId(0),
+        };
+        self.peers.prefetch(topic, from);
+        prefetch_all(&self.p);
+        match msg {
+            Rpc::Publish(m) => {
+                self.peers.prefetch_topic(topic);
+                self.seen.prefetch(m.tx.id);
+                prefetch_all(&self.acache);
+                prefetch_all(&self.mcache);
+            }
+            Rpc::IHave { .. } => self.peers.prefetch_topic(topic),
+            Rpc::IAnnounce { id, .. } => {
+                self.seen.prefetch(*id);
+                prefetch_all(&self.acache);
+            }
+            Rpc::INeed(_) | Rpc::IWant(_) => {
+                prefetch_all(&self.dont_want);
+                prefetch_all(&self.mcache);
+            }
+            _ => {}
         }
     }
 

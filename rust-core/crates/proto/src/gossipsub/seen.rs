@@ -11,6 +11,8 @@ use std::collections::VecDeque;
 /// Ids remembered at most (the open bucket, one heartbeat's worth, may add to it).
 pub const MAX_SEEN: usize = 1 << 18;
 
+/// The set first (`repr(C)`): the router's `warm` reads where its bits are.
+#[repr(C)]
 pub(crate) struct SeenCache {
     /// A bit per id in the simulator (dense ids), hashed on a real network.
     set: TxIdSet,
@@ -46,6 +48,12 @@ impl SeenCache {
 
     pub fn contains(&self, id: TxId) -> bool {
         self.set.contains(id)
+    }
+
+    /// Starts loading what `contains(id)` reads.
+    #[inline(always)]
+    pub fn prefetch(&self, id: TxId) {
+        self.set.prefetch(id);
     }
 
     /// Closes the current bucket at `now` and forgets buckets closed `ttl` or longer ago.
