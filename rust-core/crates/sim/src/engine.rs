@@ -162,7 +162,8 @@ mod tag {
 }
 
 /// How many events ahead `warm_ahead` asks for an arrival's edge, then its receiver's
-/// counters and protocol state, then (`Protocol::warm`) what the protocol will read there.
+/// counters and protocol state (a timer's table and node state), then what the protocol will
+/// read there (`Protocol::warm`; the timer's slot).
 const AHEAD_EDGE: usize = 15;
 const AHEAD_NODE: usize = 10;
 const AHEAD_PEER: usize = 5;
@@ -395,30 +396,54 @@ impl<P: Protocol> Engine<P> {
                 warm(e);
             }
         }
-        if let Some(Event::Arrive { edge, msg }) = self.queue.peek_ahead(AHEAD_NODE) {
-            if let Some(e) = edges.get(*edge as usize) {
-                let r = e.peer as usize;
-                if let (Some(stats), Some(node)) = (self.metrics.node.get(r), self.nodes.get(r)) {
-                    warm(stats);
-                    warm(node);
-                    // The node's state spans two cache lines or more; what handling reads
-                    // first may be in either of the first two.
-                    prefetch((node as *const P).cast::<u8>().wrapping_add(64));
-                    if let Some(word) = msg
-                        .full_tx()
-                        .and_then(|id| self.metrics.has_word(r, id.0 as usize))
-                    {
-                        warm(word);
+        match self.queue.peek_ahead(AHEAD_NODE) {
+            Some(Event::Arrive { edge, msg }) => {
+                if let Some(e) = edges.get(*edge as usize) {
+                    let r = e.peer as usize;
+                    if let Some(stats) = self.metrics.node.get(r) {
+                        warm(stats);
+                        self.warm_node(r);
+                        if let Some(word) = msg
+                            .full_tx()
+                            .and_then(|id| self.metrics.has_word(r, id.0 as usize))
+                        {
+                            warm(word);
+                        }
                     }
                 }
             }
-        }
-        if let Some(Event::Arrive { edge, msg }) = self.queue.peek_ahead(AHEAD_PEER) {
-            if let Some(e) = edges.get(*edge as usize) {
-                if let Some(node) = self.nodes.get(e.peer as usize) {
-                    node.warm(PeerIdx(e.back), msg);
+            Some(Event::Timer { node, .. }) => {
+                if let Some(table) = self.timers.get(*node as usize) {
+                    warm(table);
+                    self.warm_node(*node as usize);
                 }
             }
+            _ => {}
+        }
+        match self.queue.peek_ahead(AHEAD_PEER) {
+            Some(Event::Arrive { edge, msg }) => {
+                if let Some(e) = edges.get(*edge as usize) {
+                    if let Some(node) = self.nodes.get(e.peer as usize) {
+                        node.warm(PeerIdx(e.back), msg);
+                    }
+                }
+            }
+            Some(Event::Timer { node, id, .. }) => {
+                if let Some(table) = self.timers.get(*node as usize) {
+                    table.prefetch(*id);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// The first two cache lines of node `v`'s protocol state: what handling reads first
+    /// may be in either.
+    #[inline(always)]
+    fn warm_node(&self, v: usize) {
+        if let Some(node) = self.nodes.get(v) {
+            warm(node);
+            prefetch((node as *const P).cast::<u8>().wrapping_add(64));
         }
     }
 
