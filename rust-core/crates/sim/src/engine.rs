@@ -3,6 +3,7 @@
 //! among connections as TCP shares it: `fair.rs`), loss and jitter, and firing timers, all in
 //! (time, sequence) order.
 
+use crate::bits::Bits;
 use crate::digest::EventLog;
 use crate::fair::{FairLinks, Item};
 use crate::links::Links;
@@ -197,7 +198,7 @@ pub struct Engine<P: Protocol> {
     /// Whether a send may not go straight onto a FIFO uplink: a protocol used priorities, or
     /// links are shared fairly (one test on the hot path for both).
     prioritized: bool,
-    link_up: Vec<bool>,
+    link_up: Bits,
     link_rng: Rng,
     loss: f64,
     jitter_us: u64,
@@ -265,7 +266,7 @@ impl<P: Protocol> Engine<P> {
             uplink_scheduled: vec![false; n],
             queued_seq: 0,
             prioritized: scenario.links.sharing == crate::scenario::Sharing::Fair,
-            link_up: vec![true; net.edges.len()],
+            link_up: Bits::new(net.edges.len(), true),
             link_rng: Rng::derive(scenario.seed, stream::LINKS, 1),
             loss: scenario.links.loss,
             jitter_us: (scenario.links.jitter_ms * 1000.0).round() as u64,
@@ -617,7 +618,7 @@ impl<P: Protocol> Engine<P> {
         // The directed edges out of `v` whose wanted state differs from what they are.
         let flips = |links: &Links, v: usize, want: bool, out: &mut Vec<(usize, usize)>| {
             for e in net.edges_of(v) {
-                if self.link_up[e] != want && links.wanted(&net, v, e) == want {
+                if self.link_up.get(e) != want && links.wanted(&net, v, e) == want {
                     out.push((v, e));
                 }
             }
@@ -666,11 +667,11 @@ impl<P: Protocol> Engine<P> {
         let cut = &mut links.going_down;
         for &(v, e) in edges {
             let rev = self.net.reverse(e);
-            if !self.link_up[e] {
+            if !self.link_up.get(e) {
                 continue; // both ends left: taken down from the other side already
             }
-            self.link_up[e] = false;
-            self.link_up[rev] = false;
+            self.link_up.set(e, false);
+            self.link_up.set(rev, false);
             cut[e] = true;
             cut[rev] = true;
             let Edge { peer, back, .. } = self.net.edges[e];
@@ -717,11 +718,11 @@ impl<P: Protocol> Engine<P> {
     fn bring_up(&mut self, edges: &[(usize, usize)]) {
         for &(v, e) in edges {
             let rev = self.net.reverse(e);
-            if self.link_up[e] {
+            if self.link_up.get(e) {
                 continue;
             }
-            self.link_up[e] = true;
-            self.link_up[rev] = true;
+            self.link_up.set(e, true);
+            self.link_up.set(rev, true);
             let Edge { peer, back, .. } = self.net.edges[e];
             let p = (e - self.net.edges_of(v).start) as u32;
             self.queue.push(
@@ -760,7 +761,7 @@ impl<P: Protocol> Engine<P> {
         let bytes = msg.wire_len();
         self.log
             .record(self.now, tag::ARRIVE, edge, bytes as u32, 0);
-        if !self.link_up[e] {
+        if !self.link_up.get(e) {
             return;
         }
         let Edge { peer, back, .. } = self.net.edges[e];
@@ -791,7 +792,7 @@ impl<P: Protocol> Engine<P> {
 
     fn on_handle(&mut self, edge: u32, msg: P::Msg) {
         let e = edge as usize;
-        if !self.link_up[e] {
+        if !self.link_up.get(e) {
             return;
         }
         let Edge { peer, back, .. } = self.net.edges[e];
@@ -952,9 +953,9 @@ impl<P: Protocol> Engine<P> {
         if let Some(links) = &mut self.links {
             links.tear(e, rev);
         }
-        if self.link_up[e] {
-            self.link_up[e] = false;
-            self.link_up[rev] = false;
+        if self.link_up.get(e) {
+            self.link_up.set(e, false);
+            self.link_up.set(rev, false);
             if self.fair.is_some() {
                 self.drop_fair(std::iter::once(e));
             }
@@ -988,7 +989,7 @@ impl<P: Protocol> Engine<P> {
             self.metrics.count(node, &BAD_PEER_INDEX, 1);
             return;
         }
-        if !self.link_up[e] {
+        if !self.link_up.get(e) {
             return;
         }
         let bytes = msg.wire_len();
