@@ -10,8 +10,8 @@ use std::collections::VecDeque;
 pub(crate) struct MessageCache {
     entries: IdMap<TxId, Message>,
     /// How often a peer was sent a cached message on request (go-libp2p's GetForPeer), by
-    /// (peer, message): caps IWANT retransmissions. Apart from the entries, which it would
-    /// double for the few messages ever asked for.
+    /// (peer, message): caps IWANT retransmissions. Kept apart from the messages, since
+    /// room for counts in every entry would double the cache for the few messages asked for.
     served: IdMap<(u32, u64), u32>,
     /// Newest window first.
     windows: VecDeque<Vec<(TxId, TopicId)>>,
@@ -82,7 +82,8 @@ impl MessageCache {
             self.windows.push_front(oldest);
             if !self.served.is_empty() {
                 let entries = &self.entries;
-                self.served.retain(|&(_, id), _| entries.contains_key(&TxId(id)));
+                self.served
+                    .retain(|&(_, id), _| entries.contains_key(&TxId(id)));
             }
         }
     }

@@ -230,7 +230,9 @@ impl Peers {
 
     /// Connected peers that subscribe to topic `t`.
     pub fn subscribers(&self, t: TopicId) -> usize {
-        let subscribed = self.standing(t).filter(|(_, p, m)| p.connected && m.subscribed);
+        let subscribed = self
+            .standing(t)
+            .filter(|(_, p, m)| p.connected && m.subscribed);
         subscribed.count()
     }
 
@@ -302,7 +304,10 @@ mod tests {
         p.slot(PeerIdx(4));
         assert!(p.member(TopicId(0), PeerIdx(1)).unwrap().subscribed);
         assert!(p.in_mesh(TopicId(0), PeerIdx(2)));
-        assert_eq!(p.member(TopicId(2), PeerIdx(0)).unwrap().backoff_until, Time(7));
+        assert_eq!(
+            p.member(TopicId(2), PeerIdx(0)).unwrap().backoff_until,
+            Time(7)
+        );
         assert!(!p.member(TopicId(1), PeerIdx(1)).unwrap().subscribed);
         let mut out = Vec::new();
         p.select(TopicId(0), &mut out, |_, m| m.subscribed || m.in_mesh);

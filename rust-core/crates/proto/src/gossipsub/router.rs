@@ -513,7 +513,10 @@ impl Gossipsub {
         self.peers.select(t, &mut c, |x, m| {
             x.connected && m.subscribed && !m.in_fanout && x.score.value(&w) >= threshold
         });
-        let want = self.p.d.saturating_sub(self.peers.topic_mut(t).fanout.len());
+        let want = self
+            .p
+            .d
+            .saturating_sub(self.peers.topic_mut(t).fanout.len());
         cx.rng.sample_distinct(c.len(), want, &mut self.scratch_idx);
         for &i in &self.scratch_idx {
             self.peers.add_to_fanout(t, c[i]);
