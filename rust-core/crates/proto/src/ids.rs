@@ -87,8 +87,10 @@ const DENSE_IDS: u64 = 1 << 20;
 
 /// A set of tx ids for "have I seen it?": a bit per id for small ids (the simulator's dense
 /// sequence numbers: one word covers 64 txs, no hashing, no probing), a hashed set for the
-/// rest (random ids on a real network). Lookup only, like [`IdSet`].
+/// rest (random ids on a real network). Lookup only, like [`IdSet`]. The bits are never
+/// given back: a set that forgets ids (`remove`) stays as large as its largest dense id.
 #[derive(Clone, Debug, Default)]
+#[repr(C)] // the bits first: a protocol that embeds the set may want them early in its state
 pub struct TxIdSet {
     bits: Vec<u64>,
     sparse: IdSet<TxId>,
@@ -139,6 +141,30 @@ impl TxIdSet {
             .is_some_and(|w| w & (1 << (id.0 % 64)) != 0)
     }
 
+    /// Starts loading the word that holds `id`'s bit (nothing for a hashed id).
+    #[inline(always)]
+    pub fn prefetch(&self, id: TxId) {
+        if let Some(w) = self.bits.get((id.0 / 64) as usize) {
+            crate::prefetch::prefetch(w);
+        }
+    }
+
+    /// Forgets `id`; false if it was not there.
+    pub fn remove(&mut self, id: TxId) -> bool {
+        let gone = if id.0 >= DENSE_IDS {
+            self.sparse.remove(&id)
+        } else if let Some(w) = self.bits.get_mut((id.0 / 64) as usize) {
+            let bit = 1u64 << (id.0 % 64);
+            let was = *w & bit != 0;
+            *w &= !bit;
+            was
+        } else {
+            false
+        };
+        self.len -= gone as usize;
+        gone
+    }
+
     pub fn len(&self) -> usize {
         self.len
     }
@@ -170,6 +196,13 @@ mod tests {
             assert_eq!(fast.insert(id), reference.insert(id));
             assert!(fast.contains(id));
             assert_eq!(fast.len(), reference.len());
+            // Every seventh step forgets an id seen earlier (or one never seen).
+            if i % 7 == 0 {
+                let old = TxId(z.rotate_left(17) % 3_000);
+                assert_eq!(fast.remove(old), reference.remove(&old));
+                assert!(!fast.contains(old));
+                assert_eq!(fast.len(), reference.len());
+            }
         }
         assert!(!fast.contains(TxId(3_000)));
         assert!(fast.bits.len() <= (DENSE_IDS / 64) as usize);

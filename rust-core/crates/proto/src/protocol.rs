@@ -192,6 +192,14 @@ pub trait Protocol {
         let _ = timer;
         TimerNote::of("timer", None)
     }
+
+    /// A hint a few events before `msg` from `from` is handled: start loading (`prefetch`)
+    /// what handling it will read beyond the node's first cache lines, which the simulator
+    /// has asked for earlier. It must change nothing.
+    #[inline(always)]
+    fn warm(&self, from: PeerIdx, msg: &Self::Msg) {
+        let _ = (from, msg);
+    }
 }
 
 /// What a protocol sees while it handles one input: the time, its own RNG stream, the

@@ -47,6 +47,15 @@ impl TimerTable {
         self.retire(id)
     }
 
+    /// Starts loading what `fire(id)` reads and writes.
+    #[inline(always)]
+    pub fn prefetch(&self, id: TimerId) {
+        if let Some(generation) = self.generations.get(id.slot as usize) {
+            crate::prefetch::prefetch(generation);
+        }
+        crate::prefetch::prefetch(self.free.as_ptr_range().end);
+    }
+
     /// Timers set and neither fired nor cancelled.
     pub fn pending(&self) -> usize {
         self.generations.len() - self.free.len()

@@ -3,6 +3,7 @@
 //! among connections as TCP shares it: `fair.rs`), loss and jitter, and firing timers, all in
 //! (time, sequence) order.
 
+use crate::bits::Bits;
 use crate::digest::EventLog;
 use crate::fair::{FairLinks, Item};
 use crate::links::Links;
@@ -162,9 +163,11 @@ mod tag {
 }
 
 /// How many events ahead `warm_ahead` asks for an arrival's edge, then its receiver's
-/// counters and protocol state.
+/// counters and protocol state (a timer's table and node state), then what the protocol will
+/// read there (`Protocol::warm`; the timer's slot).
 const AHEAD_EDGE: usize = 15;
 const AHEAD_NODE: usize = 10;
+const AHEAD_PEER: usize = 5;
 /// Without a prefetch instruction (WASM), warming ahead costs real loads and lookups: it pays
 /// only once the nodes' state outgrows the CPU's caches (WASM engine bench: 6% slower at 1,000
 /// nodes, 10% faster at 10,000).
@@ -195,7 +198,7 @@ pub struct Engine<P: Protocol> {
     /// Whether a send may not go straight onto a FIFO uplink: a protocol used priorities, or
     /// links are shared fairly (one test on the hot path for both).
     prioritized: bool,
-    link_up: Vec<bool>,
+    link_up: Bits,
     link_rng: Rng,
     loss: f64,
     jitter_us: u64,
@@ -265,7 +268,7 @@ impl<P: Protocol> Engine<P> {
             uplink_scheduled: vec![false; n],
             queued_seq: 0,
             prioritized: scenario.links.sharing == crate::scenario::Sharing::Fair,
-            link_up: vec![true; net.edges.len()],
+            link_up: Bits::new(net.edges.len(), true),
             link_rng: Rng::derive(scenario.seed, stream::LINKS, 1),
             loss: scenario.links.loss,
             jitter_us: (scenario.links.jitter_ms * 1000.0).round() as u64,
@@ -387,7 +390,8 @@ impl<P: Protocol> Engine<P> {
 
     /// Warms what upcoming message arrivals will read, in stages so each address is known by
     /// the time it is needed: the edge far ahead, then (from the edge, now cached) the
-    /// receiver's counters and protocol state.
+    /// receiver's counters and protocol state, then (from that state) what the protocol will
+    /// read beyond it.
     #[inline]
     fn warm_ahead(&self) {
         // A constant on x86_64, where prefetching is always worth it.
@@ -400,23 +404,54 @@ impl<P: Protocol> Engine<P> {
                 warm(e);
             }
         }
-        if let Some(Event::Arrive { edge, msg }) = self.queue.peek_ahead(AHEAD_NODE) {
-            if let Some(e) = edges.get(*edge as usize) {
-                let r = e.peer as usize;
-                if let (Some(stats), Some(node)) = (self.metrics.node.get(r), self.nodes.get(r)) {
-                    warm(stats);
-                    warm(node);
-                    // The node's state spans two cache lines or more; what handling reads
-                    // first may be in either of the first two.
-                    prefetch((node as *const P).cast::<u8>().wrapping_add(64));
-                    if let Some(word) = msg
-                        .full_tx()
-                        .and_then(|id| self.metrics.has_word(r, id.0 as usize))
-                    {
-                        warm(word);
+        match self.queue.peek_ahead(AHEAD_NODE) {
+            Some(Event::Arrive { edge, msg }) => {
+                if let Some(e) = edges.get(*edge as usize) {
+                    let r = e.peer as usize;
+                    if let Some(stats) = self.metrics.node.get(r) {
+                        warm(stats);
+                        self.warm_node(r);
+                        if let Some(word) = msg
+                            .full_tx()
+                            .and_then(|id| self.metrics.has_word(r, id.0 as usize))
+                        {
+                            warm(word);
+                        }
                     }
                 }
             }
+            Some(Event::Timer { node, .. }) => {
+                if let Some(table) = self.timers.get(*node as usize) {
+                    warm(table);
+                    self.warm_node(*node as usize);
+                }
+            }
+            _ => {}
+        }
+        match self.queue.peek_ahead(AHEAD_PEER) {
+            Some(Event::Arrive { edge, msg }) => {
+                if let Some(e) = edges.get(*edge as usize) {
+                    if let Some(node) = self.nodes.get(e.peer as usize) {
+                        node.warm(PeerIdx(e.back), msg);
+                    }
+                }
+            }
+            Some(Event::Timer { node, id, .. }) => {
+                if let Some(table) = self.timers.get(*node as usize) {
+                    table.prefetch(*id);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// The first two cache lines of node `v`'s protocol state: what handling reads first
+    /// may be in either.
+    #[inline(always)]
+    fn warm_node(&self, v: usize) {
+        if let Some(node) = self.nodes.get(v) {
+            warm(node);
+            prefetch((node as *const P).cast::<u8>().wrapping_add(64));
         }
     }
 
@@ -593,7 +628,7 @@ impl<P: Protocol> Engine<P> {
         // The directed edges out of `v` whose wanted state differs from what they are.
         let flips = |links: &Links, v: usize, want: bool, out: &mut Vec<(usize, usize)>| {
             for e in net.edges_of(v) {
-                if self.link_up[e] != want && links.wanted(&net, v, e) == want {
+                if self.link_up.get(e) != want && links.wanted(&net, v, e) == want {
                     out.push((v, e));
                 }
             }
@@ -642,11 +677,11 @@ impl<P: Protocol> Engine<P> {
         let cut = &mut links.going_down;
         for &(v, e) in edges {
             let rev = self.net.reverse(e);
-            if !self.link_up[e] {
+            if !self.link_up.get(e) {
                 continue; // both ends left: taken down from the other side already
             }
-            self.link_up[e] = false;
-            self.link_up[rev] = false;
+            self.link_up.set(e, false);
+            self.link_up.set(rev, false);
             cut[e] = true;
             cut[rev] = true;
             let Edge { peer, back, .. } = self.net.edges[e];
@@ -693,11 +728,11 @@ impl<P: Protocol> Engine<P> {
     fn bring_up(&mut self, edges: &[(usize, usize)]) {
         for &(v, e) in edges {
             let rev = self.net.reverse(e);
-            if self.link_up[e] {
+            if self.link_up.get(e) {
                 continue;
             }
-            self.link_up[e] = true;
-            self.link_up[rev] = true;
+            self.link_up.set(e, true);
+            self.link_up.set(rev, true);
             let Edge { peer, back, .. } = self.net.edges[e];
             let p = (e - self.net.edges_of(v).start) as u32;
             self.queue.push(
@@ -759,7 +794,7 @@ impl<P: Protocol> Engine<P> {
         let bytes = msg.wire_len();
         self.log
             .record(self.now, tag::ARRIVE, edge, bytes as u32, 0);
-        if !self.link_up[e] {
+        if !self.link_up.get(e) {
             return;
         }
         let Edge { peer, back, .. } = self.net.edges[e];
@@ -790,7 +825,7 @@ impl<P: Protocol> Engine<P> {
 
     fn on_handle(&mut self, edge: u32, msg: P::Msg) {
         let e = edge as usize;
-        if !self.link_up[e] {
+        if !self.link_up.get(e) {
             return;
         }
         let Edge { peer, back, .. } = self.net.edges[e];
@@ -951,9 +986,9 @@ impl<P: Protocol> Engine<P> {
         if let Some(links) = &mut self.links {
             links.tear(e, rev);
         }
-        if self.link_up[e] {
-            self.link_up[e] = false;
-            self.link_up[rev] = false;
+        if self.link_up.get(e) {
+            self.link_up.set(e, false);
+            self.link_up.set(rev, false);
             if self.fair.is_some() {
                 self.drop_fair(std::iter::once(e));
             }
@@ -987,7 +1022,7 @@ impl<P: Protocol> Engine<P> {
             self.metrics.count(node, &BAD_PEER_INDEX, 1);
             return;
         }
-        if !self.link_up[e] {
+        if !self.link_up.get(e) {
             return;
         }
         let bytes = msg.wire_len();

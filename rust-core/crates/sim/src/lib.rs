@@ -3,6 +3,7 @@
 //! The simulator only: benchmarks are in the `bench` crate, paper reproduction in `reproduce`,
 //! the `txsim` CLI in `txsim`.
 
+mod bits;
 pub mod cities;
 pub mod demo;
 pub mod detail;

@@ -7,15 +7,12 @@ use super::topics::TopicId;
 use crate::{IdMap, PeerIdx, TxId};
 use std::collections::VecDeque;
 
-struct Entry {
-    msg: Message,
-    /// How often each peer was sent this message on request (go-libp2p's GetForPeer):
-    /// caps IWANT retransmissions. Empty for almost every message.
-    served: Vec<(PeerIdx, u32)>,
-}
-
 pub(crate) struct MessageCache {
-    entries: IdMap<TxId, Entry>,
+    entries: IdMap<TxId, Message>,
+    /// How often a peer was sent a cached message on request (go-libp2p's GetForPeer), by
+    /// (peer, message): caps IWANT retransmissions. Kept apart from the messages, since
+    /// room for counts in every entry would double the cache for the few messages asked for.
+    served: IdMap<(u32, u64), u32>,
     /// Newest window first.
     windows: VecDeque<Vec<(TxId, TopicId)>>,
     gossip: usize,
@@ -26,6 +23,7 @@ impl MessageCache {
         let len = len.max(1);
         MessageCache {
             entries: IdMap::default(),
+            served: IdMap::default(),
             windows: (0..len).map(|_| Vec::new()).collect(),
             gossip: gossip.min(len),
         }
@@ -33,14 +31,17 @@ impl MessageCache {
 
     pub fn put(&mut self, msg: Message) {
         let id = msg.tx.id;
-        let entry = Entry {
-            msg,
-            served: Vec::new(),
-        };
-        if self.entries.insert(id, entry).is_none() {
-            if let Some(w) = self.windows.front_mut() {
-                w.push((id, msg.topic));
+        match self.entries.insert(id, msg) {
+            None => {
+                if let Some(w) = self.windows.front_mut() {
+                    w.push((id, msg.topic));
+                }
             }
+            // Cached again: its counts start over.
+            Some(_) if !self.served.is_empty() => {
+                self.served.retain(|&(_, served), _| served != id.0);
+            }
+            Some(_) => {}
         }
     }
 
@@ -52,24 +53,16 @@ impl MessageCache {
     /// The message for a request from `peer`, with how many times (this one included)
     /// that peer has been sent it on request.
     pub fn serve(&mut self, id: TxId, peer: PeerIdx) -> Option<(Message, u32)> {
-        let e = self.entries.get_mut(&id)?;
-        let count = match e.served.iter_mut().find(|(p, _)| *p == peer) {
-            Some((_, c)) => {
-                *c = c.saturating_add(1);
-                *c
-            }
-            None => {
-                e.served.push((peer, 1));
-                1
-            }
-        };
-        Some((e.msg, count))
+        let msg = *self.entries.get(&id)?;
+        let count = self.served.entry((peer.0, id.0)).or_insert(0);
+        *count = count.saturating_add(1);
+        Some((msg, *count))
     }
 
     /// Forgets what was served to a peer (its index may go to another peer).
     pub fn forget(&mut self, peer: PeerIdx) {
-        for e in self.entries.values_mut() {
-            e.served.retain(|(p, _)| *p != peer);
+        if !self.served.is_empty() {
+            self.served.retain(|&(p, _), _| p != peer.0);
         }
     }
 
@@ -87,6 +80,11 @@ impl MessageCache {
                 self.entries.remove(&id);
             }
             self.windows.push_front(oldest);
+            if !self.served.is_empty() {
+                let entries = &self.entries;
+                self.served
+                    .retain(|&(_, id), _| entries.contains_key(&TxId(id)));
+            }
         }
     }
 
@@ -144,6 +142,8 @@ mod tests {
         c.put(tx(7));
         assert_eq!(c.len(), 1);
         assert_eq!(c.serve(TxId(7), PeerIdx(1)).map(|x| x.1), Some(1));
+        c.put(tx(7));
+        assert_eq!(c.serve(TxId(7), PeerIdx(1)).map(|x| x.1), Some(1));
         assert_eq!(c.serve(TxId(7), PeerIdx(1)).map(|x| x.1), Some(2));
         assert_eq!(c.serve(TxId(7), PeerIdx(2)).map(|x| x.1), Some(1));
         assert_eq!(c.serve(TxId(8), PeerIdx(2)), None);
@@ -152,6 +152,16 @@ mod tests {
             c.serve(TxId(7), PeerIdx(1)).map(|x| x.1),
             Some(1),
             "a new peer starts over"
+        );
+        c.shift();
+        c.shift();
+        assert_eq!(c.serve(TxId(7), PeerIdx(2)), None);
+        assert!(c.served.is_empty(), "counts leave with their message");
+        c.put(tx(7));
+        assert_eq!(
+            c.serve(TxId(7), PeerIdx(2)).map(|x| x.1),
+            Some(1),
+            "a message cached again starts over"
         );
     }
 }

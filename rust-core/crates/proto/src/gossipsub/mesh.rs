@@ -40,85 +40,16 @@ pub(crate) struct Topic {
     pub routed: bool,
     /// We subscribe to it (and keep a mesh); otherwise we publish to it through a fanout.
     pub joined: bool,
-    pub members: Vec<Member>,
     pub mesh: Vec<PeerIdx>,
     pub fanout: Vec<PeerIdx>,
     pub last_publish: Time,
 }
 
-impl Topic {
-    pub fn member(&self, p: PeerIdx) -> Option<&Member> {
-        self.members.get(p.idx())
-    }
-
-    /// The peer's entry, created if the driver hands out a new index.
-    pub fn member_mut(&mut self, p: PeerIdx) -> &mut Member {
-        if self.members.len() <= p.idx() {
-            self.members.resize(p.idx() + 1, Member::default());
-        }
-        &mut self.members[p.idx()]
-    }
-
-    pub fn in_mesh(&self, p: PeerIdx) -> bool {
-        self.member(p).is_some_and(|m| m.in_mesh)
-    }
-
-    pub fn add_to_mesh(&mut self, p: PeerIdx) {
-        let m = self.member_mut(p);
-        if !m.in_mesh {
-            m.in_mesh = true;
-            self.mesh.push(p);
-        }
-    }
-
-    pub fn remove_from_mesh(&mut self, p: PeerIdx) -> bool {
-        match self.members.get_mut(p.idx()) {
-            Some(m) if m.in_mesh => {
-                m.in_mesh = false;
-                self.mesh.retain(|&x| x != p);
-                true
-            }
-            _ => false,
-        }
-    }
-
-    pub fn add_to_fanout(&mut self, p: PeerIdx) {
-        let m = self.member_mut(p);
-        if !m.in_fanout {
-            m.in_fanout = true;
-            self.fanout.push(p);
-        }
-    }
-
-    pub fn remove_from_fanout(&mut self, p: PeerIdx) {
-        if let Some(m) = self.members.get_mut(p.idx()) {
-            if m.in_fanout {
-                m.in_fanout = false;
-                self.fanout.retain(|&x| x != p);
-            }
-        }
-    }
-
-    pub fn clear_fanout(&mut self) {
-        for p in self.fanout.drain(..) {
-            if let Some(m) = self.members.get_mut(p.idx()) {
-                m.in_fanout = false;
-            }
-        }
-    }
-
-    /// Forgets everything about a peer in this topic.
-    pub fn forget(&mut self, p: PeerIdx) {
-        self.remove_from_mesh(p);
-        self.remove_from_fanout(p);
-        if let Some(m) = self.members.get_mut(p.idx()) {
-            *m = Member::default();
-        }
-    }
-}
-
 pub(crate) struct Peers {
     pub list: Vec<Peer>,
+    /// Each peer's standing in every topic, peer by peer (`members[p * topics + t]`): what a
+    /// message from a peer reads is one index away, not behind the topic's own allocation.
+    members: Vec<Member>,
     pub topics: Vec<Topic>,
 }
 
@@ -126,6 +57,7 @@ impl Peers {
     pub fn new() -> Self {
         Peers {
             list: Vec::new(),
+            members: Vec::new(),
             topics: Vec::new(),
         }
     }
@@ -134,6 +66,8 @@ impl Peers {
     pub fn slot(&mut self, p: PeerIdx) -> &mut Peer {
         if self.list.len() <= p.idx() {
             self.list.resize(p.idx() + 1, Peer::default());
+            let members = self.list.len() * self.topics.len();
+            self.members.resize(members, Member::default());
         }
         &mut self.list[p.idx()]
     }
@@ -146,26 +80,136 @@ impl Peers {
         self.topics.get(t.idx())
     }
 
-    /// The state of topic `t`, created for a topic the names table just gave out.
+    /// The state of topic `t`, created for a topic the names table just gave out (every
+    /// peer's standing in it starts empty).
     pub fn topic_mut(&mut self, t: TopicId) -> &mut Topic {
         if self.topics.len() <= t.idx() {
-            self.topics.resize(t.idx() + 1, Topic::default());
+            let (before, after) = (self.topics.len(), t.idx() + 1);
+            let mut members = vec![Member::default(); self.list.len() * after];
+            if before > 0 {
+                for (old, new) in self.members.chunks(before).zip(members.chunks_mut(after)) {
+                    new[..before].clone_from_slice(old);
+                }
+            }
+            self.members = members;
+            self.topics.resize(after, Topic::default());
         }
         &mut self.topics[t.idx()]
     }
 
+    #[inline(always)]
+    fn member_at(&self, t: TopicId, p: PeerIdx) -> Option<usize> {
+        let known = t.idx() < self.topics.len() && p.idx() < self.list.len();
+        known.then(|| p.idx() * self.topics.len() + t.idx())
+    }
+
+    pub fn member(&self, t: TopicId, p: PeerIdx) -> Option<&Member> {
+        self.member_at(t, p).map(|i| &self.members[i])
+    }
+
+    /// The peer's standing in topic `t`, the topic and peer created if new.
+    pub fn member_mut(&mut self, t: TopicId, p: PeerIdx) -> &mut Member {
+        self.topic_mut(t);
+        self.slot(p);
+        let i = p.idx() * self.topics.len() + t.idx();
+        &mut self.members[i]
+    }
+
+    /// Starts loading what a message from `p` about topic `t` reads of the peer.
+    #[inline(always)]
+    pub fn prefetch(&self, t: TopicId, p: PeerIdx) {
+        use crate::prefetch::prefetch;
+        if let Some(peer) = self.list.get(p.idx()) {
+            prefetch(peer);
+        }
+        if let Some(i) = self.member_at(t, p) {
+            prefetch(&self.members[i]);
+        }
+    }
+
+    /// Starts loading topic `t`'s flags and lists.
+    #[inline(always)]
+    pub fn prefetch_topic(&self, t: TopicId) {
+        if let Some(topic) = self.topics.get(t.idx()) {
+            crate::prefetch::prefetch(topic);
+        }
+    }
+
     pub fn in_mesh(&self, t: TopicId, p: PeerIdx) -> bool {
-        self.topic(t).is_some_and(|x| x.in_mesh(p))
+        self.member(t, p).is_some_and(|m| m.in_mesh)
+    }
+
+    pub fn add_to_mesh(&mut self, t: TopicId, p: PeerIdx) {
+        let m = self.member_mut(t, p);
+        if !m.in_mesh {
+            m.in_mesh = true;
+            self.topics[t.idx()].mesh.push(p);
+        }
+    }
+
+    pub fn remove_from_mesh(&mut self, t: TopicId, p: PeerIdx) -> bool {
+        match self.member_at(t, p) {
+            Some(i) if self.members[i].in_mesh => {
+                self.members[i].in_mesh = false;
+                self.topics[t.idx()].mesh.retain(|&x| x != p);
+                true
+            }
+            _ => false,
+        }
+    }
+
+    pub fn add_to_fanout(&mut self, t: TopicId, p: PeerIdx) {
+        let m = self.member_mut(t, p);
+        if !m.in_fanout {
+            m.in_fanout = true;
+            self.topics[t.idx()].fanout.push(p);
+        }
+    }
+
+    pub fn remove_from_fanout(&mut self, t: TopicId, p: PeerIdx) {
+        if let Some(i) = self.member_at(t, p) {
+            if self.members[i].in_fanout {
+                self.members[i].in_fanout = false;
+                self.topics[t.idx()].fanout.retain(|&x| x != p);
+            }
+        }
+    }
+
+    pub fn clear_fanout(&mut self, t: TopicId) {
+        let stride = self.topics.len();
+        let Some(topic) = self.topics.get_mut(t.idx()) else {
+            return;
+        };
+        for p in topic.fanout.drain(..) {
+            if let Some(m) = self.members.get_mut(p.idx() * stride + t.idx()) {
+                m.in_fanout = false;
+            }
+        }
     }
 
     /// Forgets everything about a peer: the index may be handed to another peer next.
     pub fn forget(&mut self, p: PeerIdx) {
+        for t in 0..self.topics.len() {
+            let t = TopicId(t as u16);
+            self.remove_from_mesh(t, p);
+            self.remove_from_fanout(t, p);
+        }
         if let Some(peer) = self.list.get_mut(p.idx()) {
             *peer = Peer::default();
+            let stride = self.topics.len();
+            self.members[p.idx() * stride..][..stride].fill(Member::default());
         }
-        for topic in &mut self.topics {
-            topic.forget(p);
-        }
+    }
+
+    /// Every peer with its standing in topic `t`, in index order (none for an unknown topic).
+    fn standing(&self, t: TopicId) -> impl Iterator<Item = (PeerIdx, &Peer, &Member)> {
+        let stride = self.topics.len().max(1);
+        let members = self.members.get(t.idx()..).unwrap_or_default();
+        let members = members.iter().step_by(stride);
+        let known = t.idx() < self.topics.len();
+        let list = self.list.iter().enumerate().take_while(move |_| known);
+        list.zip(members)
+            .map(|((i, p), m)| (PeerIdx(i as u32), p, m))
     }
 
     /// Peers matching `keep` (given the peer and its standing in topic `t`), into `out`
@@ -177,17 +221,19 @@ impl Peers {
         keep: impl Fn(&Peer, &Member) -> bool,
     ) {
         out.clear();
-        let Some(topic) = self.topic(t) else {
-            return;
-        };
         out.extend(
-            self.list
-                .iter()
-                .zip(&topic.members)
-                .enumerate()
-                .filter(|(_, (p, m))| keep(p, m))
-                .map(|(i, _)| PeerIdx(i as u32)),
+            self.standing(t)
+                .filter(|(_, p, m)| keep(p, m))
+                .map(|(i, _, _)| i),
         );
+    }
+
+    /// Connected peers that subscribe to topic `t`.
+    pub fn subscribers(&self, t: TopicId) -> usize {
+        let subscribed = self
+            .standing(t)
+            .filter(|(_, p, m)| p.connected && m.subscribed);
+        subscribed.count()
     }
 
     pub fn reset_heartbeat_counters(&mut self) {
@@ -211,17 +257,15 @@ mod tests {
         for i in 0..4 {
             p.slot(PeerIdx(i));
         }
-        let topic = p.topic_mut(t);
-        topic.add_to_mesh(PeerIdx(3));
-        topic.add_to_mesh(PeerIdx(1));
-        topic.add_to_mesh(PeerIdx(3));
-        assert_eq!(topic.mesh, vec![PeerIdx(3), PeerIdx(1)]);
+        p.add_to_mesh(t, PeerIdx(3));
+        p.add_to_mesh(t, PeerIdx(1));
+        p.add_to_mesh(t, PeerIdx(3));
+        assert_eq!(p.topics[0].mesh, vec![PeerIdx(3), PeerIdx(1)]);
         assert!(p.in_mesh(t, PeerIdx(3)) && !p.in_mesh(t, PeerIdx(2)));
         assert!(!p.in_mesh(t, PeerIdx(99)) && !p.in_mesh(TopicId(5), PeerIdx(3)));
-        let topic = p.topic_mut(t);
-        assert!(topic.remove_from_mesh(PeerIdx(3)));
-        assert!(!topic.remove_from_mesh(PeerIdx(3)));
-        assert_eq!(topic.mesh, vec![PeerIdx(1)]);
+        assert!(p.remove_from_mesh(t, PeerIdx(3)));
+        assert!(!p.remove_from_mesh(t, PeerIdx(3)));
+        assert_eq!(p.topics[0].mesh, vec![PeerIdx(1)]);
         let mut out = Vec::new();
         p.select(t, &mut out, |_, m| m.in_mesh);
         assert_eq!(out, vec![PeerIdx(1)]);
@@ -233,19 +277,42 @@ mod tests {
         p.slot(PeerIdx(2)).connected = true;
         p.slot(PeerIdx(2)).score.add_penalty(3.0);
         for t in [TopicId(0), TopicId(1)] {
-            let topic = p.topic_mut(t);
-            topic.add_to_mesh(PeerIdx(2));
-            topic.add_to_fanout(PeerIdx(2));
-            let m = topic.member_mut(PeerIdx(2));
+            p.add_to_mesh(t, PeerIdx(2));
+            p.add_to_fanout(t, PeerIdx(2));
+            let m = p.member_mut(t, PeerIdx(2));
             m.subscribed = true;
             m.backoff_until = Time(99);
         }
         p.forget(PeerIdx(2));
         assert!(!p.get(PeerIdx(2)).unwrap().connected);
-        for topic in &p.topics {
+        for (i, topic) in p.topics.iter().enumerate() {
             assert!(topic.mesh.is_empty() && topic.fanout.is_empty());
-            let m = topic.member(PeerIdx(2)).unwrap();
+            let m = p.member(TopicId(i as u16), PeerIdx(2)).unwrap();
             assert!(!m.subscribed && !m.in_mesh && !m.in_fanout && m.backoff_until == Time::ZERO);
         }
+    }
+
+    #[test]
+    fn a_new_topic_keeps_every_peers_standing_in_the_others() {
+        let mut p = Peers::new();
+        for i in 0..3 {
+            p.slot(PeerIdx(i));
+        }
+        p.member_mut(TopicId(0), PeerIdx(1)).subscribed = true;
+        p.add_to_mesh(TopicId(0), PeerIdx(2));
+        p.member_mut(TopicId(2), PeerIdx(0)).backoff_until = Time(7);
+        p.slot(PeerIdx(4));
+        assert!(p.member(TopicId(0), PeerIdx(1)).unwrap().subscribed);
+        assert!(p.in_mesh(TopicId(0), PeerIdx(2)));
+        assert_eq!(
+            p.member(TopicId(2), PeerIdx(0)).unwrap().backoff_until,
+            Time(7)
+        );
+        assert!(!p.member(TopicId(1), PeerIdx(1)).unwrap().subscribed);
+        let mut out = Vec::new();
+        p.select(TopicId(0), &mut out, |_, m| m.subscribed || m.in_mesh);
+        assert_eq!(out, vec![PeerIdx(1), PeerIdx(2)]);
+        p.select(TopicId(2), &mut out, |_, m| m.backoff_until > Time::ZERO);
+        assert_eq!(out, vec![PeerIdx(0)]);
     }
 }

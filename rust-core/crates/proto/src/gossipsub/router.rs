@@ -94,26 +94,30 @@ impl Role {
     }
 }
 
+/// Fields in the order a message reads them (`repr(C)`, each node on a cache line of its
+/// own): the simulator loads a node's first two cache lines ahead of an arrival (the flags,
+/// the peer tables, where the seen bits are), then `warm` starts loading the rest from there.
+#[repr(C, align(64))]
 pub struct Gossipsub {
-    p: Params,
-    behaviour: Behaviour,
     role: Role,
-    names: TopicNames,
+    /// Whether any peer was ever penalized: until then every score is 0 and the checks
+    /// on each incoming message can be skipped.
+    any_penalty: bool,
+    started: bool,
     peers: Peers,
     seen: SeenCache,
+    p: Params,
+    acache: AnnounceCache,
     mcache: MessageCache,
     dont_want: DontWant,
-    acache: AnnounceCache,
     promises: Promises,
+    behaviour: Behaviour,
+    names: TopicNames,
     validating: BTreeMap<TxId, Validating>,
     /// Parked messages, charged to the peer they came from while it is connected.
     validating_from: Ledger,
     /// Messages parked since the host last asked (`take_validation_requests`).
     to_validate: Vec<TxId>,
-    started: bool,
-    /// Whether any peer was ever penalized: until then every score is 0 and the checks
-    /// on each incoming message can be skipped.
-    any_penalty: bool,
     heartbeats: u64,
     scratch: Vec<PeerIdx>,
     scratch_idx: Vec<usize>,
@@ -257,11 +261,10 @@ impl Gossipsub {
         subscribe: bool,
         cx: &mut Ctx<'_, Self>,
     ) {
-        let t = self.peers.topic_mut(topic);
-        t.member_mut(from).subscribed = subscribe;
+        self.peers.member_mut(topic, from).subscribed = subscribe;
         if !subscribe {
-            t.remove_from_mesh(from);
-            t.remove_from_fanout(from);
+            self.peers.remove_from_mesh(topic, from);
+            self.peers.remove_from_fanout(topic, from);
             return;
         }
         if self.p.graft_on_subscribe && self.role != Role::Silent {
@@ -279,12 +282,12 @@ impl Gossipsub {
         if !room || self.peers.in_mesh(topic, from) {
             return;
         }
-        let backoff_until = self.peers.topic_mut(topic).member_mut(from).backoff_until;
+        let backoff_until = self.peers.member_mut(topic, from).backoff_until;
         let connected = self.peers.get(from).is_some_and(|x| x.connected);
         if !connected || cx.now < backoff_until || self.score(from) < 0.0 {
             return;
         }
-        self.peers.topic_mut(topic).add_to_mesh(from);
+        self.peers.add_to_mesh(topic, from);
         cx.send(from, Rpc::Graft { topic });
         cx.count(&counters::GRAFT_SENT, 1);
     }
@@ -510,11 +513,13 @@ impl Gossipsub {
         self.peers.select(t, &mut c, |x, m| {
             x.connected && m.subscribed && !m.in_fanout && x.score.value(&w) >= threshold
         });
-        let topic = self.peers.topic_mut(t);
-        let want = self.p.d.saturating_sub(topic.fanout.len());
+        let want = self
+            .p
+            .d
+            .saturating_sub(self.peers.topic_mut(t).fanout.len());
         cx.rng.sample_distinct(c.len(), want, &mut self.scratch_idx);
         for &i in &self.scratch_idx {
-            topic.add_to_fanout(c[i]);
+            self.peers.add_to_fanout(t, c[i]);
         }
         self.scratch = c;
     }
@@ -590,7 +595,7 @@ impl Gossipsub {
             return;
         }
         let now = cx.now;
-        let member = self.peers.topic_mut(topic).member_mut(from);
+        let member = self.peers.member_mut(topic, from);
         if now < member.backoff_until {
             let extra = if now < member.graft_flood_until {
                 2.0
@@ -609,15 +614,14 @@ impl Gossipsub {
             self.prune(from, topic, cx);
             return;
         }
-        self.peers.topic_mut(topic).add_to_mesh(from);
+        self.peers.add_to_mesh(topic, from);
     }
 
     /// Sends PRUNE with our backoff and backs off the peer ourselves.
     fn prune(&mut self, peer: PeerIdx, topic: TopicId, cx: &mut Ctx<'_, Self>) {
         let now = cx.now;
-        let t = self.peers.topic_mut(topic);
-        t.remove_from_mesh(peer);
-        let member = t.member_mut(peer);
+        self.peers.remove_from_mesh(topic, peer);
+        let member = self.peers.member_mut(topic, peer);
         member.backoff_until = member.backoff_until.max(now + self.p.prune_backoff);
         member.graft_flood_until = now + self.p.graft_flood_threshold;
         let backoff_s = Some(self.p.prune_backoff.as_micros() / 1_000_000);
@@ -632,7 +636,7 @@ impl Gossipsub {
         backoff_s: Option<u64>,
         cx: &mut Ctx<'_, Self>,
     ) {
-        self.peers.topic_mut(topic).remove_from_mesh(from);
+        self.peers.remove_from_mesh(topic, from);
         let backoff = match backoff_s {
             Some(s) if s > 0 => {
                 if s > MAX_REMOTE_BACKOFF_S {
@@ -643,7 +647,7 @@ impl Gossipsub {
             _ => self.p.prune_backoff,
         };
         let until = cx.now + backoff;
-        let member = self.peers.topic_mut(topic).member_mut(from);
+        let member = self.peers.member_mut(topic, from);
         member.backoff_until = member.backoff_until.max(until);
     }
 
@@ -817,7 +821,7 @@ impl Gossipsub {
             if self.peers.get(b).is_some_and(|x| x.connected) {
                 self.prune(b, topic, cx);
             } else {
-                self.peers.topic_mut(topic).remove_from_mesh(b);
+                self.peers.remove_from_mesh(topic, b);
             }
         }
 
@@ -835,7 +839,7 @@ impl Gossipsub {
                 .sample_distinct(bad.len(), want, &mut self.scratch_idx);
             for &i in &self.scratch_idx {
                 let g = bad[i];
-                self.peers.topic_mut(topic).add_to_mesh(g);
+                self.peers.add_to_mesh(topic, g);
                 cx.send(g, Rpc::Graft { topic });
                 cx.count(&counters::GRAFT_SENT, 1);
             }
@@ -861,7 +865,7 @@ impl Gossipsub {
     fn maintain_fanout(&mut self, topic: TopicId, cx: &mut Ctx<'_, Self>) {
         let t = self.peers.topic_mut(topic);
         if cx.now.since(t.last_publish) > self.p.fanout_ttl {
-            t.clear_fanout();
+            self.peers.clear_fanout(topic);
         } else if t.fanout.len() < self.p.d {
             self.fill_fanout(topic, cx);
         }
@@ -970,6 +974,43 @@ impl Protocol for Gossipsub {
         }
     }
 
+    /// Each kind's reads beyond the first lines: the peer's entries, the parameters, the
+    /// seen bit of its message and the caches it looks up.
+    #[inline(always)]
+    fn warm(&self, from: PeerIdx, msg: &Rpc) {
+        use crate::prefetch::prefetch_all;
+        // The topic a message names, or the one whose standing it reads.
+        let topic = match msg {
+            Rpc::Publish(m) => m.topic,
+            Rpc::Subscribe { topic, .. }
+            | Rpc::IHave { topic, .. }
+            | Rpc::Graft { topic }
+            | Rpc::Prune { topic, .. }
+            | Rpc::IAnnounce { topic, .. } => *topic,
+            Rpc::IWant(_) | Rpc::IDontWant(_) | Rpc::INeed(_) => TopicId(0),
+        };
+        self.peers.prefetch(topic, from);
+        prefetch_all(&self.p);
+        match msg {
+            Rpc::Publish(m) => {
+                self.peers.prefetch_topic(topic);
+                self.seen.prefetch(m.tx.id);
+                prefetch_all(&self.acache);
+                prefetch_all(&self.mcache);
+            }
+            Rpc::IHave { .. } => self.peers.prefetch_topic(topic),
+            Rpc::IAnnounce { id, .. } => {
+                self.seen.prefetch(*id);
+                prefetch_all(&self.acache);
+            }
+            Rpc::INeed(_) | Rpc::IWant(_) => {
+                prefetch_all(&self.dont_want);
+                prefetch_all(&self.mcache);
+            }
+            _ => {}
+        }
+    }
+
     fn set_behaviour(&mut self, behaviour: &Behaviour, _: &mut Ctx<'_, Self>) {
         self.role = Role::of(behaviour);
         self.behaviour = behaviour.clone();
@@ -1005,13 +1046,12 @@ impl Protocol for Gossipsub {
                 "IWANT promises",
             ],
         );
-        let topic = self.peers.topic(TopicId(0));
         for (i, peer) in self.peers.list.iter().enumerate() {
             if !peer.connected {
                 continue;
             }
             let p = PeerIdx(i as u32);
-            let member = topic.and_then(|t| t.member(p));
+            let member = self.peers.member(TopicId(0), p);
             let place = match member {
                 Some(m) if m.in_mesh => "mesh",
                 Some(m) if m.in_fanout => "fanout",
@@ -1079,10 +1119,7 @@ impl Gossipsub {
 
     /// Connected peers that subscribe to a topic.
     pub fn subscribers(&self, topic: TopicId) -> usize {
-        self.peers.topic(topic).map_or(0, |t| {
-            let members = t.members.iter().zip(&self.peers.list);
-            members.filter(|(m, x)| x.connected && m.subscribed).count()
-        })
+        self.peers.subscribers(topic)
     }
 
     /// This node's score of a peer.
@@ -1092,7 +1129,7 @@ impl Gossipsub {
 
     /// Whether the peer is backed off in the first topic at `now`.
     pub fn backed_off(&self, peer: PeerIdx, now: Time) -> bool {
-        let member = self.peers.topic(TopicId(0)).and_then(|t| t.member(peer));
+        let member = self.peers.member(TopicId(0), peer);
         member.is_some_and(|m| now < m.backoff_until)
     }
 }

@@ -5,14 +5,17 @@
 //! goes early (a message seen again after that is a duplicate the host can still tell by its
 //! hash), so a flood of messages cannot grow the cache beyond it for two minutes.
 
-use crate::{Dur, IdSet, Time, TxId};
+use crate::{Dur, Time, TxId, TxIdSet};
 use std::collections::VecDeque;
 
 /// Ids remembered at most (the open bucket, one heartbeat's worth, may add to it).
 pub const MAX_SEEN: usize = 1 << 18;
 
+/// The set first (`repr(C)`): the router's `warm` reads where its bits are.
+#[repr(C)]
 pub(crate) struct SeenCache {
-    set: IdSet<TxId>,
+    /// A bit per id in the simulator (dense ids), hashed on a real network.
+    set: TxIdSet,
     open: Vec<TxId>,
     closed: VecDeque<(Time, Vec<TxId>)>,
     spare: Vec<Vec<TxId>>,
@@ -23,7 +26,7 @@ pub(crate) struct SeenCache {
 impl SeenCache {
     pub fn new() -> Self {
         SeenCache {
-            set: IdSet::default(),
+            set: TxIdSet::default(),
             open: Vec::new(),
             closed: VecDeque::new(),
             spare: Vec::new(),
@@ -33,7 +36,7 @@ impl SeenCache {
 
     /// Records `id`; false if it was already seen.
     pub fn insert(&mut self, id: TxId) -> bool {
-        if self.set.len() >= MAX_SEEN && !self.set.contains(&id) {
+        if self.set.len() >= MAX_SEEN && !self.set.contains(id) {
             self.drop_oldest();
         }
         let fresh = self.set.insert(id);
@@ -44,7 +47,13 @@ impl SeenCache {
     }
 
     pub fn contains(&self, id: TxId) -> bool {
-        self.set.contains(&id)
+        self.set.contains(id)
+    }
+
+    /// Starts loading what `contains(id)` reads.
+    #[inline(always)]
+    pub fn prefetch(&self, id: TxId) {
+        self.set.prefetch(id);
     }
 
     /// Closes the current bucket at `now` and forgets buckets closed `ttl` or longer ago.
@@ -72,7 +81,7 @@ impl SeenCache {
     fn drop_oldest_closed(&mut self) {
         if let Some((_, mut ids)) = self.closed.pop_front() {
             for id in ids.drain(..) {
-                self.set.remove(&id);
+                self.set.remove(id);
             }
             self.spare.push(ids);
         }
