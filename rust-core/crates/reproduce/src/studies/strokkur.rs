@@ -792,12 +792,14 @@ fn analyse_fig9(outs: &[Outcome]) -> Analysis {
                 settled(0) < first(0) && settled(1) < first(1),
             ),
             Check::new(
+                // The seed's further drop with three attackers is not reproduced (see
+                // `differences`): this checks only that they do no better than one.
                 format!(
-                    "three attackers do no better than one after warm-up ({} vs {}; seed 90% vs 95%)",
+                    "three attackers do no better than one after warm-up ({} vs {}), though not worse as in the seed (90% vs 95%)",
                     pct(settled(1)),
                     pct(settled(0))
                 ),
-                settled(1) <= settled(0) + 0.01,
+                settled(1) <= settled(0),
             ),
         ],
     }
