@@ -1,4 +1,4 @@
-// `npm run reproduce [-- --quick] [-- --only ID,ID] [-- --out DIR]`: the seeds' tables and figures,
+// `npm run reproduce -- [--quick] [--only ID,ID] [--out DIR] [--jobs N] [--scenarios DIR]`: the seeds' tables and figures,
 // measured again by `txsim reproduce` (built in release mode first) and written to docs/results.md
 // with SVG figures; then the `gossipsub-real` study (compare-real.mjs: txcast's GossipSub next to
 // @libp2p/gossipsub on the same network), added to the same page.
@@ -6,22 +6,62 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { parseArgs } from 'node:util';
 import { buildTxsim, projectEnv, ROOT } from './lib/bootstrap.mjs';
 import { appendStudy, STUDY_ID } from './compare/study.mjs';
 
+const USAGE = `usage: npm run reproduce -- [--quick] [--only ID,ID] [--out DIR] [--jobs N] [--scenarios DIR]
+
+Runs the seeds' studies with txsim (built first), then ${STUDY_ID} (txcast's GossipSub next to
+@libp2p/gossipsub), and writes DIR/results.md, results.json, figures/ and reports/ (DIR: docs/).
+Exits non-zero if a direction the seeds report does not hold.
+  --quick          small networks: the seeds' directions in a fraction of the time
+  --only ID,ID     only these studies (${STUDY_ID} or those txsim lists below)
+  --out DIR        write there instead of docs/
+  --jobs N         txsim threads (default: all cores)
+  --scenarios DIR  read the studies' scenario files from DIR (default: scenarios/)
+`;
+
+/** The command line, or exit: 0 after --help, 2 on a usage error (before anything runs or is written). */
+function options() {
+  try {
+    const { values } = parseArgs({
+      args: process.argv.slice(2),
+      options: {
+        quick: { type: 'boolean', default: false },
+        only: { type: 'string' },
+        out: { type: 'string' },
+        jobs: { type: 'string' },
+        scenarios: { type: 'string' },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+      strict: true,
+    });
+    if (values.jobs !== undefined && !/^[1-9][0-9]{0,3}$/.test(values.jobs)) throw new Error(`--jobs wants a number of threads from 1, got ${JSON.stringify(values.jobs)}`);
+    return values;
+  } catch (error) {
+    console.error(`npm run reproduce: ${error.message.split('\n')[0]}\n\n${USAGE}`);
+    process.exit(2);
+  }
+}
+
 try {
-  const args = process.argv.slice(2);
-  const value = (name) => {
-    const i = args.indexOf(name);
-    return i >= 0 ? args[i + 1] : undefined;
-  };
-  const only = value('--only')?.split(',') ?? [];
-  const quick = args.includes('--quick');
-  const out = path.resolve(value('--out') ?? path.join(ROOT, 'docs'));
+  const opts = options();
+  if (opts.help) {
+    process.stdout.write(USAGE);
+    const studies = spawnSync(await buildTxsim(), ['reproduce', '--help'], { encoding: 'utf8' });
+    const list = studies.stdout?.split('\n').find((line) => line.startsWith('studies'));
+    if (list) console.log(`\ntxsim's ${list}`);
+    process.exit(0);
+  }
+  const only = opts.only?.split(',').map((id) => id.trim()) ?? [];
+  const quick = opts.quick;
+  const out = path.resolve(opts.out ?? path.join(ROOT, 'docs'));
   const seeds = only.filter((id) => id !== STUDY_ID);
   let status = 0;
   if (only.length === 0 || seeds.length > 0) {
-    const rest = only.length ? [...args.filter((a, i) => a !== '--only' && args[i - 1] !== '--only'), '--only', seeds.join(',')] : args;
+    const passed = [...(quick ? ['--quick'] : []), ...['out', 'jobs', 'scenarios'].flatMap((name) => (opts[name] === undefined ? [] : [`--${name}`, opts[name]]))];
+    const rest = [...passed, ...(seeds.length ? ['--only', seeds.join(',')] : [])];
     const binary = await buildTxsim();
     const result = spawnSync(binary, ['reproduce', ...rest], { stdio: 'inherit' });
     if (result.error) throw result.error;

@@ -52,6 +52,19 @@ fn dispatch(args: &[String]) -> Result<(), String> {
         return Ok(());
     };
     let rest = &args[1..];
+    // `txsim CMD --help` is a question, not a command to run.
+    if rest.iter().any(|a| a == "--help" || a == "-h") {
+        print!("{HELP}");
+        match cmd.as_str() {
+            "reproduce" => {
+                let ids: Vec<&str> = reproduce::STUDIES.iter().map(|s| s.id).collect();
+                println!("\nstudies (for --only): {}", ids.join(", "));
+            }
+            "bench" => println!("\nbenchmarks: {}", bench::BENCHES.join(", ")),
+            _ => {}
+        }
+        return Ok(());
+    }
     match cmd.as_str() {
         "-h" | "--help" | "help" => {
             print!("{HELP}");
