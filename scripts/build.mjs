@@ -3,6 +3,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { bootstrap, buildWasm, buildWeb, ROOT, say } from './lib/bootstrap.mjs';
+import { commandLine } from './lib/cli.mjs';
+
+await commandLine('npm run build', `usage: npm run build   install what is missing, build the WASM core and write the whole site to dist/
+(any static web server serves it as it is, from any path: README, "Publishing")
+`);
 
 const DIST = path.join(ROOT, 'dist');
 

@@ -41,14 +41,16 @@ describe('npm run reproduce', () => {
   });
 });
 
-describe('npm start', () => {
+describe('npm start, build and screenshot', () => {
   it('--help answers without building or serving; an unknown option is a usage error', () => {
-    const help = node('start.mjs', ['--help']);
-    expect(help.code).toBe(0);
-    expect(help.stdout).toContain('npm run dev');
-    const bad = node('start.mjs', ['--port', '80']);
-    expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain("Unknown option '--port'");
+    for (const [script, says] of [['start.mjs', 'npm run dev'], ['build.mjs', 'dist/'], ['screenshot.mjs', 'docs/screenshot.png']]) {
+      const help = node(script, ['--help']);
+      expect(help.code, script).toBe(0);
+      expect(help.stdout).toContain(says);
+      const bad = node(script, ['--port', '80']);
+      expect(bad.code, script).toBe(2);
+      expect(bad.stderr).toContain("Unknown option '--port'");
+    }
   });
 });
 

@@ -6,8 +6,8 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { buildTxsim, projectEnv, ROOT } from './lib/bootstrap.mjs';
+import { commandLine } from './lib/cli.mjs';
 import { appendStudy, STUDY_ID } from './compare/study.mjs';
 
 const USAGE = `usage: npm run reproduce -- [--quick] [--only ID,ID] [--out DIR] [--jobs N] [--scenarios DIR]
@@ -22,38 +22,23 @@ Exits non-zero if a direction the seeds report does not hold.
   --scenarios DIR  read the studies' scenario files from DIR (default: scenarios/)
 `;
 
-/** The command line, or exit: 0 after --help, 2 on a usage error (before anything runs or is written). */
-function options() {
-  try {
-    const { values } = parseArgs({
-      args: process.argv.slice(2),
-      options: {
-        quick: { type: 'boolean', default: false },
-        only: { type: 'string' },
-        out: { type: 'string' },
-        jobs: { type: 'string' },
-        scenarios: { type: 'string' },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-      strict: true,
-    });
-    if (values.jobs !== undefined && !/^[1-9][0-9]{0,3}$/.test(values.jobs)) throw new Error(`--jobs wants a number of threads from 1, got ${JSON.stringify(values.jobs)}`);
-    return values;
-  } catch (error) {
-    console.error(`npm run reproduce: ${error.message.split('\n')[0]}\n\n${USAGE}`);
-    process.exit(2);
-  }
-}
-
 try {
-  const opts = options();
-  if (opts.help) {
-    process.stdout.write(USAGE);
-    const studies = spawnSync(await buildTxsim(), ['reproduce', '--help'], { encoding: 'utf8' });
-    const list = studies.stdout?.split('\n').find((line) => line.startsWith('studies'));
-    if (list) console.log(`\ntxsim's ${list}`);
-    process.exit(0);
-  }
+  const opts = await commandLine('npm run reproduce', USAGE, {
+    quick: { type: 'boolean', default: false },
+    only: { type: 'string' },
+    out: { type: 'string' },
+    jobs: { type: 'string' },
+    scenarios: { type: 'string' },
+  }, {
+    check: ({ jobs }) => {
+      if (jobs !== undefined && !/^[1-9][0-9]{0,3}$/.test(jobs)) throw new Error(`--jobs wants a number of threads from 1, got ${JSON.stringify(jobs)}`);
+    },
+    moreHelp: async () => {
+      const help = spawnSync(await buildTxsim(), ['reproduce', '--help'], { encoding: 'utf8' });
+      const list = help.stdout?.split('\n').find((line) => line.startsWith('studies'));
+      return list ? `\ntxsim's ${list}\n` : '';
+    },
+  });
   const only = opts.only?.split(',').map((id) => id.trim()) ?? [];
   const quick = opts.quick;
   const out = path.resolve(opts.out ?? path.join(ROOT, 'docs'));

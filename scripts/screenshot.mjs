@@ -2,6 +2,10 @@
 import path from 'node:path';
 import { bootstrap, buildWasm, ROOT, say } from './lib/bootstrap.mjs';
 import { chromiumArgs, chromiumPath } from './lib/chromium.mjs';
+import { commandLine } from './lib/cli.mjs';
+
+await commandLine('npm run screenshot', `usage: npm run screenshot   build and serve the page, and save docs/screenshot.png of it in Chromium
+`);
 
 await bootstrap({ chromium: true });
 await buildWasm();

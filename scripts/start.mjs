@@ -1,25 +1,15 @@
 // `npm start`: install what is missing, build the WASM core (release) and the web app, serve it.
 // `npm run dev` (`--dev`) serves the sources with Vite's dev server instead of the build.
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { bootstrap, buildWasm, buildWeb, ROOT, say } from './lib/bootstrap.mjs';
+import { commandLine } from './lib/cli.mjs';
 
 const USAGE = `usage: npm start      install what is missing, build the WASM core and the page, serve the build
        npm run dev    the same, but serve the sources with Vite's dev server (reloads on edits)
 The URL is printed when it is ready (http://localhost:4173/ unless that port is taken). Ctrl-C stops it.
 `;
 
-let dev, help;
-try {
-  ({ dev, help } = parseArgs({ options: { dev: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h', default: false } }, strict: true }).values);
-} catch (error) {
-  console.error(`npm start: ${error.message.split('\n')[0]}\n\n${USAGE}`);
-  process.exit(2);
-}
-if (help) {
-  process.stdout.write(USAGE);
-  process.exit(0);
-}
+const { dev } = await commandLine('npm start', USAGE, { dev: { type: 'boolean', default: false } });
 
 try {
   await bootstrap();

@@ -1,0 +1,24 @@
+// One way for the npm scripts to read their command line: --help (-h) prints the usage and
+// exits 0; an unknown option or a bad value prints what is wrong and the usage and exits 2,
+// before anything is built, run or written.
+import { parseArgs } from 'node:util';
+
+/**
+ * The `options` (as `node:util` parseArgs takes them) read strictly from `process.argv`, or exit.
+ * `check(values)` may throw an Error for a bad value; `moreHelp()` may add to --help's text.
+ */
+export async function commandLine(name, usage, options = {}, { check = () => {}, moreHelp = async () => '' } = {}) {
+  let values;
+  try {
+    values = parseArgs({ options: { ...options, help: { type: 'boolean', short: 'h', default: false } }, strict: true }).values;
+    if (!values.help) check(values);
+  } catch (error) {
+    console.error(`${name}: ${error.message.split('\n')[0]}\n\n${usage}`);
+    process.exit(2);
+  }
+  if (values.help) {
+    process.stdout.write(usage + (await moreHelp()));
+    process.exit(0);
+  }
+  return values;
+}
