@@ -39,6 +39,17 @@ describe('npm run reproduce', () => {
     }
     expect(fs.readdirSync(out)).toEqual([]);
   });
+
+  it('--only into a folder holding the other mode\'s page is refused before anything runs', () => {
+    const out = fs.mkdtempSync(path.join(os.tmpdir(), 'txcast-cli-'));
+    const page = JSON.stringify({ mode: 'full', took: 'earlier', studies: [] });
+    fs.writeFileSync(path.join(out, 'results.json'), page);
+    const run = node('reproduce.mjs', ['--quick', '--only', 'gossipsub-real', '--out', out]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('holds a full mode run');
+    expect(fs.readdirSync(out)).toEqual(['results.json']);
+    expect(fs.readFileSync(path.join(out, 'results.json'), 'utf8')).toBe(page);
+  });
 });
 
 describe('npm start, build and screenshot', () => {

@@ -16,7 +16,8 @@ Runs the seeds' studies with txsim (built first), then ${STUDY_ID} (txcast's Gos
 @libp2p/gossipsub), and writes DIR/results.md, results.json, figures/ and reports/ (DIR: docs/).
 Exits non-zero if a direction the seeds report does not hold.
   --quick          small networks: the seeds' directions in a fraction of the time
-  --only ID,ID     only these studies (${STUDY_ID} or those txsim lists below)
+  --only ID,ID     only these studies (${STUDY_ID} or those txsim lists below); they replace
+                   theirs on the page already in DIR, the others stay
   --out DIR        write there instead of docs/
   --jobs N         txsim threads (default: all cores)
   --scenarios DIR  read the studies' scenario files from DIR (default: scenarios/)
@@ -30,8 +31,13 @@ try {
     jobs: { type: 'string' },
     scenarios: { type: 'string' },
   }, {
-    check: ({ jobs }) => {
+    check: ({ jobs, only, quick, out }) => {
       if (jobs !== undefined && !/^[1-9][0-9]{0,3}$/.test(jobs)) throw new Error(`--jobs wants a number of threads from 1, got ${JSON.stringify(jobs)}`);
+      // --only adds to the page in --out; never a quick study among full ones or the reverse.
+      const index = path.join(path.resolve(out ?? path.join(ROOT, 'docs')), 'results.json');
+      const mode = quick ? 'quick' : 'full';
+      const written = only && fs.existsSync(index) ? JSON.parse(fs.readFileSync(index, 'utf8')).mode : mode;
+      if (written !== mode) throw new Error(`${path.dirname(index)} holds a ${written} mode run; this ${mode} mode run of ${only} would be mixed into it: choose another --out (or run every study)`);
     },
     moreHelp: async () => {
       const help = spawnSync(await buildTxsim(), ['reproduce', '--help'], { encoding: 'utf8' });

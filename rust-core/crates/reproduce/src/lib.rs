@@ -280,4 +280,4 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|p| p.into_inner())
 }
 
-pub use page::write_outputs;
+pub use page::{check_out_dir, write_outputs};

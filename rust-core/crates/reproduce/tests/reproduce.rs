@@ -48,3 +48,72 @@ fn quick_mode_shrinks_the_big_networks() {
         }
     }
 }
+
+/// `--only` into a folder that holds a page: the studies run replace theirs, the others (and a
+/// section another tool added, as `npm run reproduce` adds `gossipsub-real`) stay as they were,
+/// and a run of the other mode is refused before it starts.
+#[test]
+fn only_adds_to_the_page_already_written() {
+    let out = std::env::temp_dir().join(format!("txcast-reproduce-only-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&out);
+    let run = |only: &[&str], mode: Mode| -> Result<(), String> {
+        let opts = reproduce::Options {
+            mode,
+            scenarios_dir: format!("{}/../../../scenarios", env!("CARGO_MANIFEST_DIR")).into(),
+            out_dir: out.clone(),
+            jobs: 2,
+            only: only.iter().map(|s| s.to_string()).collect(),
+            now_ms: || 0.0,
+        };
+        reproduce::check_out_dir(&opts.out_dir, opts.mode, &opts.only)?;
+        let results = reproduce::reproduce(&opts, &|_| {})?;
+        reproduce::write_outputs(&results, &opts.out_dir, mode, "a test", &opts.only)
+    };
+    let read = |name: &str| std::fs::read_to_string(out.join(name)).unwrap();
+    run(&["neo-go"], Mode::Quick).unwrap();
+    // A study of ours written by an earlier run (stand-in words), and another tool's study
+    // added after ours.
+    let cat = "\n<a id=\"cat-vs-flood\"></a>\n## CAT\n\nAn earlier run's words.\n";
+    let other = "\n<a id=\"elsewhere\"></a>\n## Another tool's study\n\nIts own words.\n";
+    std::fs::write(out.join("results.md"), read("results.md") + cat + other).unwrap();
+    let mut index: serde_json::Value = serde_json::from_str(&read("results.json")).unwrap();
+    let studies = index["studies"].as_array_mut().unwrap();
+    let cat_before = serde_json::json!({ "id": "cat-vs-flood", "title": "CAT", "checks": [{ "claim": "x", "holds": false }] });
+    studies.push(cat_before.clone());
+    studies.push(
+        serde_json::json!({ "id": "elsewhere", "title": "Another tool's study", "checks": [] }),
+    );
+    std::fs::write(out.join("results.json"), index.to_string()).unwrap();
+
+    run(&["neo-go"], Mode::Quick).unwrap();
+    let index: serde_json::Value = serde_json::from_str(&read("results.json")).unwrap();
+    let ids: Vec<&str> = index["studies"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids, ["cat-vs-flood", "neo-go", "elsewhere"]);
+    assert_eq!(
+        index["studies"][0], cat_before,
+        "a study not run stays as it was"
+    );
+    assert_eq!(index["took"], "a test; neo-go again: a test");
+    let md = read("results.md");
+    assert!(
+        md.ends_with(other),
+        "the other tool's section stays last, word for word"
+    );
+    for id in ["cat-vs-flood", "neo-go", "elsewhere"] {
+        assert_eq!(
+            md.matches(&format!("<a id=\"{id}\">")).count(),
+            1,
+            "{id} once"
+        );
+        assert!(md.contains(&format!("(#{id})")), "{id} in the contents");
+    }
+
+    let refused = run(&["neo-go"], Mode::Full).unwrap_err();
+    assert!(refused.contains("holds a quick mode run"), "{refused}");
+    let _ = std::fs::remove_dir_all(&out);
+}

@@ -33,6 +33,7 @@ to --trace. Progress goes to stderr.
 reproduce: runs every study (see docs/results.md), on --jobs threads (default: all cores),
 writes results.md, results.json, figures/*.svg and reports/*.json to --out (default docs/),
 and exits non-zero if a direction the seeds report does not hold. --quick uses small networks.
+With --only, the studies run replace theirs on the page already in --out; the others stay.
 ";
 
 fn main() -> ExitCode {
@@ -563,6 +564,7 @@ fn cmd_reproduce(args: &[String]) -> Result<(), String> {
             .unwrap_or_default(),
         now_ms: ms,
     };
+    reproduce::check_out_dir(&opts.out_dir, opts.mode, &opts.only)?;
     let t0 = wall_s();
     let last_status = std::sync::Mutex::new(0.0f64);
     let progress = |p: Progress| match p {
@@ -599,7 +601,7 @@ fn cmd_reproduce(args: &[String]) -> Result<(), String> {
         took,
         opts.jobs
     );
-    reproduce::write_outputs(&results, &opts.out_dir, opts.mode, &how_long)?;
+    reproduce::write_outputs(&results, &opts.out_dir, opts.mode, &how_long, &opts.only)?;
     let mut failed = 0;
     for r in &results {
         for c in &r.analysis.checks {
