@@ -223,19 +223,20 @@ fn run_jobs(
     let done = AtomicUsize::new(0);
     let results: Mutex<Vec<Option<Result<Outcome, String>>>> =
         Mutex::new((0..jobs.len()).map(|_| None).collect());
-    let running: Mutex<Vec<(String, f64)>> = Mutex::new(Vec::new());
+    // The runs under way: job index, name, fraction done (two studies' runs may share a name).
+    let running: Mutex<Vec<(usize, String, f64)>> = Mutex::new(Vec::new());
     // One run: progress while it goes, its outcome in its slot of the plan's order.
     let run_job = |i: usize| {
         let job = &jobs[i];
         let name = format!("{}: {}", studies[job.study].id, job.label);
-        lock(&running).push((name.clone(), 0.0));
+        lock(&running).push((i, name.clone(), 0.0));
         let mut on_progress = |fraction: f64| {
-            let snapshot = {
+            let snapshot: Vec<(String, f64)> = {
                 let mut r = lock(&running);
-                if let Some(entry) = r.iter_mut().find(|e| e.0 == name) {
-                    entry.1 = fraction;
+                if let Some(entry) = r.iter_mut().find(|e| e.0 == i) {
+                    entry.2 = fraction;
                 }
-                r.clone()
+                r.iter().map(|(_, n, f)| (n.clone(), *f)).collect()
             };
             progress(Progress::Running(&snapshot));
         };
@@ -248,7 +249,7 @@ fn run_jobs(
             opts.now_ms,
             &mut on_progress,
         );
-        lock(&running).retain(|e| e.0 != name);
+        lock(&running).retain(|e| e.0 != i);
         let finished = done.fetch_add(1, Ordering::Relaxed) + 1;
         progress(Progress::Finished {
             done: finished,
