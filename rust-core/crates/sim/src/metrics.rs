@@ -39,8 +39,13 @@ pub struct Metrics {
     reach95_us: Vec<u64>,
     reach_all_us: Vec<u64>,
     honest_targets: u32,
-    /// Per counter name (as reports key them), the count of each node.
-    pub counters: BTreeMap<&'static str, Vec<u64>>,
+    /// Per counter name (as reports key them), its column in `columns`.
+    names: BTreeMap<&'static str, usize>,
+    /// Per counter, the count of each node.
+    columns: Vec<Vec<u64>>,
+    /// The column of each `Counter` constant counted so far, by its address: a count finds
+    /// its column without comparing names. Bounded by the constants in the program.
+    sites: Vec<(usize, usize)>,
     /// Per node, the first arrival of every tx, in the tickets encoding (seed `001`).
     /// Up to date whenever the engine is not inside a step (see [`Metrics::flush_arrivals`]).
     pub logs: Vec<ArrivalLog>,
@@ -72,7 +77,9 @@ impl Metrics {
             reach95_us: vec![NOT_YET; txs],
             reach_all_us: vec![NOT_YET; txs],
             honest_targets: honest.saturating_sub(1),
-            counters: BTreeMap::new(),
+            names: BTreeMap::new(),
+            columns: Vec::new(),
+            sites: Vec::new(),
             logs: (0..n).map(|_| ArrivalLog::new(layout)).collect(),
             pending: Vec::new(),
         }
@@ -184,11 +191,43 @@ impl Metrics {
         out
     }
 
+    /// Adds `n` to the node's count of `counter`; a counter counted even by 0 is reported.
+    #[inline]
     pub fn count(&mut self, node: usize, counter: &'static Counter, n: u64) {
-        let nodes = self.nodes;
-        self.counters
-            .entry(counter.name)
-            .or_insert_with(|| vec![0; nodes])[node] += n;
+        let site = counter as *const Counter as usize;
+        let column = match self.sites.iter().find(|&&(s, _)| s == site) {
+            Some(&(_, c)) => c,
+            None => self.add_site(counter),
+        };
+        if n > 0 {
+            self.columns[column][node] += n;
+        }
+    }
+
+    /// The column of a counter seen for the first time at this address (one constant can
+    /// have several), made if its name has none yet.
+    #[cold]
+    #[inline(never)]
+    fn add_site(&mut self, counter: &'static Counter) -> usize {
+        let next = self.columns.len();
+        let column = *self.names.entry(counter.name).or_insert(next);
+        if column == next {
+            self.columns.push(vec![0; self.nodes]);
+        }
+        self.sites.push((counter as *const Counter as usize, column));
+        column
+    }
+
+    /// The count of each node of the counter named `name`, if anything counted it.
+    pub fn counter(&self, name: &str) -> Option<&[u64]> {
+        self.names.get(name).map(|&c| self.columns[c].as_slice())
+    }
+
+    /// Each counter's count per node, in name order.
+    pub fn counters(&self) -> impl Iterator<Item = (&'static str, &[u64])> + '_ {
+        self.names
+            .iter()
+            .map(|(&name, &c)| (name, self.columns[c].as_slice()))
     }
 
     pub fn summary(&self, net: &Network, plan: &TxPlan) -> Summary {
@@ -288,14 +327,13 @@ impl Metrics {
 
     /// Counters summed over all nodes and split by node, in name order.
     pub fn counter_report(&self) -> BTreeMap<String, CounterReport> {
-        self.counters
-            .iter()
+        self.counters()
             .map(|(k, v)| {
                 (
                     k.to_string(),
                     CounterReport {
                         total: v.iter().sum(),
-                        per_node: v.clone(),
+                        per_node: v.to_vec(),
                     },
                 )
             })
