@@ -39,10 +39,12 @@ pub struct Metrics {
     reach95_us: Vec<u64>,
     reach_all_us: Vec<u64>,
     honest_targets: u32,
-    /// Per counter name (as reports key them), its column in `columns`.
+    /// Per counter name (as reports key them), its column in `counts`.
     names: BTreeMap<&'static str, usize>,
-    /// Per counter, the count of each node.
-    columns: Vec<Vec<u64>>,
+    /// Each node's counts side by side, `width` columns a node, so a count touches the
+    /// node's own row (which the engine warms ahead) rather than a column across all nodes.
+    counts: Vec<u64>,
+    width: usize,
     /// The column of each `Counter` constant counted so far, by its address: a count finds
     /// its column without comparing names. Bounded by the constants in the program.
     sites: Vec<(usize, usize)>,
@@ -78,7 +80,8 @@ impl Metrics {
             reach_all_us: vec![NOT_YET; txs],
             honest_targets: honest.saturating_sub(1),
             names: BTreeMap::new(),
-            columns: Vec::new(),
+            counts: Vec::new(),
+            width: 0,
             sites: Vec::new(),
             logs: (0..n).map(|_| ArrivalLog::new(layout)).collect(),
             pending: Vec::new(),
@@ -200,7 +203,7 @@ impl Metrics {
             None => self.add_site(counter),
         };
         if n > 0 {
-            self.columns[column][node] += n;
+            self.counts[node * self.width + column] += n;
         }
     }
 
@@ -209,25 +212,60 @@ impl Metrics {
     #[cold]
     #[inline(never)]
     fn add_site(&mut self, counter: &'static Counter) -> usize {
-        let next = self.columns.len();
+        let next = self.names.len();
         let column = *self.names.entry(counter.name).or_insert(next);
-        if column == next {
-            self.columns.push(vec![0; self.nodes]);
+        if column == self.width {
+            self.widen();
         }
-        self.sites.push((counter as *const Counter as usize, column));
+        self.sites
+            .push((counter as *const Counter as usize, column));
         column
     }
 
+    /// Room for 8 more counters in every node's row (a run counts a dozen or so).
+    #[cold]
+    fn widen(&mut self) {
+        let width = self.width + 8;
+        let mut counts = vec![0; self.nodes * width];
+        if self.width > 0 {
+            for (new, old) in counts
+                .chunks_exact_mut(width)
+                .zip(self.counts.chunks_exact(self.width))
+            {
+                new[..old.len()].copy_from_slice(old);
+            }
+        }
+        self.counts = counts;
+        self.width = width;
+    }
+
     /// The count of each node of the counter named `name`, if anything counted it.
-    pub fn counter(&self, name: &str) -> Option<&[u64]> {
-        self.names.get(name).map(|&c| self.columns[c].as_slice())
+    pub fn counter(&self, name: &str) -> Option<Vec<u64>> {
+        let &c = self.names.get(name)?;
+        Some(self.column(c))
+    }
+
+    fn column(&self, c: usize) -> Vec<u64> {
+        self.counts
+            .chunks_exact(self.width)
+            .map(|row| row[c])
+            .collect()
     }
 
     /// Each counter's count per node, in name order.
-    pub fn counters(&self) -> impl Iterator<Item = (&'static str, &[u64])> + '_ {
-        self.names
-            .iter()
-            .map(|(&name, &c)| (name, self.columns[c].as_slice()))
+    pub fn counters(&self) -> impl Iterator<Item = (&'static str, Vec<u64>)> + '_ {
+        self.names.iter().map(|(&name, &c)| (name, self.column(c)))
+    }
+
+    /// One node's count of each counter, in name order.
+    pub fn node_counts(&self, node: usize) -> impl Iterator<Item = (&'static str, u64)> + '_ {
+        let row = &self.counts[node * self.width..][..self.width];
+        self.names.iter().map(move |(&name, &c)| (name, row[c]))
+    }
+
+    /// The node's row of counts, to warm it (none before anything counted).
+    pub fn counts_of(&self, node: usize) -> Option<&[u64]> {
+        self.counts.get(node * self.width..(node + 1) * self.width)
     }
 
     pub fn summary(&self, net: &Network, plan: &TxPlan) -> Summary {
@@ -333,7 +371,7 @@ impl Metrics {
                     k.to_string(),
                     CounterReport {
                         total: v.iter().sum(),
-                        per_node: v.to_vec(),
+                        per_node: v,
                     },
                 )
             })
