@@ -467,3 +467,85 @@ pub struct Summary {
     pub bytes_down: Split,
     pub per_tx: PerTx,
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proto::Unit;
+
+    const fn counter(name: &'static str) -> Counter {
+        Counter {
+            name,
+            unit: Unit::Events,
+            about: "",
+            effect: None,
+        }
+    }
+
+    /// Twelve counters (more than one widening) and a thirteenth constant that shares the
+    /// first one's name from another address.
+    static COUNTERS: [Counter; 12] = [
+        counter("t.k"),
+        counter("t.b"),
+        counter("t.j"),
+        counter("t.c"),
+        counter("t.i"),
+        counter("t.d"),
+        counter("t.h"),
+        counter("t.e"),
+        counter("t.g"),
+        counter("t.f"),
+        counter("t.l"),
+        counter("t.a"),
+    ];
+    static SAME_NAME: Counter = counter("t.k");
+
+    fn metrics(nodes: u32) -> (Network, Metrics) {
+        let text = format!(
+            r#"{{"name": "m", "seed": 1, "nodes": {nodes},
+              "topology": {{"kind": "random_regular", "degree": 2}},
+              "workload": {{"kind": "burst", "count": 1, "tx_bytes": 100}},
+              "protocols": [{{"protocol": "flood"}}]}}"#
+        );
+        let scenario = crate::parse_scenario(&text).unwrap();
+        let net = Network::build(&scenario).unwrap();
+        let plan = TxPlan::build(&scenario, &net);
+        let metrics = Metrics::new(&net, &plan, Layout::default());
+        (net, metrics)
+    }
+
+    #[test]
+    fn counts_survive_widening_and_read_back_by_name_and_by_node() {
+        let (_, mut m) = metrics(5);
+        // Counter c at node v gets (c + 1) * 10 + v, counted in two steps around the
+        // widenings; a zero registers the counter without moving it.
+        for (c, counter) in COUNTERS.iter().enumerate() {
+            for v in 0..5 {
+                m.count(v, counter, (c as u64 + 1) * 10);
+            }
+        }
+        for v in 0..5 {
+            m.count(v, &SAME_NAME, v as u64);
+            m.count(v, &COUNTERS[3], 0);
+        }
+        for (c, counter) in COUNTERS.iter().enumerate().skip(1) {
+            for v in 0..5 {
+                m.count(v, counter, v as u64);
+            }
+            let want: Vec<u64> = (0..5).map(|v| (c as u64 + 1) * 10 + v).collect();
+            assert_eq!(m.counter(counter.name), Some(want), "{}", counter.name);
+        }
+        assert_eq!(m.counter("t.k"), Some(vec![10, 11, 12, 13, 14]));
+        assert_eq!(m.counter("t.none"), None);
+        let names: Vec<&str> = m.counters().map(|(name, _)| name).collect();
+        let mut sorted = names.clone();
+        sorted.sort();
+        assert_eq!((names.len(), &names), (12, &sorted));
+        let at_node_2: Vec<(&str, u64)> = m.node_counts(2).collect();
+        assert_eq!(at_node_2[0], ("t.a", 122));
+        assert_eq!(at_node_2[10], ("t.k", 12));
+        let report = m.counter_report();
+        assert_eq!(report["t.b"].total, 20 * 5 + 10);
+        assert_eq!(report["t.b"].per_node, vec![20, 21, 22, 23, 24]);
+    }
+}
