@@ -173,8 +173,8 @@ const AHEAD_PEER: usize = 5;
 /// nodes, 10% faster at 10,000).
 const WARM_FROM_NODES: usize = 4_096;
 /// From this many nodes on, an arrival also warms the receiver's row of counts and the
-/// edges it may send on: on smaller networks they stay cached, and the prefetches would
-/// only add instructions (flood-1000: 7% more).
+/// edges it may send on: on smaller networks they stay cached, and the prefetches only add
+/// instructions (cachegrind, flood-1000).
 const WARM_SENDS_FROM_NODES: usize = 4_096;
 
 /// Time to push `bytes` through a link of `bps` bits per second (0 = unlimited), rounded up.

@@ -518,7 +518,7 @@ mod tests {
     fn counts_survive_widening_and_read_back_by_name_and_by_node() {
         let (_, mut m) = metrics(5);
         // Counter c at node v gets (c + 1) * 10 + v, counted in two steps around the
-        // widenings; a zero registers the counter without moving it.
+        // widenings; a count of zero moves nothing.
         for (c, counter) in COUNTERS.iter().enumerate() {
             for v in 0..5 {
                 m.count(v, counter, (c as u64 + 1) * 10);
