@@ -39,8 +39,15 @@ pub struct Metrics {
     reach95_us: Vec<u64>,
     reach_all_us: Vec<u64>,
     honest_targets: u32,
-    /// Per counter name (as reports key them), the count of each node.
-    pub counters: BTreeMap<&'static str, Vec<u64>>,
+    /// Per counter name (as reports key them), its column in `counts`.
+    names: BTreeMap<&'static str, usize>,
+    /// Each node's counts side by side, `width` columns a node, so a count touches the
+    /// node's own row (which the engine warms ahead) rather than a column across all nodes.
+    counts: Vec<u64>,
+    width: usize,
+    /// The column of each `Counter` constant counted so far, by its address: a count finds
+    /// its column without comparing names. Bounded by the constants in the program.
+    sites: Vec<(usize, usize)>,
     /// Per node, the first arrival of every tx, in the tickets encoding (seed `001`).
     /// Up to date whenever the engine is not inside a step (see [`Metrics::flush_arrivals`]).
     pub logs: Vec<ArrivalLog>,
@@ -72,7 +79,10 @@ impl Metrics {
             reach95_us: vec![NOT_YET; txs],
             reach_all_us: vec![NOT_YET; txs],
             honest_targets: honest.saturating_sub(1),
-            counters: BTreeMap::new(),
+            names: BTreeMap::new(),
+            counts: Vec::new(),
+            width: 0,
+            sites: Vec::new(),
             logs: (0..n).map(|_| ArrivalLog::new(layout)).collect(),
             pending: Vec::new(),
         }
@@ -184,11 +194,78 @@ impl Metrics {
         out
     }
 
+    /// Adds `n` to the node's count of `counter`; a counter counted even by 0 is reported.
+    #[inline]
     pub fn count(&mut self, node: usize, counter: &'static Counter, n: u64) {
-        let nodes = self.nodes;
-        self.counters
-            .entry(counter.name)
-            .or_insert_with(|| vec![0; nodes])[node] += n;
+        let site = counter as *const Counter as usize;
+        let column = match self.sites.iter().find(|&&(s, _)| s == site) {
+            Some(&(_, c)) => c,
+            None => self.add_site(counter),
+        };
+        if n > 0 {
+            self.counts[node * self.width + column] += n;
+        }
+    }
+
+    /// The column of a counter seen for the first time at this address (one constant can
+    /// have several), made if its name has none yet.
+    #[cold]
+    #[inline(never)]
+    fn add_site(&mut self, counter: &'static Counter) -> usize {
+        let next = self.names.len();
+        let column = *self.names.entry(counter.name).or_insert(next);
+        if column == self.width {
+            self.widen();
+        }
+        self.sites
+            .push((counter as *const Counter as usize, column));
+        column
+    }
+
+    /// Room for 8 more counters in every node's row (a run counts a dozen or so).
+    #[cold]
+    fn widen(&mut self) {
+        let width = self.width + 8;
+        let mut counts = vec![0; self.nodes * width];
+        if self.width > 0 {
+            for (new, old) in counts
+                .chunks_exact_mut(width)
+                .zip(self.counts.chunks_exact(self.width))
+            {
+                new[..old.len()].copy_from_slice(old);
+            }
+        }
+        self.counts = counts;
+        self.width = width;
+    }
+
+    /// The count of each node of the counter named `name`, if anything counted it.
+    pub fn counter(&self, name: &str) -> Option<Vec<u64>> {
+        let &c = self.names.get(name)?;
+        Some(self.column(c))
+    }
+
+    fn column(&self, c: usize) -> Vec<u64> {
+        self.counts
+            .chunks_exact(self.width)
+            .map(|row| row[c])
+            .collect()
+    }
+
+    /// Each counter's count per node, in name order.
+    pub fn counters(&self) -> impl Iterator<Item = (&'static str, Vec<u64>)> + '_ {
+        self.names.iter().map(|(&name, &c)| (name, self.column(c)))
+    }
+
+    /// One node's count of each counter, in name order.
+    pub fn node_counts(&self, node: usize) -> impl Iterator<Item = (&'static str, u64)> + '_ {
+        let row = &self.counts[node * self.width..][..self.width];
+        self.names.iter().map(move |(&name, &c)| (name, row[c]))
+    }
+
+    /// The node's row of counts, to warm it (none before anything counted).
+    pub fn counts_of(&self, node: usize) -> Option<&[u64]> {
+        self.counts.get(node * self.width..(node + 1) * self.width)
     }
 
     pub fn summary(&self, net: &Network, plan: &TxPlan) -> Summary {
@@ -288,14 +365,13 @@ impl Metrics {
 
     /// Counters summed over all nodes and split by node, in name order.
     pub fn counter_report(&self) -> BTreeMap<String, CounterReport> {
-        self.counters
-            .iter()
+        self.counters()
             .map(|(k, v)| {
                 (
                     k.to_string(),
                     CounterReport {
                         total: v.iter().sum(),
-                        per_node: v.clone(),
+                        per_node: v,
                     },
                 )
             })
@@ -390,4 +466,86 @@ pub struct Summary {
     pub bytes_up: Split,
     pub bytes_down: Split,
     pub per_tx: PerTx,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proto::Unit;
+
+    const fn counter(name: &'static str) -> Counter {
+        Counter {
+            name,
+            unit: Unit::Events,
+            about: "",
+            effect: None,
+        }
+    }
+
+    /// Twelve counters (more than one widening) and a thirteenth constant that shares the
+    /// first one's name from another address.
+    static COUNTERS: [Counter; 12] = [
+        counter("t.k"),
+        counter("t.b"),
+        counter("t.j"),
+        counter("t.c"),
+        counter("t.i"),
+        counter("t.d"),
+        counter("t.h"),
+        counter("t.e"),
+        counter("t.g"),
+        counter("t.f"),
+        counter("t.l"),
+        counter("t.a"),
+    ];
+    static SAME_NAME: Counter = counter("t.k");
+
+    fn metrics(nodes: u32) -> (Network, Metrics) {
+        let text = format!(
+            r#"{{"name": "m", "seed": 1, "nodes": {nodes},
+              "topology": {{"kind": "random_regular", "degree": 2}},
+              "workload": {{"kind": "burst", "count": 1, "tx_bytes": 100}},
+              "protocols": [{{"protocol": "flood"}}]}}"#
+        );
+        let scenario = crate::parse_scenario(&text).unwrap();
+        let net = Network::build(&scenario).unwrap();
+        let plan = TxPlan::build(&scenario, &net);
+        let metrics = Metrics::new(&net, &plan, Layout::default());
+        (net, metrics)
+    }
+
+    #[test]
+    fn counts_survive_widening_and_read_back_by_name_and_by_node() {
+        let (_, mut m) = metrics(5);
+        // Counter c at node v gets (c + 1) * 10 + v, counted in two steps around the
+        // widenings; a count of zero moves nothing.
+        for (c, counter) in COUNTERS.iter().enumerate() {
+            for v in 0..5 {
+                m.count(v, counter, (c as u64 + 1) * 10);
+            }
+        }
+        for v in 0..5 {
+            m.count(v, &SAME_NAME, v as u64);
+            m.count(v, &COUNTERS[3], 0);
+        }
+        for (c, counter) in COUNTERS.iter().enumerate().skip(1) {
+            for v in 0..5 {
+                m.count(v, counter, v as u64);
+            }
+            let want: Vec<u64> = (0..5).map(|v| (c as u64 + 1) * 10 + v).collect();
+            assert_eq!(m.counter(counter.name), Some(want), "{}", counter.name);
+        }
+        assert_eq!(m.counter("t.k"), Some(vec![10, 11, 12, 13, 14]));
+        assert_eq!(m.counter("t.none"), None);
+        let names: Vec<&str> = m.counters().map(|(name, _)| name).collect();
+        let mut sorted = names.clone();
+        sorted.sort();
+        assert_eq!((names.len(), &names), (12, &sorted));
+        let at_node_2: Vec<(&str, u64)> = m.node_counts(2).collect();
+        assert_eq!(at_node_2[0], ("t.a", 122));
+        assert_eq!(at_node_2[10], ("t.k", 12));
+        let report = m.counter_report();
+        assert_eq!(report["t.b"].total, 20 * 5 + 10);
+        assert_eq!(report["t.b"].per_node, vec![20, 21, 22, 23, 24]);
+    }
 }

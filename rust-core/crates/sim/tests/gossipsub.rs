@@ -87,8 +87,7 @@ fn measure(prep: &Prepared, run: usize, deadline_ms: f64) -> Measured {
     let all = (0..txs).all(|i| reached[i] == targets(i));
     let total = |name: &str| {
         done.metrics
-            .counters
-            .get(name)
+            .counter(name)
             .map_or(0, |v| v.iter().sum::<u64>())
     };
     let ineed_timeouts = total("gossipsub.ineed_timeout");

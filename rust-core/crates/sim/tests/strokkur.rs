@@ -324,7 +324,7 @@ fn a_pushing_censor_hands_every_other_tx_to_every_node_as_it_is_created() {
     // Every tx it does not censor reaches every honest node but the origin at its creation...
     assert_eq!((at_once[0], later[0]), (kept * (NODES as usize - 1), 0));
     // ...in one codeword of degree 1 per node, and the attacker sends nothing else.
-    let sent = &done.metrics.counters["strokkur.codewords_sent"];
+    let sent = done.metrics.counter("strokkur.codewords_sent").unwrap();
     assert_eq!(sent[NODES as usize], (kept * NODES as usize) as u64);
     // The txs it censors travel only on honest codewords, which are slower.
     assert_eq!(at_once[1], 0);

@@ -748,9 +748,8 @@ impl Simulation {
             let metrics = started.run.metrics();
             let s = &metrics.node[v];
             let counters = metrics
-                .counters
-                .iter()
-                .map(|(k, n)| (k.to_string(), n[v] as f64));
+                .node_counts(v)
+                .map(|(k, n)| (k.to_string(), n as f64));
             let (counter_names, counter_values) = counters.unzip();
             let mut out = NodeInspection {
                 node,
