@@ -50,6 +50,7 @@ use crate::{
     Behaviour, Ctx, Dur, Input, NodeSetup, Payloads, PeerIdx, Protocol, Recent, Time, TimerId,
 };
 use crate::{Tx, TxId};
+use crate::prefetch::{prefetch, prefetch_all};
 use ltcode::wire::Message;
 use ltcode::Peeling;
 use ltcode::{
@@ -652,6 +653,51 @@ impl Protocol for Strokkur {
             Input::Submit(tx) => self.on_submit(tx, cx),
             Input::Timer(StrokkurTimer::Send(peer)) => self.on_send_timer(peer, cx),
             Input::Timer(StrokkurTimer::Poll) => self.on_poll_timer(cx),
+        }
+    }
+
+    /// What handling a message reads beyond the node's first lines: the rest of the node (its
+    /// decoder's fields among them), the sender's link state and, for a codeword, its ID list
+    /// and payload and the slots its IDs hash to in the sender's table of the decoder.
+    #[inline(always)]
+    fn warm(&self, from: PeerIdx, msg: &StrokkurMsg) {
+        prefetch_all(self);
+        let Some(peer) = self.peers.get(from.idx()) else {
+            return;
+        };
+        prefetch_all(peer);
+        let Some(Message::Codeword(cw)) = &msg.body else {
+            return;
+        };
+        if let (Some(codec), Some(sender)) = (&self.codec, peer.sender) {
+            codec.decoder.warm(sender, &cw.ids);
+        }
+    }
+
+    /// A send timer's reads: the rest of the node, the peer's link state and what encoding a
+    /// codeword for it may read (every member of the window, every ID the link has cached).
+    #[inline(always)]
+    fn warm_timer(&self, timer: &StrokkurTimer) {
+        prefetch_all(self);
+        let StrokkurTimer::Send(to) = timer else {
+            return;
+        };
+        let Some(peer) = self.peers.get(to.idx()) else {
+            return;
+        };
+        prefetch_all(peer);
+        if let (Some(codec), Some(link)) = (&self.codec, &peer.link) {
+            codec.window.warm();
+            link.warm_all();
+        }
+    }
+
+    /// A codeword's ID list (which `warm` reads) and its payload.
+    #[inline(always)]
+    fn warm_message(msg: &StrokkurMsg) {
+        if let Some(Message::Codeword(cw)) = &msg.body {
+            prefetch(cw.ids.as_ptr());
+            prefetch(cw.payload.as_ptr());
         }
     }
 
