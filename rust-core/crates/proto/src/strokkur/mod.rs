@@ -46,11 +46,11 @@ pub use msg::StrokkurMsg;
 pub use rate::{Inflow, RateControl};
 pub use symbols::{SymbolKind, Symbols};
 
+use crate::prefetch::{prefetch, prefetch_all};
 use crate::{
     Behaviour, Ctx, Dur, Input, NodeSetup, Payloads, PeerIdx, Protocol, Recent, Time, TimerId,
 };
 use crate::{Tx, TxId};
-use crate::prefetch::{prefetch, prefetch_all};
 use ltcode::wire::Message;
 use ltcode::Peeling;
 use ltcode::{
