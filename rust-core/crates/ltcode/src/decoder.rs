@@ -474,6 +474,16 @@ impl Decoder {
         Ok(())
     }
 
+    /// A hint before `receive` of a codeword from `sender` naming `ids`: starts loading the
+    /// sender's table slots the IDs hash to (the first lookups `receive` makes; what they find
+    /// is not known yet). Reads the sender's entry to find its table.
+    #[inline]
+    pub fn warm(&self, sender: SenderId, ids: &[ShortId]) {
+        if let Some(state) = self.senders.get(sender as usize) {
+            ids.iter().for_each(|&id| state.ids.warm(id));
+        }
+    }
+
     fn check(&mut self, sender: SenderId, ids: &[ShortId], payload: &[u8]) -> Result<(), Reject> {
         if !self.senders.get(sender as usize).is_some_and(|s| s.active) {
             return Err(Reject::UnknownSender);

@@ -32,14 +32,14 @@ pub fn warm<T>(place: &T) {
     }
 }
 
-/// Starts loading every cache line `*place` spans (a no-op where there is no prefetch
-/// instruction).
+/// Starts loading every cache line `*place` spans, a value or a slice (a no-op where there
+/// is no prefetch instruction).
 #[inline(always)]
-pub fn prefetch_all<T>(place: &T) {
+pub fn prefetch_all<T: ?Sized>(place: &T) {
     let start = (place as *const T).cast::<u8>();
     let misalign = start as usize % 64;
     let first_line = start.wrapping_sub(misalign);
-    for offset in (0..misalign + std::mem::size_of::<T>()).step_by(64) {
+    for offset in (0..misalign + std::mem::size_of_val(place)).step_by(64) {
         prefetch(first_line.wrapping_add(offset));
     }
 }

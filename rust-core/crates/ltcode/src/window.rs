@@ -5,6 +5,7 @@
 use crate::digest::{Digest, DIGEST_LEN};
 use crate::form::Form;
 use crate::params::{ParamError, Params};
+use crate::prefetch::prefetch_all;
 
 #[derive(Clone, Debug)]
 pub struct CodingWindow {
@@ -116,6 +117,13 @@ impl CodingWindow {
     /// Members held once full (k).
     pub fn capacity(&self) -> usize {
         self.capacity
+    }
+
+    /// Starts loading the members' values and sequence numbers: what encoding a codeword
+    /// reads, at positions drawn as it is encoded.
+    pub fn warm(&self) {
+        prefetch_all(&self.data[..]);
+        prefetch_all(&self.seqs[..]);
     }
 
     /// Where the member with sequence number `seq` is (or was) held.

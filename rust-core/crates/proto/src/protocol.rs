@@ -193,6 +193,20 @@ pub trait Protocol {
         TimerNote::of("timer", None)
     }
 
+    /// An earlier hint than `warm`, before the receiver's state is at hand: start loading
+    /// what `msg` itself points to (its buffers), which `warm` may read. It must change
+    /// nothing.
+    #[inline(always)]
+    fn warm_message(msg: &Self::Msg) {
+        let _ = msg;
+    }
+
+    /// The same hint a few events before `timer` fires.
+    #[inline(always)]
+    fn warm_timer(&self, timer: &Self::Timer) {
+        let _ = timer;
+    }
+
     /// A hint a few events before `msg` from `from` is handled: start loading (`prefetch`)
     /// what handling it will read beyond the node's first cache lines, which the simulator
     /// has asked for earlier. It must change nothing.

@@ -162,9 +162,9 @@ mod tag {
     pub const FLOW: u8 = 11;
 }
 
-/// How many events ahead `warm_ahead` asks for an arrival's edge, then its receiver's
+/// How many events ahead `warm_ahead` asks for an arrival's edge and message, then its receiver's
 /// counters and protocol state (a timer's table and node state), then what the protocol will
-/// read there (`Protocol::warm`; the timer's slot).
+/// read there (`Protocol::warm`; the timer's slot and `Protocol::warm_timer`).
 const AHEAD_EDGE: usize = 15;
 const AHEAD_NODE: usize = 10;
 const AHEAD_PEER: usize = 5;
@@ -408,10 +408,11 @@ impl<P: Protocol> Engine<P> {
         }
         let edges = &self.net.edges;
         let sends = self.nodes.len() >= WARM_SENDS_FROM_NODES;
-        if let Some(Event::Arrive { edge, .. }) = self.queue.peek_ahead(AHEAD_EDGE) {
+        if let Some(Event::Arrive { edge, msg }) = self.queue.peek_ahead(AHEAD_EDGE) {
             if let Some(e) = edges.get(*edge as usize) {
                 warm(e);
             }
+            P::warm_message(msg);
         }
         match self.queue.peek_ahead(AHEAD_NODE) {
             Some(Event::Arrive { edge, msg }) => {
@@ -451,9 +452,12 @@ impl<P: Protocol> Engine<P> {
                     }
                 }
             }
-            Some(Event::Timer { node, id, .. }) => {
+            Some(Event::Timer { node, id, timer }) => {
                 if let Some(table) = self.timers.get(*node as usize) {
                     table.prefetch(*id);
+                }
+                if let Some(node) = self.nodes.get(*node as usize) {
+                    node.warm_timer(timer);
                 }
             }
             _ => {}

@@ -655,6 +655,61 @@ impl Protocol for Strokkur {
         }
     }
 
+    /// What handling a message reads beyond the node's first lines: the rest of the node (its
+    /// decoder's fields among them), the sender's link state and, for a codeword, its ID list
+    /// and payload and the slots its IDs hash to in the sender's table of the decoder.
+    ///
+    /// Not on WebAssembly: there a warm is a load, not a prefetch, and with these compiled in
+    /// the 250-node WASM bench ran about 10% slower although the engine warms nothing below
+    /// 4,096 nodes there.
+    #[cfg(not(target_arch = "wasm32"))]
+    #[inline(always)]
+    fn warm(&self, from: PeerIdx, msg: &StrokkurMsg) {
+        use crate::prefetch::prefetch_all;
+        prefetch_all(self);
+        let Some(peer) = self.peers.get(from.idx()) else {
+            return;
+        };
+        prefetch_all(peer);
+        let Some(Message::Codeword(cw)) = &msg.body else {
+            return;
+        };
+        if let (Some(codec), Some(sender)) = (&self.codec, peer.sender) {
+            codec.decoder.warm(sender, &cw.ids);
+        }
+    }
+
+    /// A send timer's reads: the rest of the node, the peer's link state and what encoding a
+    /// codeword for it may read (every member of the window, every ID the link has cached).
+    #[cfg(not(target_arch = "wasm32"))]
+    #[inline(always)]
+    fn warm_timer(&self, timer: &StrokkurTimer) {
+        use crate::prefetch::prefetch_all;
+        prefetch_all(self);
+        let StrokkurTimer::Send(to) = timer else {
+            return;
+        };
+        let Some(peer) = self.peers.get(to.idx()) else {
+            return;
+        };
+        prefetch_all(peer);
+        if let (Some(codec), Some(link)) = (&self.codec, &peer.link) {
+            codec.window.warm();
+            link.warm_all();
+        }
+    }
+
+    /// A codeword's ID list (which `warm` reads) and its payload.
+    #[cfg(not(target_arch = "wasm32"))]
+    #[inline(always)]
+    fn warm_message(msg: &StrokkurMsg) {
+        use crate::prefetch::prefetch;
+        if let Some(Message::Codeword(cw)) = &msg.body {
+            prefetch(cw.ids.as_ptr());
+            prefetch(cw.payload.as_ptr());
+        }
+    }
+
     /// A node that stops coding (silent, withholding) ends its streams; one that starts again
     /// resumes them at the rate each peer had.
     fn set_behaviour(&mut self, behaviour: &Behaviour, cx: &mut Ctx<'_, Self>) {
