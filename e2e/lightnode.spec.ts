@@ -75,6 +75,7 @@ for (const suite of SUITES) {
     let browser: Browser;
     const pages: Page[] = [];
     const pageErrors: string[] = [];
+    const pageTrouble: string[] = [];
 
     function node(script: string, args: string[]) {
       return ns.exec(NODE, [path.join(ROOT, script), ...args], { cwd: ROOT });
@@ -110,6 +111,11 @@ for (const suite of SUITES) {
         page.on('pageerror', (error) => pageErrors.push(`page ${i}: ${error.message}`));
         // A renderer that dies shows only as a missing element otherwise.
         page.on('crash', () => mark(`page ${i} crashed`));
+        // So do a script that failed to load and an error only the console saw: kept for a failure's report.
+        page.on('requestfailed', (request) => pageTrouble.push(`page ${i}: ${request.url()} failed (${request.failure()?.errorText})`));
+        page.on('console', (message) => {
+          if (message.type() === 'error') pageTrouble.push(`page ${i} console: ${message.text()}`);
+        });
         pages.push(page);
       }
     });
@@ -117,7 +123,19 @@ for (const suite of SUITES) {
     test.afterEach(async ({}, testInfo) => {
       if (testInfo.status === testInfo.expectedStatus) return;
       // What each page saw, to tell a lost tx from a lost peer.
+      console.log(`page errors: ${JSON.stringify(pageErrors)}; failed requests and console errors: ${JSON.stringify(pageTrouble.slice(-40))}`);
       for (const [i, page] of pages.entries()) {
+        if ((await page.locator('#lightnode').count()) === 0) {
+          // The panel's module never ran: say how far the page got and which files it fetched.
+          const got = await page.evaluate(() => ({
+            url: location.href,
+            readyState: document.readyState,
+            body: document.body?.innerHTML.slice(0, 300),
+            fetched: performance.getEntriesByType('resource').map((r) => `${r.name.split('/').pop()} ${Math.round(r.duration)} ms`),
+          }));
+          console.log(`page ${i}: no #lightnode: ${JSON.stringify(got)}`);
+          continue;
+        }
         const seen = await page.locator('#lightnode').evaluate((el) => ({
           data: { ...(el as HTMLElement).dataset },
           framed: [...el.querySelectorAll('#ln-framed tr')].map((tr) => (tr as HTMLElement).title),
