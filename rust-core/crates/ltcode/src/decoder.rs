@@ -78,14 +78,32 @@ pub struct SenderStats {
 }
 
 const NIL: u32 = u32::MAX;
-/// Map entries: the top bit set means "known: the symbol with this sequence number (mod
-/// 2^31)"; clear means "missing, waiting codewords' edge list starts at this edge".
-const KNOWN: u32 = 1 << 31;
+/// Map entries: the top bit clear means "known: the symbol with this sequence number (mod
+/// 2^31)"; set means "missing: waiting codewords' edge list starts at the edge in the low
+/// bits". Known entries keep the bit clear so that none is all ones, the map's mark of an
+/// empty slot (`idmap::EMPTY`), however many symbols a long-running node learns.
+const WAITING: u32 = 1 << 31;
 
 /// A known entry for symbol `seq`.
 #[inline]
 fn known(seq: u64) -> u32 {
-    KNOWN | (seq as u32 & !KNOWN)
+    seq as u32 & !WAITING
+}
+
+/// The entry of a waiting list that starts at `edge` (the edge arena stays far below 2^31).
+#[inline]
+fn waiting(edge: u32) -> u32 {
+    debug_assert!(
+        edge < !WAITING,
+        "edge index {edge} out of the entry's range"
+    );
+    edge | WAITING
+}
+
+/// The first edge of the waiting list an entry is, if it is one (else it is known).
+#[inline]
+fn waiting_head(entry: u32) -> Option<u32> {
+    (entry & WAITING != 0).then_some(entry & !WAITING)
 }
 
 /// For a known entry whose symbol is still among the last `m` learned: how many symbols ago it
@@ -93,8 +111,8 @@ fn known(seq: u64) -> u32 {
 /// (m <= 2^30, sweeps every m/2 evictions), so the age mod 2^31 is exact.
 #[inline]
 fn live_age(entry: u32, learned: u64, m: usize) -> Option<u64> {
-    let age = ((learned as u32).wrapping_sub(entry) & !KNOWN) as u64;
-    (entry & KNOWN != 0 && (1..=m as u64).contains(&age)).then_some(age)
+    let age = ((learned as u32).wrapping_sub(entry) & !WAITING) as u64;
+    (entry & WAITING == 0 && (1..=m as u64).contains(&age)).then_some(age)
 }
 
 /// Whether `ids` names an ID twice. A 512-bit filter on the IDs' low bits sends only an ID
@@ -128,7 +146,7 @@ fn has_repeat(ids: &[ShortId], sorted: &mut Vec<ShortId>) -> bool {
 /// table to find nothing).
 fn stale(learned: u64, m: usize) -> Option<impl Fn(u32) -> bool> {
     (learned > m as u64)
-        .then_some(move |entry| entry & KNOWN != 0 && live_age(entry, learned, m).is_none())
+        .then_some(move |entry| entry & WAITING == 0 && live_age(entry, learned, m).is_none())
 }
 
 #[derive(Clone, Debug)]
@@ -561,8 +579,9 @@ impl Decoder {
             };
             // The ID is not live (checked by the caller): an entry is a waiting list or a
             // stale known one, which this replaces.
-            let previous = ids.insert_or_sweep(id, e, stale(self.learned, self.peel_window));
-            if let Some(head) = previous.filter(|&head| head & KNOWN == 0) {
+            let previous =
+                ids.insert_or_sweep(id, waiting(e), stale(self.learned, self.peel_window));
+            if let Some(head) = previous.and_then(waiting_head) {
                 self.edges[e as usize].next = head;
                 self.edges[head as usize].prev = e;
             }
@@ -611,7 +630,7 @@ impl Decoder {
                     if edge.next == NIL {
                         ids.remove(edge.id);
                     } else {
-                        ids.insert(edge.id, edge.next);
+                        ids.insert(edge.id, waiting(edge.next));
                     }
                 } else {
                     self.edges[edge.prev as usize].next = edge.next;
@@ -779,12 +798,11 @@ impl Decoder {
             let Some(previous) = sender.ids.insert_or_sweep(id, known(seq), stale) else {
                 continue;
             };
-            if previous & KNOWN != 0 {
-                // A stale entry, or a short-ID collision inside the window: the newer symbol
-                // takes the ID.
+            // A known entry (stale, or a short-ID collision inside the window): the newer
+            // symbol takes the ID.
+            let Some(mut e) = waiting_head(previous) else {
                 continue;
-            }
-            let mut e = previous;
+            };
             while e != NIL {
                 let edge = &mut self.edges[e as usize];
                 edge.linked = false;
@@ -838,6 +856,52 @@ impl Decoder {
 mod tests {
     use super::*;
     use crate::rng::SplitMix64;
+
+    /// Past 2^31 - 1 symbols learned (a relay at 10,000 tx/s gets there in under 3 days), a
+    /// known entry never takes the map's empty mark, and its age stays exact across the wraps;
+    /// a waiting list's entry gives its edge back.
+    #[test]
+    fn known_entries_stay_distinct_from_empty_and_age_exactly() {
+        let m = 16_384;
+        for seq in [
+            0,
+            (1 << 31) - 2,
+            (1 << 31) - 1,
+            1 << 31,
+            (1 << 32) - 1,
+            1 << 32,
+            (3 << 31) + 7,
+        ] {
+            assert_ne!(known(seq), crate::idmap::EMPTY, "seq {seq}");
+            assert_eq!(waiting_head(known(seq)), None, "seq {seq} is known");
+            for age in [1, 2, m as u64] {
+                assert_eq!(
+                    live_age(known(seq), seq + age, m),
+                    Some(age),
+                    "seq {seq} age {age}"
+                );
+            }
+            assert_eq!(
+                live_age(known(seq), seq + m as u64 + 1, m),
+                None,
+                "seq {seq} gone"
+            );
+            assert_eq!(
+                live_age(known(seq), seq, m),
+                None,
+                "seq {seq} not learned yet"
+            );
+        }
+        for edge in [0, 1, 12_345, (1 << 31) - 2] {
+            assert_ne!(waiting(edge), crate::idmap::EMPTY);
+            assert_eq!(waiting_head(waiting(edge)), Some(edge));
+            assert_eq!(
+                live_age(waiting(edge), 1 << 40, 1 << 30),
+                None,
+                "a waiting list is not known"
+            );
+        }
+    }
 
     #[test]
     fn has_repeat_agrees_with_a_pairwise_scan() {
