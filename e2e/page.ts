@@ -49,10 +49,15 @@ export async function clickNode(page: Page, k: number, node: number): Promise<vo
  * the runs' workers have answered who has the picked tx then.
  */
 export async function seekTimeline(page: Page, position: number): Promise<void> {
+  await seekDrawn(page, position);
+  await appState(page, 'seek', 'scanned');
+}
+
+/** Moves the paused timeline to `position` of its 1000 steps and waits until that moment is drawn. */
+export async function seekDrawn(page: Page, position: number): Promise<void> {
   await page.locator('#timeline').fill(String(position));
   const endUs = Number(await page.locator('#app').getAttribute('data-end-us'));
   await appState(page, 't-us', String(Math.round((position / 1000) * endUs)));
-  await appState(page, 'seek', 'scanned');
 }
 
 /** Puts scenario JSON into the editor and runs it. */
