@@ -153,25 +153,19 @@ pub fn write_outputs(
 /// The studies written before with the fresh ones in their place: the project's studies in
 /// their fixed order, then any others the folder holds (`gossipsub-real`) as they were.
 fn merge(
-    before: Vec<(String, Value, String)>,
+    mut before: Vec<(String, Value, String)>,
     mut fresh: Vec<(String, Value, String)>,
 ) -> Vec<(String, Value, String)> {
-    let mut before: Vec<Option<(String, Value, String)>> = before.into_iter().map(Some).collect();
-    let mut take = |id: &str| -> Option<(String, Value, String)> {
-        if let Some(i) = fresh.iter().position(|s| s.0 == id) {
-            before
-                .iter_mut()
-                .filter(|b| b.as_ref().is_some_and(|b| b.0 == id))
-                .for_each(|b| *b = None);
-            return Some(fresh.remove(i));
+    before.retain(|b| fresh.iter().all(|f| f.0 != b.0));
+    let mut merged = Vec::new();
+    for study in STUDIES {
+        for list in [&mut fresh, &mut before] {
+            if let Some(i) = list.iter().position(|s| s.0 == study.id) {
+                merged.push(list.remove(i));
+            }
         }
-        let i = before
-            .iter()
-            .position(|b| b.as_ref().is_some_and(|b| b.0 == id))?;
-        before[i].take()
-    };
-    let mut merged: Vec<_> = STUDIES.iter().filter_map(|s| take(s.id)).collect();
-    merged.extend(before.into_iter().flatten());
+    }
+    merged.extend(before);
     merged
 }
 
