@@ -78,3 +78,33 @@ describe('txsim CMD --help', () => {
     expect(run.stdout).toContain('txsim run SCENARIO.json');
   });
 });
+
+describe('txsim run --jobs', () => {
+  it('runs the protocols on several threads with the same report and trace as one at a time', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'txcast-cli-'));
+    const scenario = path.join(dir, 'three.json');
+    fs.writeFileSync(scenario, JSON.stringify({
+      name: 'three runs', seed: 7, nodes: 40,
+      topology: { kind: 'random_regular', degree: 6 },
+      latency: { kind: 'geographic' },
+      workload: { kind: 'poisson', total_tps: 20, duration_ms: 2000, tx_bytes: 128 },
+      protocols: [{ protocol: 'strokkur' }, { protocol: 'flood' }, { protocol: 'inv' }],
+    }));
+    const outputs = [1, 3].map((jobs) => {
+      const [report, trace] = [path.join(dir, `report${jobs}.json`), path.join(dir, `trace${jobs}.jsonl`)];
+      const run = spawnSync(txsim, ['run', scenario, '--jobs', String(jobs), '--quiet', '--out', report, '--trace', trace], { encoding: 'utf8' });
+      expect(run.status, run.stderr).toBe(0);
+      const runs = JSON.parse(fs.readFileSync(report, 'utf8')).runs.map(({ wall_ms: _, ...rest }: { wall_ms: number }) => rest);
+      return { runs, trace: fs.readFileSync(trace, 'utf8') };
+    });
+    expect(outputs[0].runs.map((r: { label: string }) => r.label)).toEqual(['strokkur', 'flood', 'inv']);
+    expect(outputs[1].runs).toEqual(outputs[0].runs);
+    expect(outputs[1].trace).toBe(outputs[0].trace);
+    expect(outputs[0].trace.split('\n')[0]).toContain('strokkur');
+    // The runs' part files are joined and gone.
+    expect(fs.readdirSync(dir).sort()).toEqual(['report1.json', 'report3.json', 'three.json', 'trace1.jsonl', 'trace3.jsonl']);
+    const bad = spawnSync(txsim, ['run', scenario, '--jobs', 'many'], { encoding: 'utf8' });
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain('--jobs wants a number');
+  });
+});

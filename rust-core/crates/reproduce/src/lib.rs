@@ -16,6 +16,7 @@ pub use outcome::{Censored, CensoredBin, Outcome, Series};
 pub use studies::STUDIES;
 
 use serde_json::Value;
+use sim::parallel::{lock, map_on_threads};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
@@ -219,13 +220,10 @@ fn run_jobs(
     // keep the plan's order.
     let mut order: Vec<usize> = (0..jobs.len()).collect();
     order.sort_by(|&a, &b| jobs[b].cost.total_cmp(&jobs[a].cost).then(a.cmp(&b)));
-    let next = AtomicUsize::new(0);
     let done = AtomicUsize::new(0);
-    let results: Mutex<Vec<Option<Result<Outcome, String>>>> =
-        Mutex::new((0..jobs.len()).map(|_| None).collect());
     // The runs under way: job index, name, fraction done (two studies' runs may share a name).
     let running: Mutex<Vec<(usize, String, f64)>> = Mutex::new(Vec::new());
-    // One run: progress while it goes, its outcome in its slot of the plan's order.
+    // One run: progress while it goes; its outcome goes to its slot of the plan's order.
     let run_job = |i: usize| {
         let job = &jobs[i];
         let name = format!("{}: {}", studies[job.study].id, job.label);
@@ -258,27 +256,12 @@ fn run_jobs(
             label: &job.label,
             wall_ms: (opts.now_ms)() - t0,
         });
-        lock(&results)[i] = Some(result.map_err(|e| format!("{name}: {e}")));
+        result.map_err(|e| format!("{name}: {e}"))
     };
-    std::thread::scope(|scope| {
-        for _ in 0..opts.jobs.clamp(1, jobs.len().max(1)) {
-            scope.spawn(|| {
-                while let Some(&i) = order.get(next.fetch_add(1, Ordering::Relaxed)) {
-                    run_job(i);
-                }
-            });
-        }
-    });
-    let results = results.into_inner().unwrap_or_else(|p| p.into_inner());
-    results
+    map_on_threads(opts.jobs, &order, run_job)
         .into_iter()
         .map(|r| r.unwrap_or_else(|| Err("a worker thread stopped early".into())))
         .collect()
-}
-
-/// A poisoned lock only means another run panicked; its slot stays empty and is reported.
-fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(|p| p.into_inner())
 }
 
 pub use page::{check_out_dir, write_outputs};

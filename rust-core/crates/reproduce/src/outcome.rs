@@ -11,6 +11,7 @@ use sim::run::{Prepared, RunReport};
 use sim::workload::TxPlan;
 use std::cell::RefCell;
 use std::rc::Rc;
+use std::sync::Arc;
 
 /// Width of a time-series bin, in microseconds.
 pub const BIN_US: u64 = 1_000_000;
@@ -127,7 +128,7 @@ pub fn run_one(
         on_progress(step as f64 / STEPS as f64);
     }
     started.run.run_until(u64::MAX);
-    let (net, plan) = (Rc::clone(&started.net), Rc::clone(&started.plan));
+    let (net, plan) = (Arc::clone(&started.net), Arc::clone(&started.plan));
     let (report, metrics) = started.report_and_metrics(&prep, now_ms() - t0);
     let series = recorder.map(|rec| {
         let mut s = rec.borrow().clone();

@@ -19,7 +19,7 @@ use proto::{
 };
 use proto::{Counter, EventQueue, MsgClass, TimerId, TimerTable, Unit};
 use std::collections::BinaryHeap;
-use std::rc::Rc;
+use std::sync::Arc;
 
 /// A send or disconnect that names a peer index the node does not have.
 pub const BAD_PEER_INDEX: Counter = Counter {
@@ -187,8 +187,8 @@ pub fn serialization_us(bytes: usize, bps: u64) -> u64 {
 }
 
 pub struct Engine<P: Protocol> {
-    net: Rc<Network>,
-    plan: Rc<TxPlan>,
+    net: Arc<Network>,
+    plan: Arc<TxPlan>,
     nodes: Vec<P>,
     rngs: Vec<Rng>,
     timers: Vec<TimerTable>,
@@ -232,8 +232,8 @@ pub struct Engine<P: Protocol> {
 
 impl<P: Protocol> Engine<P> {
     pub fn new(
-        net: Rc<Network>,
-        plan: Rc<TxPlan>,
+        net: Arc<Network>,
+        plan: Arc<TxPlan>,
         scenario: &crate::scenario::Scenario,
         config: &P::Config,
         options: &EngineOptions,
@@ -642,7 +642,7 @@ impl<P: Protocol> Engine<P> {
     #[cold]
     #[inline(never)]
     fn on_change(&mut self) {
-        let net = Rc::clone(&self.net);
+        let net = Arc::clone(&self.net);
         let i = self.next_change;
         self.next_change += 1;
         let Some(change) = net.timeline.changes.get(i) else {

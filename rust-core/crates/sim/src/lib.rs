@@ -18,6 +18,7 @@ pub mod links;
 pub mod load;
 pub mod metrics;
 pub mod network;
+pub mod parallel;
 pub mod phases;
 pub mod registry;
 pub mod run;

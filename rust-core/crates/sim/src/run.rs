@@ -18,13 +18,13 @@ use serde::de::DeserializeOwned;
 use serde::Serialize;
 use std::any::Any;
 use std::collections::BTreeMap;
-use std::rc::Rc;
+use std::sync::Arc;
 
 /// A scenario ready to run: its network and its load, shared by every protocol run.
 pub struct Prepared {
     pub scenario: Scenario,
-    pub net: Rc<Network>,
-    pub plan: Rc<TxPlan>,
+    pub net: Arc<Network>,
+    pub plan: Arc<TxPlan>,
 }
 
 impl Prepared {
@@ -33,17 +33,17 @@ impl Prepared {
         let plan = TxPlan::build(&scenario, &net);
         Ok(Prepared {
             scenario,
-            net: Rc::new(net),
-            plan: Rc::new(plan),
+            net: Arc::new(net),
+            plan: Arc::new(plan),
         })
     }
 
     /// The network and load of run `index`: the scenario's own, or rebuilt (same graph and
     /// seed) with the run's own adversaries, workload or events.
-    pub fn for_run(&self, index: usize) -> Result<(Rc<Network>, Rc<TxPlan>), ScenarioError> {
+    pub fn for_run(&self, index: usize) -> Result<(Arc<Network>, Arc<TxPlan>), ScenarioError> {
         let spec = &self.scenario.protocols[index];
         if spec.adversaries.is_none() && spec.workload.is_none() && spec.events.is_none() {
-            return Ok((Rc::clone(&self.net), Rc::clone(&self.plan)));
+            return Ok((Arc::clone(&self.net), Arc::clone(&self.plan)));
         }
         let mut scenario = self.scenario.clone();
         if let Some(sets) = &spec.adversaries {
@@ -58,7 +58,7 @@ impl Prepared {
         let net = Network::build(&scenario)
             .map_err(|e| err(format!("protocols[{index}].{}", e.path), e.message))?;
         let plan = TxPlan::build(&scenario, &net);
-        Ok((Rc::new(net), Rc::new(plan)))
+        Ok((Arc::new(net), Arc::new(plan)))
     }
 
     /// The same network and load under another seed.
@@ -188,8 +188,8 @@ pub struct Started {
     pub protocol: String,
     pub config: serde_json::Value,
     /// The run's network and load (the scenario's, unless the run overrides them).
-    pub net: Rc<Network>,
-    pub plan: Rc<TxPlan>,
+    pub net: Arc<Network>,
+    pub plan: Arc<TxPlan>,
     pub run: Box<dyn Run>,
 }
 
@@ -238,8 +238,8 @@ where
         .map_err(|e| err(format!("protocols[{index}].config"), e.to_string()))?;
     let (net, plan) = prep.for_run(index)?;
     let engine = Engine::<P>::new(
-        Rc::clone(&net),
-        Rc::clone(&plan),
+        Arc::clone(&net),
+        Arc::clone(&plan),
         &prep.scenario,
         &config,
         options,

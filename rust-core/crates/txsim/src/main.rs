@@ -1,16 +1,19 @@
 //! txsim: run scenarios, benchmarks and the demo natively, from the command line.
 
 use sim::engine::{EngineOptions, TraceEvent};
+use sim::parallel::{lock, map_on_threads};
 use sim::registry::{start_run, PROTOCOLS};
-use sim::run::{Prepared, Report};
+use sim::run::{Prepared, Report, RunReport};
 use std::io::Write;
 use std::process::ExitCode;
+use std::sync::Mutex;
 
 const HELP: &str = "\
 txsim - simulate transaction broadcast protocols
 
 USAGE:
-    txsim run SCENARIO.json [--seed N] [--protocol LABEL] [--out REPORT.json] [--trace TRACE.jsonl] [--quiet]
+    txsim run SCENARIO.json [--seed N] [--protocol LABEL] [--jobs N] [--out REPORT.json]
+                            [--trace TRACE.jsonl] [--quiet]
     txsim validate SCENARIO.json      check a scenario file and say what is wrong (and which
                                       protocol ignores which adversary behaviour)
     txsim schema [--out FILE]         print the scenario JSON Schema
@@ -27,8 +30,9 @@ USAGE:
     txsim --help | --version
 
 run: runs every protocol of the scenario (or only --protocol LABEL) on the same network, load
-and seed; prints a table, writes the JSON report to --out, and the per-event trace (JSON lines)
-to --trace. Progress goes to stderr.
+and seed, on --jobs threads (default: all cores; each run needs its own memory); prints a
+table, writes the JSON report to --out, and the per-event trace (JSON lines, in the
+scenario's order of runs) to --trace. Progress goes to stderr.
 
 reproduce: runs every study (see docs/results.md), on --jobs threads (default: all cores),
 writes results.md, results.json, figures/*.svg and reports/*.json to --out (default docs/),
@@ -168,7 +172,11 @@ fn wall_s() -> f64 {
 }
 
 fn cmd_run(args: &[String]) -> Result<(), String> {
-    let f = parse_flags(args, &["seed", "protocol", "out", "trace"], &["quiet"])?;
+    let f = parse_flags(
+        args,
+        &["seed", "protocol", "out", "trace", "jobs"],
+        &["quiet"],
+    )?;
     let [path] = f.positional.as_slice() else {
         return Err("run wants one scenario file; see `txsim --help`".into());
     };
@@ -178,6 +186,7 @@ fn cmd_run(args: &[String]) -> Result<(), String> {
         .map(|s| s.parse::<u64>())
         .transpose()
         .map_err(|_| "--seed wants a number")?;
+    let threads = f.number("jobs", cores())?.max(1);
     let prep = Prepared::with_seed(scenario, seed).map_err(|e| format!("{path}: {e}"))?;
     let wanted = f.get("protocol");
     let indices: Vec<usize> = (0..prep.scenario.protocols.len())
@@ -191,67 +200,21 @@ fn cmd_run(args: &[String]) -> Result<(), String> {
             labels.join(", ")
         ));
     }
-    let mut trace_file = match f.get("trace") {
-        Some(p) => Some(std::io::BufWriter::new(
-            std::fs::File::create(p).map_err(|e| format!("cannot write {p}: {e}"))?,
-        )),
-        None => None,
-    };
-    let quiet = f.has("quiet");
+    let trace = f.get("trace");
+    let progress = RunProgress::new(!f.has("quiet"));
+    // Runs go in the scenario's order, on as many threads as asked; each writes its trace to
+    // a part file of its own, joined in that order at the end.
+    let order: Vec<usize> = (0..indices.len()).collect();
+    let outcomes = map_on_threads(threads, &order, |k| {
+        let part = trace.map(|t| format!("{t}.part{k}"));
+        run_one(&prep, indices[k], part.as_deref(), &progress).map_err(|e| format!("{path}: {e}"))
+    });
     let mut runs = Vec::new();
-    for i in indices {
-        let mut started =
-            start_run(&prep, i, &EngineOptions::default()).map_err(|e| format!("{path}: {e}"))?;
-        let lines: std::rc::Rc<std::cell::RefCell<Vec<String>>> = Default::default();
-        if trace_file.is_some() {
-            let sink = std::rc::Rc::clone(&lines);
-            let label = started.label.clone();
-            started.run.set_trace(Box::new(move |ev| {
-                sink.borrow_mut().push(trace_line(&label, ev))
-            }));
-        }
-        let t0 = wall_s();
-        let end = started.run.end_us();
-        let step = (end / 100).max(1);
-        let mut last_print = t0;
-        let mut t: u64 = 0;
-        loop {
-            t = t.saturating_add(step);
-            let more = started.run.run_until(t);
-            if let Some(file) = trace_file.as_mut() {
-                for line in lines.borrow_mut().drain(..) {
-                    writeln!(file, "{line}").map_err(|e| format!("writing the trace: {e}"))?;
-                }
-            }
-            let shown = last_print > t0;
-            if !quiet && (wall_s() - last_print > 0.5 || (shown && !more)) {
-                last_print = wall_s();
-                let done = if more {
-                    started.run.now_us() as f64 / end.max(1) as f64
-                } else {
-                    1.0
-                };
-                eprint!(
-                    "\r{}: {:>3.0}% of {:.1} s simulated, {} events   ",
-                    started.label,
-                    100.0 * done,
-                    end as f64 / 1e6,
-                    started.run.events()
-                );
-            }
-            if !more {
-                break;
-            }
-        }
-        if !quiet && last_print > t0 {
-            eprintln!();
-        }
-        let wall_ms = (wall_s() - t0) * 1000.0;
-        runs.push(started.report(&prep, wall_ms));
+    for outcome in outcomes {
+        runs.push(outcome.unwrap_or_else(|| Err("a run stopped early".into()))?);
     }
-    if let Some(mut file) = trace_file {
-        file.flush()
-            .map_err(|e| format!("writing the trace: {e}"))?;
+    if let Some(t) = trace {
+        join_parts(t, indices.len())?;
     }
     let report = Report {
         scenario: prep.scenario.clone(),
@@ -264,6 +227,137 @@ fn cmd_run(args: &[String]) -> Result<(), String> {
         eprintln!("report written to {out}");
     }
     Ok(())
+}
+
+/// Runs protocol entry `index` of the scenario to its end, writing its trace to `trace` if
+/// given, and reports how far it is to `progress`.
+fn run_one(
+    prep: &Prepared,
+    index: usize,
+    trace: Option<&str>,
+    progress: &RunProgress,
+) -> Result<RunReport, String> {
+    let mut started =
+        start_run(prep, index, &EngineOptions::default()).map_err(|e| e.to_string())?;
+    let mut trace_file = match trace {
+        Some(p) => Some(std::io::BufWriter::new(
+            std::fs::File::create(p).map_err(|e| format!("cannot write {p}: {e}"))?,
+        )),
+        None => None,
+    };
+    let lines: std::rc::Rc<std::cell::RefCell<Vec<String>>> = Default::default();
+    if trace_file.is_some() {
+        let sink = std::rc::Rc::clone(&lines);
+        let label = started.label.clone();
+        started.run.set_trace(Box::new(move |ev| {
+            sink.borrow_mut().push(trace_line(&label, ev))
+        }));
+    }
+    let t0 = wall_s();
+    let end = started.run.end_us();
+    let step = (end / 100).max(1);
+    let mut t: u64 = 0;
+    progress.update(index, &started.label, 0.0, 0);
+    loop {
+        t = t.saturating_add(step);
+        let more = started.run.run_until(t);
+        if let Some(file) = trace_file.as_mut() {
+            for line in lines.borrow_mut().drain(..) {
+                writeln!(file, "{line}").map_err(|e| format!("writing the trace: {e}"))?;
+            }
+        }
+        if !more {
+            break;
+        }
+        let done = started.run.now_us() as f64 / end.max(1) as f64;
+        progress.update(index, &started.label, done, started.run.events());
+    }
+    if let Some(mut file) = trace_file {
+        file.flush()
+            .map_err(|e| format!("writing the trace: {e}"))?;
+    }
+    let took_s = wall_s() - t0;
+    progress.done(index, &started.label, started.run.events(), took_s);
+    Ok(started.report(prep, took_s * 1000.0))
+}
+
+/// Joins the runs' trace part files into `path`, in the scenario's order.
+fn join_parts(path: &str, parts: usize) -> Result<(), String> {
+    let mut out = std::io::BufWriter::new(
+        std::fs::File::create(path).map_err(|e| format!("cannot write {path}: {e}"))?,
+    );
+    for k in 0..parts {
+        let part = format!("{path}.part{k}");
+        let mut file =
+            std::fs::File::open(&part).map_err(|e| format!("cannot read {part}: {e}"))?;
+        std::io::copy(&mut file, &mut out).map_err(|e| format!("writing the trace: {e}"))?;
+        std::fs::remove_file(&part).map_err(|e| format!("cannot remove {part}: {e}"))?;
+    }
+    out.flush().map_err(|e| format!("writing the trace: {e}"))
+}
+
+/// The progress line on stderr for the runs under way: how far each is, at most twice a
+/// second, and a line ending once they are all done.
+struct RunProgress {
+    shown: bool,
+    state: Mutex<ProgressState>,
+}
+
+#[derive(Default)]
+struct ProgressState {
+    /// Runs under way: entry index, label, fraction simulated, events.
+    running: Vec<(usize, String, f64, u64)>,
+    last_print: f64,
+}
+
+impl RunProgress {
+    fn new(shown: bool) -> RunProgress {
+        RunProgress {
+            shown,
+            state: Mutex::default(),
+        }
+    }
+
+    fn update(&self, index: usize, label: &str, done: f64, events: u64) {
+        if !self.shown {
+            return;
+        }
+        let mut s = lock(&self.state);
+        match s.running.iter_mut().find(|r| r.0 == index) {
+            Some(r) => (r.2, r.3) = (done, events),
+            None => {
+                s.running.push((index, label.to_string(), done, events));
+                s.running.sort_by_key(|r| r.0);
+            }
+        }
+        if wall_s() - s.last_print < 0.5 {
+            return;
+        }
+        s.last_print = wall_s();
+        let line = match s.running.as_slice() {
+            [(_, label, done, events)] => {
+                format!("{label}: {:>3.0}% simulated, {events} events", 100.0 * done)
+            }
+            many => many
+                .iter()
+                .map(|(_, label, done, _)| format!("{label} {:.0}%", 100.0 * done))
+                .collect::<Vec<_>>()
+                .join(" | "),
+        };
+        eprint!("\r{line:<78}");
+    }
+
+    /// Takes a finished run off the line and leaves a line of its own for it.
+    fn done(&self, index: usize, label: &str, events: u64, wall_s: f64) {
+        let mut s = lock(&self.state);
+        s.running.retain(|r| r.0 != index);
+        if self.shown && wall_s >= 0.5 {
+            eprintln!(
+                "\r{:<78}",
+                format!("{label}: done, {events} events in {wall_s:.1} s")
+            );
+        }
+    }
 }
 
 fn trace_line(label: &str, ev: &TraceEvent) -> String {
@@ -525,6 +619,11 @@ fn cmd_bench(args: &[String]) -> Result<(), String> {
 }
 
 /// The repository's `scenarios/` folder: under the working directory, or next to the sources.
+/// Threads to run on by default: all cores.
+fn cores() -> usize {
+    std::thread::available_parallelism().map_or(2, |n| n.get())
+}
+
 fn repo_dir() -> std::path::PathBuf {
     let here = std::path::PathBuf::from(".");
     if here.join("scenarios").is_dir() {
@@ -546,7 +645,7 @@ fn cmd_reproduce(args: &[String]) -> Result<(), String> {
         ));
     }
     let repo = repo_dir();
-    let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let cores = cores();
     let opts = Options {
         mode: if f.has("quick") {
             Mode::Quick

@@ -16,6 +16,7 @@ use sim::timeline::What;
 use sim::workload::TxPlan;
 use std::cell::RefCell;
 use std::rc::Rc;
+use std::sync::Arc;
 use wasm_bindgen::prelude::*;
 
 /// What the trace sink collects between two `take_*` calls.
@@ -267,8 +268,8 @@ pub struct Simulation {
     index: usize,
     info: &'static proto::registry::ProtocolInfo,
     /// This run's network and load (the scenario's, unless the run overrides them).
-    net: Rc<Network>,
-    plan: Rc<TxPlan>,
+    net: Arc<Network>,
+    plan: Arc<TxPlan>,
     started: Option<Started>,
     /// The metrics of a finished run, kept so its arrival logs can still be scanned.
     finished: Option<Metrics>,
@@ -342,8 +343,8 @@ impl Simulation {
                 prep,
                 index,
                 info,
-                net: Rc::clone(&started.net),
-                plan: Rc::clone(&started.plan),
+                net: Arc::clone(&started.net),
+                plan: Arc::clone(&started.plan),
                 started: Some(started),
                 finished: None,
                 captured,
