@@ -65,6 +65,20 @@ describe('npm start, build and screenshot', () => {
   });
 });
 
+describe('npm run bench', () => {
+  it('--help lists the benchmarks; a missing, unknown or second name is a usage error before anything is built', () => {
+    const help = node('bench.mjs', ['--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/benchmarks: .*engine.*codec.*strokkur/);
+    for (const [args, says] of [[[], 'which benchmark?'], [['bogus'], 'no benchmark `bogus`'], [['engine', 'codec'], 'one benchmark name, not 2']] as const) {
+      const bad = node('bench.mjs', [...args]);
+      expect(bad.code, args.join(' ')).toBe(2);
+      expect(bad.stderr).toContain(says);
+      expect(bad.stderr).not.toContain('building');
+    }
+  });
+});
+
 describe('txsim CMD --help', () => {
   it('prints the usage, with the names bench and reproduce take', () => {
     const bench = spawnSync(txsim, ['bench', '--help'], { encoding: 'utf8' });

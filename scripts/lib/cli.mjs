@@ -6,11 +6,17 @@ import { parseArgs } from 'node:util';
 /**
  * The `options` (as `node:util` parseArgs takes them) read strictly from `process.argv`, or exit.
  * `check(values)` may throw an Error for a bad value; `moreHelp()` may add to --help's text.
+ * With `positionals`, the words that are not options come back as `values.positionals`.
  */
-export async function commandLine(name, usage, options = {}, { check = () => {}, moreHelp = async () => '' } = {}) {
+export async function commandLine(name, usage, options = {}, { check = () => {}, moreHelp = async () => '', positionals = false } = {}) {
   let values;
   try {
-    values = parseArgs({ options: { ...options, help: { type: 'boolean', short: 'h', default: false } }, strict: true }).values;
+    const parsed = parseArgs({
+      options: { ...options, help: { type: 'boolean', short: 'h', default: false } },
+      strict: true,
+      allowPositionals: positionals,
+    });
+    values = positionals ? { ...parsed.values, positionals: parsed.positionals } : parsed.values;
     if (!values.help) check(values);
   } catch (error) {
     console.error(`${name}: ${error.message.split('\n')[0]}\n\n${usage}`);
