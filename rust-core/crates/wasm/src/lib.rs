@@ -3,6 +3,8 @@
 //! scenario and a peer's frame through these bindings.
 
 pub mod arrival_store;
+#[cfg(target_arch = "wasm32")]
+mod grow_ahead;
 pub mod layout;
 pub mod live_node;
 mod simulation;
@@ -12,6 +14,10 @@ pub use live_node::LiveNode;
 pub use simulation::Simulation;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use wasm_bindgen::prelude::*;
+
+#[cfg(target_arch = "wasm32")]
+#[global_allocator]
+static HEAP: grow_ahead::GrowAhead = grow_ahead::GrowAhead;
 
 /// Run `f` with its error as a JS exception. Natively (in tests) a panic also becomes an
 /// error; on wasm32 a panic aborts, and `install_panic_report` says why before the trap.
