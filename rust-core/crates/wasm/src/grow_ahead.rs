@@ -1,15 +1,17 @@
 //! The heap grows WebAssembly memory well ahead of need, not a few pages at a time.
 //!
-//! The standard allocator on wasm32 (dlmalloc) asks for more memory exactly when it runs out,
-//! and each `memory.grow` costs V8 far more than the pages themselves (it also adjusts the
-//! engine's external memory, which starts garbage collections). The Strokkur decoders' tables
-//! double thousands of times in a run: in Node, 40% of the 250-node Strokkur bench went to
-//! growing memory (and none once it grows ahead: 0.19-0.30 -> 0.38-0.45 simulated s per wall
-//! s). So whenever an allocation has grown memory, this wrapper reserves a further eighth of
-//! it at once and frees it again: the freed block joins the free space at the top of the heap,
-//! which the next allocations use without growing memory again. The memory kept ahead is at
-//! most an eighth of the heap (a quarter was no faster), and a reservation that fails is
-//! skipped.
+//! The standard allocator on wasm32 (dlmalloc) asks for more memory exactly when it runs out.
+//! In Node, each `memory.grow` costs V8 far more than the pages themselves (it also adjusts the
+//! engine's external memory, which starts garbage collections), and the Strokkur decoders'
+//! tables double thousands of times in a run: 40% of the 250-node Strokkur bench went to
+//! growing memory (none once it grows ahead: 0.19-0.30 -> 0.38-0.45 simulated s per wall s).
+//! Chromium's workers pay little for it (0.33-0.35 either way), so the page gains nothing but
+//! the Node hosts do: the relay's live node, the tests and `npm run bench`.
+//!
+//! Whenever an allocation has grown memory, this wrapper reserves a further eighth of it at
+//! once and frees it again: the freed block joins the free space at the top of the heap, which
+//! the next allocations use without growing memory again. The memory kept ahead is at most an
+//! eighth of the heap (a quarter was no faster), and a reservation that fails is skipped.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::arch::wasm32::memory_size;
