@@ -9,7 +9,7 @@ fn plan_of(workload: serde_json::Value) -> sim::workload::TxPlan {
     })
     .to_string();
     let prep = Prepared::new(sim::parse_scenario(&text).unwrap()).unwrap();
-    std::rc::Rc::try_unwrap(prep.plan).ok().unwrap()
+    std::sync::Arc::try_unwrap(prep.plan).ok().unwrap()
 }
 
 #[test]
