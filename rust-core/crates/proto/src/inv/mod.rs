@@ -29,9 +29,9 @@ pub use msg::{
 };
 
 use crate::pull::{forget_peer, millis, PeerSession, Peers, Wanted};
-use record::{Mark, Records};
 use crate::{Behaviour, Ctx, Dur, IdMap, Input, NodeSetup, PeerIdx, Protocol, Tx, TxId};
 use crate::{Cell, Detail, Table, Time, TimerNote, TxStatus};
+use record::{Mark, Records};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
