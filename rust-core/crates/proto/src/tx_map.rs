@@ -56,7 +56,7 @@ impl<V: Default + PartialEq> TxIdMap<V> {
 
     #[inline(never)]
     fn entry_cold(&mut self, id: TxId) -> &mut V {
-        let limit = (2 * (self.made + 1)).max(DENSE_FLOOR).min(DENSE_IDS);
+        let limit = (2 * (self.made + 1)).clamp(DENSE_FLOOR, DENSE_IDS);
         if id.0 < limit {
             // Grow geometrically (amortized O(1) for increasing ids), within the limit.
             let len = (id.0 + 1).max(2 * self.dense.len() as u64).min(limit);
