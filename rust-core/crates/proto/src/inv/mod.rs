@@ -174,22 +174,22 @@ impl Inv {
     }
 
     /// Sends the hashes the peer is still not known to have, and marks it as having them.
-    fn send_inv(&mut self, peer: PeerIdx, ids: Vec<TxId>, cx: &mut Ctx<'_, Self>) {
+    fn send_inv(&mut self, peer: PeerIdx, mut ids: Vec<TxId>, cx: &mut Ctx<'_, Self>) {
         if !self.peers.is_up(peer) {
             return;
         }
-        let mut fresh = Vec::with_capacity(ids.len());
-        for id in ids {
-            // The node may have turned silent or censoring since it queued them.
-            if !self.may_send_about(id) {
-                continue;
+        // Filtered in place (most invs name one hash): the node may have turned silent or
+        // censoring since it queued them; then what the peer is not known to have (only held
+        // txs are queued for announcing).
+        ids.retain(|&id| self.may_send_about(id));
+        ids.retain(|&id| self.txs.set(id, peer, Mark::Known));
+        if ids.len() <= MAX_INV_ENTRIES {
+            if !ids.is_empty() {
+                cx.send(peer, InvMsg::Inv(ids));
             }
-            // Only held txs are queued for announcing.
-            if self.txs.set(id, peer, Mark::Known) {
-                fresh.push(id);
-            }
+            return;
         }
-        for chunk in fresh.chunks(MAX_INV_ENTRIES) {
+        for chunk in ids.chunks(MAX_INV_ENTRIES) {
             cx.send(peer, InvMsg::Inv(chunk.to_vec()));
         }
     }
