@@ -87,8 +87,9 @@ pub enum InvTimer {
     Retry(TxId),
     /// One copy of a tx has been verified.
     Verified(Tx),
-    /// A delayed answer (DelayReplies adversary).
-    Reply { to: PeerSession, tx: Tx },
+    /// A delayed answer (DelayReplies adversary). The tx's fields side by side: the timer
+    /// takes 24 bytes instead of 32, and every event in the simulator's queue with it.
+    Reply { to: PeerSession, id: TxId, len: u32 },
 }
 
 pub struct Inv {
@@ -262,7 +263,8 @@ impl Inv {
                         Dur::from_millis_f64(delay_ms),
                         InvTimer::Reply {
                             to: self.peers.session(from),
-                            tx,
+                            id: tx.id,
+                            len: tx.len,
                         },
                     );
                 }
@@ -434,9 +436,9 @@ impl Protocol for Inv {
                 }
                 InvTimer::Retry(tx) => self.on_retry(tx, cx),
                 InvTimer::Verified(tx) => self.on_verified(tx, cx),
-                InvTimer::Reply { to, tx } => {
-                    if self.peers.is_current(to) && self.may_send_about(tx.id) {
-                        cx.send(to.peer, InvMsg::Tx(tx));
+                InvTimer::Reply { to, id, len } => {
+                    if self.peers.is_current(to) && self.may_send_about(id) {
+                        cx.send(to.peer, InvMsg::Tx(Tx { id, len }));
                     }
                 }
             },
@@ -498,7 +500,7 @@ impl Protocol for Inv {
             InvTimer::Announce { tx, .. } => TimerNote::of("announce", Some(*tx)),
             InvTimer::Retry(tx) => TimerNote::of("retry", Some(*tx)),
             InvTimer::Verified(tx) => TimerNote::of("verified", Some(tx.id)),
-            InvTimer::Reply { tx, .. } => TimerNote::of("delayed reply", Some(tx.id)),
+            InvTimer::Reply { id, .. } => TimerNote::of("delayed reply", Some(*id)),
         }
     }
 

@@ -303,3 +303,10 @@ fn scattered_ids_and_many_peers_give_the_same_run() {
         assert_eq!(dense, run(&cfg, true), "{cfg:?}");
     }
 }
+
+/// A run keeps millions of timers queued (jitter: one per hash and peer); each event in the
+/// simulator's queue is as large as its largest timer or message.
+#[test]
+fn a_timer_is_no_larger_than_three_words() {
+    assert!(std::mem::size_of::<InvTimer>() <= 24);
+}

@@ -54,10 +54,12 @@ pub enum ShrecTimer {
     Request(u32),
     Announce(TxId),
     /// A delayed answer (DelayReplies adversary), for that peer only, not for a later one
-    /// with its index.
+    /// with its index. The tx's fields side by side: the timer takes 24 bytes instead of
+    /// 32, and every event in the simulator's queue with it.
     Reply {
         to: PeerSession,
-        tx: Tx,
+        id: TxId,
+        len: u32,
     },
 }
 
@@ -228,7 +230,8 @@ impl Shrec {
                         Dur::from_millis_f64(delay_ms),
                         ShrecTimer::Reply {
                             to: self.peers.session(from),
-                            tx,
+                            id: tx.id,
+                            len: tx.len,
                         },
                     );
                 }
@@ -355,9 +358,9 @@ impl Protocol for Shrec {
             Input::Timer(t) => match t {
                 ShrecTimer::Request(prefix) => self.on_request_timer(prefix, cx),
                 ShrecTimer::Announce(id) => self.announce(id, cx),
-                ShrecTimer::Reply { to, tx } => {
-                    if self.peers.is_current(to) && self.may_send_about(tx.id) {
-                        cx.send(to.peer, ShrecMsg::Tx(tx));
+                ShrecTimer::Reply { to, id, len } => {
+                    if self.peers.is_current(to) && self.may_send_about(id) {
+                        cx.send(to.peer, ShrecMsg::Tx(Tx { id, len }));
                     }
                 }
             },
@@ -415,7 +418,7 @@ impl Protocol for Shrec {
         match timer {
             ShrecTimer::Request(_) => TimerNote::of("request timeout", None),
             ShrecTimer::Announce(tx) => TimerNote::of("announce", Some(*tx)),
-            ShrecTimer::Reply { tx, .. } => TimerNote::of("delayed reply", Some(tx.id)),
+            ShrecTimer::Reply { id, .. } => TimerNote::of("delayed reply", Some(*id)),
         }
     }
 

@@ -268,3 +268,9 @@ fn scattered_ids_and_many_peers_give_the_same_run() {
     assert!(dense.1[counters::RETRIES.name] > 0);
     assert_eq!(dense, run(true));
 }
+
+/// Each event in the simulator's queue is as large as its largest timer or message.
+#[test]
+fn a_timer_is_no_larger_than_three_words() {
+    assert!(std::mem::size_of::<ShrecTimer>() <= 24);
+}
