@@ -7,6 +7,7 @@ mod counter;
 mod detail;
 mod driver;
 mod ids;
+mod peer_list;
 mod protocol;
 mod rng;
 mod time;
