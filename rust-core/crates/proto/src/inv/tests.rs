@@ -1,5 +1,5 @@
 use super::*;
-use crate::testnet::TestNet;
+use crate::testnet::{many_peers_run, TestNet};
 use crate::Time;
 
 fn jitter(max_ms: f64) -> InvConfig {
@@ -262,25 +262,6 @@ fn a_reused_peer_index_starts_with_nothing() {
 /// marks kept outside the records' bits).
 #[test]
 fn scattered_ids_and_many_peers_give_the_same_run() {
-    let run = |cfg: &InvConfig, scatter: bool| {
-        let id = |i: u64| match scatter {
-            true => i.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1 << 63,
-            false => i,
-        };
-        let withholds = [7, 21, 42, 63, 88].map(|v| (v, Behaviour::WithholdOnRequest));
-        let mut net: TestNet<Inv> = TestNet::random(cfg, 100, 196, &withholds, 9);
-        for i in 0..12 {
-            net.submit_at(Time(i * 150_000), (i * 7 % 100) as usize, tx(id(i)));
-        }
-        net.run_until(Time(20_000_000));
-        assert!(net.nodes.iter().any(|n| n.peers.count_up() > 64));
-        let arrivals: Vec<Vec<Option<Time>>> = net
-            .delivered
-            .iter()
-            .map(|d| (0..12).map(|i| d.get(&TxId(id(i))).copied()).collect())
-            .collect();
-        (arrivals, net.counters.clone(), net.sent_kinds.clone())
-    };
     let retrying = InvConfig {
         dedup_requests: true,
         retry_timeout_ms: 300,
@@ -293,14 +274,14 @@ fn scattered_ids_and_many_peers_give_the_same_run() {
         ..jitter(0.0)
     };
     for cfg in [jitter(0.0), retrying, failing_fast] {
-        let dense = run(&cfg, false);
+        let dense = many_peers_run::<Inv>(&cfg, 250, false);
         assert!(dense.1[counters::REQUESTS.name] > 0);
         // No node gets a copy it did not ask for (the asked marks hold, past 64 peers too).
         assert!(
             !dense.1.contains_key(counters::UNREQUESTED_TXS.name),
             "{cfg:?}"
         );
-        assert_eq!(dense, run(&cfg, true), "{cfg:?}");
+        assert_eq!(dense, many_peers_run::<Inv>(&cfg, 250, true), "{cfg:?}");
     }
 }
 

@@ -1,5 +1,5 @@
 use super::*;
-use crate::testnet::{step, TestNet};
+use crate::testnet::{many_peers_run, step, TestNet};
 use crate::{Action, Time};
 
 fn tx(id: u64) -> Tx {
@@ -245,28 +245,9 @@ fn a_reused_peer_index_starts_with_nothing() {
 /// ones as on a real network (the held table's hashed part), with most nodes past 64 peers.
 #[test]
 fn scattered_ids_and_many_peers_give_the_same_run() {
-    let run = |scatter: bool| {
-        let id = |i: u64| match scatter {
-            true => i.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1 << 63,
-            false => i,
-        };
-        let withholds = [7, 21, 42, 63, 88].map(|v| (v, Behaviour::WithholdOnRequest));
-        let mut net: TestNet<Shrec> = TestNet::random(&timeout(300), 100, 196, &withholds, 9);
-        for i in 0..12 {
-            net.submit_at(Time(i * 150_000), (i * 7 % 100) as usize, tx(id(i)));
-        }
-        net.run_until(Time(20_000_000));
-        assert!(net.nodes.iter().any(|n| n.peers.count_up() > 64));
-        let arrivals: Vec<Vec<Option<Time>>> = net
-            .delivered
-            .iter()
-            .map(|d| (0..12).map(|i| d.get(&TxId(id(i))).copied()).collect())
-            .collect();
-        (arrivals, net.counters.clone(), net.sent_kinds.clone())
-    };
-    let dense = run(false);
+    let dense = many_peers_run::<Shrec>(&timeout(300), 128, false);
     assert!(dense.1[counters::RETRIES.name] > 0);
-    assert_eq!(dense, run(true));
+    assert_eq!(dense, many_peers_run::<Shrec>(&timeout(300), 128, true));
 }
 
 /// Each event in the simulator's queue is as large as its largest timer or message.
