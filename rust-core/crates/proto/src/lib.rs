@@ -7,10 +7,12 @@ mod counter;
 mod detail;
 mod driver;
 mod ids;
+mod peer_list;
 mod protocol;
 mod rng;
 mod time;
 mod timers;
+mod tx_map;
 
 pub mod budget;
 pub mod cat;
@@ -43,3 +45,4 @@ pub use queue::EventQueue;
 pub use rng::{stream, Rng};
 pub use time::{Dur, Time};
 pub use timers::{TimerId, TimerTable};
+pub use tx_map::TxIdMap;

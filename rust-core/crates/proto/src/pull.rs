@@ -2,6 +2,7 @@
 //! (and the session of each index, as indices are reused), the 32-byte hash a tx is named by
 //! on the wire, and the bookkeeping of who announced a tx we lack and whom we asked for it.
 
+use crate::peer_list::PeerList;
 use crate::{Dur, PeerIdx, TimerId, TimerTable, TxId};
 
 /// The 32-byte hash that names a tx on the wire (Bitcoin's txid, CAT's SHA-256 tx key).
@@ -105,7 +106,7 @@ impl Peers {
 /// that list our requests have gone. `announcers[..next]` are the peers already asked.
 #[derive(Default, Debug)]
 pub struct Wanted {
-    announcers: Vec<PeerIdx>,
+    announcers: PeerList,
     next: usize,
     /// Requests sent so far (peers that left are no longer in `announcers[..next]`).
     sent: u32,
@@ -118,7 +119,7 @@ pub struct Wanted {
 impl Wanted {
     /// Records an announcement; false if this peer had already announced the tx.
     pub fn add(&mut self, peer: PeerIdx) -> bool {
-        if self.announcers.contains(&peer) {
+        if self.announced_by(peer) {
             return false;
         }
         self.announcers.push(peer);
@@ -127,25 +128,25 @@ impl Wanted {
 
     /// The peers that announced it, in the order they did (the inspector lists them).
     pub fn announcer_list(&self) -> &[PeerIdx] {
-        &self.announcers
+        self.announcers.as_slice()
     }
 
     /// What a node lacking the tx knows of it: asked someone, or only heard of it.
     pub fn status(&self) -> crate::TxStatus {
         match self.in_flight {
             Some(p) => crate::TxStatus::Requested(p),
-            None if self.announcers.is_empty() => crate::TxStatus::Unknown,
+            None if self.announcer_list().is_empty() => crate::TxStatus::Unknown,
             None => crate::TxStatus::Announced,
         }
     }
 
     pub fn announced_by(&self, peer: PeerIdx) -> bool {
-        self.announcers.contains(&peer)
+        self.announcer_list().contains(&peer)
     }
 
     /// Whether we have sent this peer a request for the tx (answered or not).
     pub fn asked(&self, peer: PeerIdx) -> bool {
-        self.announcers[..self.next].contains(&peer)
+        self.announcer_list()[..self.next].contains(&peer)
     }
 
     /// How many requests went out so far.
@@ -155,7 +156,7 @@ impl Wanted {
 
     /// How many peers announced it (and are still remembered).
     pub fn announcers(&self) -> usize {
-        self.announcers.len()
+        self.announcer_list().len()
     }
 
     /// Picks the next announcer not yet asked that `up` says is still connected, marks the
@@ -166,8 +167,7 @@ impl Wanted {
         up: impl Fn(PeerIdx) -> bool,
         timers: &mut TimerTable,
     ) -> Option<PeerIdx> {
-        while self.next < self.announcers.len() {
-            let p = self.announcers[self.next];
+        while let Some(&p) = self.announcer_list().get(self.next) {
             self.next += 1;
             if up(p) {
                 self.requested(p, timers);
@@ -199,13 +199,13 @@ impl Wanted {
     /// Asks one specific announcer (that has not been asked yet), out of order: used when
     /// every announcer is asked as soon as it announces. False if already asked or unknown.
     pub fn ask(&mut self, peer: PeerIdx, timers: &mut TimerTable) -> bool {
-        let Some(pos) = self.announcers.iter().position(|&p| p == peer) else {
+        let Some(pos) = self.announcer_list().iter().position(|&p| p == peer) else {
             return false;
         };
         if pos < self.next {
             return false;
         }
-        self.announcers.swap(pos, self.next);
+        self.announcers.as_mut_slice().swap(pos, self.next);
         self.next += 1;
         self.requested(peer, timers);
         true
@@ -216,7 +216,7 @@ impl Wanted {
     /// it, so the caller asks the next announcer (`ask_next`) at once instead of waiting for
     /// the timeout (which, when it comes, finds nothing in flight, or was cancelled).
     pub fn forget(&mut self, peer: PeerIdx) -> bool {
-        if let Some(pos) = self.announcers.iter().position(|&p| p == peer) {
+        if let Some(pos) = self.announcer_list().iter().position(|&p| p == peer) {
             self.announcers.remove(pos);
             if pos < self.next {
                 self.next -= 1;

@@ -145,6 +145,38 @@ impl<P: Protocol> TestNet<P> {
     }
 }
 
+/// What a run shows: each node's first arrival of each tx, the counters, the kinds sent.
+pub type Outcome = (
+    Vec<Vec<Option<Time>>>,
+    BTreeMap<&'static str, u64>,
+    BTreeMap<&'static str, u64>,
+);
+
+/// Twelve txs of `len` bytes on 100 nodes, most of them with more than 64 peers and five
+/// withholding what they announce, named by dense ids (the simulator's sequence numbers) or
+/// by ids scattered over 64 bits (as a real network's hash prefixes are). A protocol that
+/// keeps its state by id gives the same outcome either way.
+pub fn many_peers_run<P: Protocol>(config: &P::Config, len: u32, scatter: bool) -> Outcome {
+    let id = |i: u64| match scatter {
+        true => TxId(i.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1 << 63),
+        false => TxId(i),
+    };
+    let withholds = [7, 21, 42, 63, 88].map(|v| (v, Behaviour::WithholdOnRequest));
+    let mut net: TestNet<P> = TestNet::random(config, 100, 196, &withholds, 9);
+    assert!(net.links.iter().any(|l| l.len() > 64));
+    for i in 0..12 {
+        let tx = Tx { id: id(i), len };
+        net.submit_at(Time(i * 150_000), (i * 7 % 100) as usize, tx);
+    }
+    net.run_until(Time(20_000_000));
+    let arrivals = net
+        .delivered
+        .iter()
+        .map(|d| (0..12).map(|i| d.get(&id(i)).copied()).collect())
+        .collect();
+    (arrivals, net.counters, net.sent_kinds)
+}
+
 impl<P: Protocol, W: Wire<P>> TestNet<P, W> {
     /// `edges` are undirected (a, b, latency); a node's peers are numbered in edge order.
     pub fn with_wire(

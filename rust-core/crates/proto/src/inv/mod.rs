@@ -22,6 +22,7 @@
 
 pub mod counters;
 mod msg;
+mod record;
 
 pub use msg::{
     compact_size_len, InvMsg, HEADER_LEN, INV_VECTOR_LEN, MAX_INV_ENTRIES, MAX_PAYLOAD_BYTES,
@@ -30,6 +31,7 @@ pub use msg::{
 use crate::pull::{forget_peer, millis, PeerSession, Peers, Wanted};
 use crate::{Behaviour, Ctx, Dur, IdMap, Input, NodeSetup, PeerIdx, Protocol, Tx, TxId};
 use crate::{Cell, Detail, Table, Time, TimerNote, TxStatus};
+use record::{Mark, Records};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -85,25 +87,21 @@ pub enum InvTimer {
     Retry(TxId),
     /// One copy of a tx has been verified.
     Verified(Tx),
-    /// A delayed answer (DelayReplies adversary).
-    Reply { to: PeerSession, tx: Tx },
-}
-
-#[derive(Default)]
-struct TxState {
-    /// Peers known to have the tx: they announced or sent it, or we did to them.
-    known: Wanted,
-    verifying: u32,
-    verified_copies: u32,
-    held: bool,
+    /// A delayed answer (DelayReplies adversary). The tx's fields side by side: the timer
+    /// takes 24 bytes instead of 32, and every event in the simulator's queue with it.
+    Reply { to: PeerSession, id: TxId, len: u32 },
 }
 
 pub struct Inv {
     cfg: InvConfig,
     behaviour: Behaviour,
     peers: Peers,
-    txs: IdMap<TxId, TxState>,
-    held: IdMap<TxId, u32>,
+    /// Every tx the node has held or received a copy of (`record.rs`).
+    txs: Records,
+    /// Txs it lacks that a peer announced or sent: the peers known to have them, in order,
+    /// and whom it asked. Handed over to the record's marks once it holds the tx.
+    fetching: IdMap<TxId, Wanted>,
+    held: usize,
     /// Hashes waiting for each peer's Poisson timer, and whether that timer is armed.
     queued: Vec<Vec<TxId>>,
     armed: Vec<bool>,
@@ -115,28 +113,39 @@ impl Inv {
     }
 
     fn hold(&mut self, tx: Tx, cx: &mut Ctx<'_, Self>) {
-        self.held.insert(tx.id, tx.len);
-        self.txs.entry(tx.id).or_default().held = true;
+        let rec = self.txs.entry(tx.id);
+        rec.held = true;
+        rec.len = tx.len;
+        self.held += 1;
+        // The announcers' order matters no more: keep who is known to have it, and whom we asked.
+        if let Some(known) = self.fetching.remove(&tx.id) {
+            for &p in known.announcer_list() {
+                self.txs.set(tx.id, p, Mark::Known);
+                if known.asked(p) {
+                    self.txs.set(tx.id, p, Mark::Asked);
+                }
+            }
+        }
         cx.deliver(tx);
         if !self.may_send_about(tx.id) {
             return;
         }
         if self.behaviour == Behaviour::Spam {
             // Push the tx in full, unasked, to every peer not known to have it.
-            let known = &self.txs[&tx.id].known;
-            for p in self.peers.iter_up().filter(|&p| !known.announced_by(p)) {
-                cx.send(p, InvMsg::Tx(tx));
+            for p in self.peers.iter_up() {
+                if !self.txs.has(tx.id, p, Mark::Known) {
+                    cx.send(p, InvMsg::Tx(tx));
+                }
             }
         }
         self.announce(tx.id, cx);
     }
 
     fn announce(&mut self, id: TxId, cx: &mut Ctx<'_, Self>) {
-        let known = &self.txs[&id].known;
         let targets: Vec<PeerIdx> = self
             .peers
             .iter_up()
-            .filter(|&p| !known.announced_by(p))
+            .filter(|&p| !self.txs.has(id, p, Mark::Known))
             .collect();
         for p in targets {
             match self.cfg.trickle {
@@ -166,23 +175,22 @@ impl Inv {
     }
 
     /// Sends the hashes the peer is still not known to have, and marks it as having them.
-    fn send_inv(&mut self, peer: PeerIdx, ids: Vec<TxId>, cx: &mut Ctx<'_, Self>) {
+    fn send_inv(&mut self, peer: PeerIdx, mut ids: Vec<TxId>, cx: &mut Ctx<'_, Self>) {
         if !self.peers.is_up(peer) {
             return;
         }
-        let mut fresh = Vec::with_capacity(ids.len());
-        for id in ids {
-            // The node may have turned silent or censoring since it queued them.
-            if !self.may_send_about(id) {
-                continue;
+        // Filtered in place (most invs name one hash): the node may have turned silent or
+        // censoring since it queued them; then what the peer is not known to have (only held
+        // txs are queued for announcing).
+        ids.retain(|&id| self.may_send_about(id));
+        ids.retain(|&id| self.txs.set(id, peer, Mark::Known));
+        if ids.len() <= MAX_INV_ENTRIES {
+            if !ids.is_empty() {
+                cx.send(peer, InvMsg::Inv(ids));
             }
-            if let Some(s) = self.txs.get_mut(&id) {
-                if s.known.add(peer) {
-                    fresh.push(id);
-                }
-            }
+            return;
         }
-        for chunk in fresh.chunks(MAX_INV_ENTRIES) {
+        for chunk in ids.chunks(MAX_INV_ENTRIES) {
             cx.send(peer, InvMsg::Inv(chunk.to_vec()));
         }
     }
@@ -195,19 +203,23 @@ impl Inv {
         }
         let mut want = Vec::new();
         for id in ids {
-            let s = self.txs.entry(id).or_default();
-            if !s.known.add(from) {
-                cx.count(&counters::DUPLICATE_INV, 1);
-            }
-            if s.held {
+            let rec = self.txs.get(id);
+            if rec.held {
+                if !self.txs.set(id, from, Mark::Known) {
+                    cx.count(&counters::DUPLICATE_INV, 1);
+                }
                 continue;
             }
-            let busy = s.verifying > 0 || s.known.in_flight.is_some();
+            let known = self.fetching.entry(id).or_default();
+            if !known.add(from) {
+                cx.count(&counters::DUPLICATE_INV, 1);
+            }
+            let busy = rec.verifying > 0 || known.in_flight.is_some();
             if self.cfg.dedup_requests && busy {
                 cx.count(&counters::REQUESTS_SAVED, 1);
                 continue;
             }
-            if s.known.ask(from, cx.timers) {
+            if known.ask(from, cx.timers) {
                 want.push(id);
             }
         }
@@ -219,8 +231,8 @@ impl Inv {
             let wait = millis(self.cfg.retry_timeout_ms);
             for &tx in &want {
                 let timeout = cx.set_timer_in(wait, InvTimer::Retry(tx));
-                if let Some(s) = self.txs.get_mut(&tx) {
-                    s.known.set_timeout(timeout);
+                if let Some(known) = self.fetching.get_mut(&tx) {
+                    known.set_timeout(timeout);
                 }
             }
         }
@@ -234,10 +246,12 @@ impl Inv {
             return;
         }
         for id in ids {
-            let Some(&len) = self.held.get(&id) else {
+            let rec = self.txs.get(id);
+            if !rec.held {
                 cx.count(&counters::GETDATA_UNKNOWN, 1);
                 continue;
-            };
+            }
+            let len = rec.len;
             if !self.may_send_about(id) {
                 continue;
             }
@@ -249,7 +263,8 @@ impl Inv {
                         Dur::from_millis_f64(delay_ms),
                         InvTimer::Reply {
                             to: self.peers.session(from),
-                            tx,
+                            id: tx.id,
+                            len: tx.len,
                         },
                     );
                 }
@@ -263,22 +278,33 @@ impl Inv {
             cx.count(&counters::OVERSIZED_TXS, 1);
             return;
         }
-        let s = self.txs.entry(tx.id).or_default();
-        if !s.known.asked(from) {
+        let held = self.txs.get(tx.id).held;
+        let requested = if held {
+            let asked = self.txs.has(tx.id, from, Mark::Asked);
+            self.txs.set(tx.id, from, Mark::Known);
+            asked
+        } else {
+            let known = self.fetching.entry(tx.id).or_default();
+            let asked = known.asked(from);
+            known.add(from);
+            if known.in_flight == Some(from) {
+                known.in_flight = None;
+            }
+            asked
+        };
+        if !requested {
             cx.count(&counters::UNREQUESTED_TXS, 1);
         }
-        s.known.add(from);
-        if s.known.in_flight == Some(from) {
-            s.known.in_flight = None;
-        }
-        if self.cfg.fail_fast && (s.held || s.verifying > 0) {
+        let rec = self.txs.entry(tx.id);
+        if self.cfg.fail_fast && (rec.held || rec.verifying > 0) {
             cx.count(&counters::FAIL_FAST_DROPS, 1);
             return;
         }
-        s.verifying += 1;
-        s.verified_copies += 1;
+        rec.verifying = rec.verifying.saturating_add(1);
+        // Counted up to 3: the second copy is counted once, and later ones are not.
+        rec.copies = rec.copies.saturating_add(1).min(3);
         cx.count(&counters::VERIFICATIONS, 1);
-        if s.verified_copies == 2 {
+        if rec.copies == 2 {
             cx.count(&counters::TXS_PROCESSED_TWICE, 1);
         }
         if self.cfg.validate_ms > 0.0 {
@@ -292,23 +318,25 @@ impl Inv {
     }
 
     fn on_verified(&mut self, tx: Tx, cx: &mut Ctx<'_, Self>) {
-        let Some(s) = self.txs.get_mut(&tx.id) else {
-            return;
-        };
-        s.verifying = s.verifying.saturating_sub(1);
-        if !s.held {
+        // A copy was being verified, so the record is there.
+        let rec = self.txs.entry(tx.id);
+        rec.verifying = rec.verifying.saturating_sub(1);
+        if !rec.held {
             self.hold(tx, cx);
         }
     }
 
     fn on_retry(&mut self, id: TxId, cx: &mut Ctx<'_, Self>) {
-        let Some(s) = self.txs.get_mut(&id) else {
-            return;
-        };
-        if s.held || s.verifying > 0 || s.known.in_flight.is_none() {
+        let rec = self.txs.get(id);
+        if rec.held || rec.verifying > 0 {
             return;
         }
-        s.known.in_flight = None;
+        let Some(known) = self.fetching.get_mut(&id) else {
+            return;
+        };
+        if known.in_flight.take().is_none() {
+            return;
+        }
         self.request_next(id, cx);
     }
 
@@ -318,17 +346,16 @@ impl Inv {
         if self.behaviour == Behaviour::Silent {
             return;
         }
-        let Some(s) = self.txs.get_mut(&id) else {
+        let Some(known) = self.fetching.get_mut(&id) else {
             return;
         };
-        match s.known.ask_next(|p| self.peers.is_up(p), cx.timers) {
+        match known.ask_next(|p| self.peers.is_up(p), cx.timers) {
             Some(p) => {
                 cx.count(&counters::RETRIES, 1);
                 cx.count(&counters::REQUESTS, 1);
                 cx.send(p, InvMsg::GetData(vec![id]));
                 let wait = millis(self.cfg.retry_timeout_ms);
-                s.known
-                    .set_timeout(cx.set_timer_in(wait, InvTimer::Retry(id)));
+                known.set_timeout(cx.set_timer_in(wait, InvTimer::Retry(id)));
             }
             None => cx.count(&counters::NO_PEER_FOR_TX, 1),
         }
@@ -343,14 +370,14 @@ impl Inv {
             queued.clear();
             self.armed[p.idx()] = false;
         }
-        let stalled = forget_peer(self.txs.iter_mut().map(|(id, s)| (id, &mut s.known)), p);
+        self.txs.forget(p);
+        let stalled = forget_peer(self.fetching.iter_mut(), p);
         if !self.cfg.dedup_requests || self.behaviour == Behaviour::Silent {
             // Every announcer was asked as it announced, or none is asked at all.
             return;
         }
         for id in stalled {
-            let s = &self.txs[&id];
-            if !s.held && s.verifying == 0 {
+            if self.txs.get(id).verifying == 0 {
                 self.request_next(id, cx);
             }
         }
@@ -378,8 +405,9 @@ impl Protocol for Inv {
             cfg: config.clone(),
             behaviour: setup.behaviour.clone(),
             peers: Peers::default(),
-            txs: IdMap::default(),
-            held: IdMap::default(),
+            txs: Records::default(),
+            fetching: IdMap::default(),
+            held: 0,
             queued: Vec::new(),
             armed: Vec::new(),
         }
@@ -390,7 +418,7 @@ impl Protocol for Inv {
             Input::PeerUp(p) => self.peers.set(p, true),
             Input::PeerDown(p) => self.on_peer_down(p, cx),
             Input::Submit(tx) => {
-                if !self.held.contains_key(&tx.id) {
+                if !self.txs.get(tx.id).held {
                     self.hold(tx, cx);
                 }
             }
@@ -408,12 +436,44 @@ impl Protocol for Inv {
                 }
                 InvTimer::Retry(tx) => self.on_retry(tx, cx),
                 InvTimer::Verified(tx) => self.on_verified(tx, cx),
-                InvTimer::Reply { to, tx } => {
-                    if self.peers.is_current(to) && self.may_send_about(tx.id) {
-                        cx.send(to.peer, InvMsg::Tx(tx));
+                InvTimer::Reply { to, id, len } => {
+                    if self.peers.is_current(to) && self.may_send_about(id) {
+                        cx.send(to.peer, InvMsg::Tx(Tx { id, len }));
                     }
                 }
             },
+        }
+    }
+
+    /// The hashes a message names, which `warm` reads.
+    #[cfg(not(target_arch = "wasm32"))]
+    #[inline(always)]
+    fn warm_message(msg: &InvMsg) {
+        if let InvMsg::Inv(ids) | InvMsg::GetData(ids) = msg {
+            crate::prefetch::prefetch(ids.as_ptr());
+        }
+    }
+
+    /// The record of the (first) tx a message is about. Not on WebAssembly, where a warm is a
+    /// load (see `Strokkur::warm`).
+    #[cfg(not(target_arch = "wasm32"))]
+    #[inline(always)]
+    fn warm(&self, _from: PeerIdx, msg: &InvMsg) {
+        let first = match msg {
+            InvMsg::Inv(ids) | InvMsg::GetData(ids) => ids.first().copied(),
+            InvMsg::Tx(tx) => Some(tx.id),
+        };
+        if let Some(id) = first {
+            self.txs.prefetch(id);
+        }
+    }
+
+    /// The record of the tx a timer is about.
+    #[cfg(not(target_arch = "wasm32"))]
+    #[inline(always)]
+    fn warm_timer(&self, timer: &InvTimer) {
+        if let Some(id) = Self::describe_timer(timer).tx {
+            self.txs.prefetch(id);
         }
     }
 
@@ -422,11 +482,15 @@ impl Protocol for Inv {
     }
 
     fn tx_status(&self, tx: TxId) -> TxStatus {
-        match self.txs.get(&tx) {
-            None => TxStatus::Unknown,
-            Some(s) if s.held => TxStatus::Have,
-            Some(s) if s.verifying > 0 => TxStatus::Verifying,
-            Some(s) => s.known.status(),
+        let rec = self.txs.get(tx);
+        if rec.held {
+            TxStatus::Have
+        } else if rec.verifying > 0 {
+            TxStatus::Verifying
+        } else {
+            self.fetching
+                .get(&tx)
+                .map_or(TxStatus::Unknown, Wanted::status)
         }
     }
 
@@ -436,7 +500,7 @@ impl Protocol for Inv {
             InvTimer::Announce { tx, .. } => TimerNote::of("announce", Some(*tx)),
             InvTimer::Retry(tx) => TimerNote::of("retry", Some(*tx)),
             InvTimer::Verified(tx) => TimerNote::of("verified", Some(tx.id)),
-            InvTimer::Reply { tx, .. } => TimerNote::of("delayed reply", Some(tx.id)),
+            InvTimer::Reply { id, .. } => TimerNote::of("delayed reply", Some(*id)),
         }
     }
 
@@ -447,16 +511,15 @@ impl Protocol for Inv {
             "requests in flight",
             &["requested from", "announced by", "copies verifying"],
         );
-        let mut ids: Vec<TxId> = self.txs.keys().copied().collect();
+        // The txs it lacks are those being fetched.
+        let mut ids: Vec<TxId> = self.fetching.keys().copied().collect();
         ids.sort_unstable();
         for id in ids {
-            let s = &self.txs[&id];
-            if s.held {
-                continue;
-            }
-            let from = s.known.in_flight.map_or(Cell::from("-"), Cell::Peer);
-            let by = Cell::Peers(s.known.announcer_list().to_vec());
-            wants.tx(id, vec![from, by, Cell::from(s.verifying as usize)]);
+            let known = &self.fetching[&id];
+            let from = known.in_flight.map_or(Cell::from("-"), Cell::Peer);
+            let by = Cell::Peers(known.announcer_list().to_vec());
+            let verifying = self.txs.get(id).verifying;
+            wants.tx(id, vec![from, by, Cell::from(verifying as usize)]);
         }
         let mut queued = Table::new("hashes queued for the trickle", &["hashes"]);
         for (p, q) in self.queued.iter().enumerate() {
@@ -472,8 +535,8 @@ impl Protocol for Inv {
 
     fn inspect(&self) -> Vec<(&'static str, String)> {
         vec![
-            ("txs held", self.held.len().to_string()),
-            ("txs tracked", self.txs.len().to_string()),
+            ("txs held", self.held.to_string()),
+            ("txs tracked", (self.held + self.fetching.len()).to_string()),
             ("peers up", self.peers.count_up().to_string()),
         ]
     }

@@ -1,5 +1,5 @@
 use super::*;
-use crate::testnet::TestNet;
+use crate::testnet::{many_peers_run, TestNet};
 use crate::Time;
 
 fn jitter(max_ms: f64) -> InvConfig {
@@ -255,4 +255,39 @@ fn a_reused_peer_index_starts_with_nothing() {
         );
         assert_eq!(node.delivered, [TxId(3), TxId(2), TxId(1), TxId(4)]);
     }
+}
+
+/// The same run whatever the ids: the simulator's dense sequence numbers, or scattered 64-bit
+/// ones as on a real network (the records' hashed part), with most nodes past 64 peers (the
+/// marks kept outside the records' bits).
+#[test]
+fn scattered_ids_and_many_peers_give_the_same_run() {
+    let retrying = InvConfig {
+        dedup_requests: true,
+        retry_timeout_ms: 300,
+        validate_ms: 5.0,
+        ..jitter(200.0)
+    };
+    let failing_fast = InvConfig {
+        fail_fast: true,
+        validate_ms: 20.0,
+        ..jitter(0.0)
+    };
+    for cfg in [jitter(0.0), retrying, failing_fast] {
+        let dense = many_peers_run::<Inv>(&cfg, 250, false);
+        assert!(dense.1[counters::REQUESTS.name] > 0);
+        // No node gets a copy it did not ask for (the asked marks hold, past 64 peers too).
+        assert!(
+            !dense.1.contains_key(counters::UNREQUESTED_TXS.name),
+            "{cfg:?}"
+        );
+        assert_eq!(dense, many_peers_run::<Inv>(&cfg, 250, true), "{cfg:?}");
+    }
+}
+
+/// A run keeps millions of timers queued (jitter: one per hash and peer); each event in the
+/// simulator's queue is as large as its largest timer or message.
+#[test]
+fn a_timer_is_no_larger_than_three_words() {
+    assert!(std::mem::size_of::<InvTimer>() <= 24);
 }

@@ -1,5 +1,5 @@
 use super::*;
-use crate::testnet::{step, TestNet};
+use crate::testnet::{many_peers_run, step, TestNet};
 use crate::{Action, Time};
 
 fn tx(id: u64) -> Tx {
@@ -239,4 +239,19 @@ fn a_reused_peer_index_starts_with_nothing() {
         let ids = ids.iter().map(|&i| to_new.short_id(TxId(i))).collect();
         assert_eq!(heard, [&ShrecMsg::Announce(ids)], "peer {p:?}");
     }
+}
+
+/// The same run whatever the ids: the simulator's dense sequence numbers, or scattered 64-bit
+/// ones as on a real network (the held table's hashed part), with most nodes past 64 peers.
+#[test]
+fn scattered_ids_and_many_peers_give_the_same_run() {
+    let dense = many_peers_run::<Shrec>(&timeout(300), 128, false);
+    assert!(dense.1[counters::RETRIES.name] > 0);
+    assert_eq!(dense, many_peers_run::<Shrec>(&timeout(300), 128, true));
+}
+
+/// Each event in the simulator's queue is as large as its largest timer or message.
+#[test]
+fn a_timer_is_no_larger_than_three_words() {
+    assert!(std::mem::size_of::<ShrecTimer>() <= 24);
 }

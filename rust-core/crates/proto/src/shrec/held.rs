@@ -1,0 +1,101 @@
+//! The txs a Shrec node holds, found by the short-ID prefix that announcements and requests
+//! name them by: one read in a dense table (`TxIdMap`, by prefix; in the simulator the prefix
+//! is the id itself) for the first tx held under a prefix, and a list for the rare later ones.
+
+use super::prefix_of;
+use crate::{Tx, TxId, TxIdMap};
+
+/// The first tx held under a prefix. The default is no tx.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+struct First {
+    id: u64,
+    len: u32,
+    held: bool,
+}
+
+#[derive(Default)]
+pub(super) struct HeldTxs {
+    by_prefix: TxIdMap<First>,
+    /// Held txs whose prefix an earlier held tx already took (rare).
+    clashes: Vec<Tx>,
+    len: usize,
+}
+
+impl HeldTxs {
+    /// Adds a tx not held yet.
+    pub fn insert(&mut self, tx: Tx) {
+        let first = self.by_prefix.entry(TxId(prefix_of(tx.id) as u64));
+        if !first.held {
+            *first = First {
+                id: tx.id.0,
+                len: tx.len,
+                held: true,
+            };
+        } else {
+            self.clashes.push(tx);
+        }
+        self.len += 1;
+    }
+
+    /// Every held tx under `prefix`: the first one, then the clashes.
+    pub fn under(&self, prefix: u32) -> impl Iterator<Item = Tx> + '_ {
+        let first = self
+            .by_prefix
+            .get(TxId(prefix as u64))
+            .filter(|f| f.held)
+            .map(|f| Tx {
+                id: TxId(f.id),
+                len: f.len,
+            });
+        first.into_iter().chain(
+            self.clashes
+                .iter()
+                .copied()
+                .filter(move |c| prefix_of(c.id) == prefix),
+        )
+    }
+
+    /// The held tx with this id.
+    pub fn get(&self, id: TxId) -> Option<Tx> {
+        self.under(prefix_of(id)).find(|tx| tx.id == id)
+    }
+
+    pub fn contains(&self, id: TxId) -> bool {
+        self.get(id).is_some()
+    }
+
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Starts loading the entry for `prefix` (a hint; changes nothing).
+    #[inline(always)]
+    pub fn prefetch(&self, prefix: u32) {
+        self.by_prefix.prefetch(TxId(prefix as u64));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn txs_sharing_a_prefix_are_all_found() {
+        let mut held = HeldTxs::default();
+        let a = Tx {
+            id: TxId(0x0100_0005),
+            len: 10,
+        };
+        let b = Tx {
+            id: TxId(0x0200_0005),
+            len: 20,
+        };
+        held.insert(a);
+        held.insert(b);
+        assert_eq!(held.get(a.id), Some(a));
+        assert_eq!(held.get(b.id), Some(b));
+        assert!(!held.contains(TxId(5)));
+        assert_eq!(held.under(5).collect::<Vec<_>>(), [a, b]);
+        assert_eq!(held.len(), 2);
+    }
+}
