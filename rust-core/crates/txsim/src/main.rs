@@ -348,13 +348,13 @@ impl RunProgress {
     }
 
     /// Takes a finished run off the line and leaves a line of its own for it.
-    fn done(&self, index: usize, label: &str, events: u64, wall_s: f64) {
+    fn done(&self, index: usize, label: &str, events: u64, took_s: f64) {
         let mut s = lock(&self.state);
         s.running.retain(|r| r.0 != index);
-        if self.shown && wall_s >= 0.5 {
+        if self.shown && took_s >= 0.5 {
             eprintln!(
                 "\r{:<78}",
-                format!("{label}: done, {events} events in {wall_s:.1} s")
+                format!("{label}: done, {events} events in {took_s:.1} s")
             );
         }
     }
