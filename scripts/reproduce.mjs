@@ -1,8 +1,10 @@
 // `npm run reproduce -- [--quick] [--only ID,ID] [--out DIR] [--jobs N] [--scenarios DIR]`: the seeds' tables and figures,
 // measured again by `txsim reproduce` (built in release mode first) and written to docs/results.md
-// with SVG figures; then the `gossipsub-real` study (compare-real.mjs: txcast's GossipSub next to
-// @libp2p/gossipsub on the same network), added to the same page.
-import { spawnSync } from 'node:child_process';
+// with SVG figures; and the `gossipsub-real` study (compare-real.mjs: txcast's GossipSub next to
+// @libp2p/gossipsub on the same network), added to the same page. The two run at once: the real
+// nodes keep a virtual clock, so sharing the cores slows them without changing what they measure,
+// and its one thread fills the core txsim's last runs leave idle.
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -23,6 +25,8 @@ Exits non-zero if a direction the seeds report does not hold.
   --scenarios DIR  read the studies' scenario files from DIR (default: scenarios/)
 `;
 
+/** compare-real.mjs while it runs (stopped if this script fails first). */
+let compareReal = null;
 try {
   const opts = await commandLine('npm run reproduce', USAGE, {
     quick: { type: 'boolean', default: false },
@@ -50,18 +54,23 @@ try {
   const out = path.resolve(opts.out ?? path.join(ROOT, 'docs'));
   const seeds = only.filter((id) => id !== STUDY_ID);
   let status = 0;
+  const binary = await buildTxsim();
+  const file = path.join(os.tmpdir(), `compare-real-${process.pid}.json`);
+  if (only.length === 0 || only.includes(STUDY_ID)) {
+    compareReal = spawn(process.execPath, [path.join(ROOT, 'scripts', 'compare-real.mjs'), ...(quick ? ['--quick'] : []), '--out', file], { stdio: ['ignore', 'ignore', 'inherit'], env: projectEnv() });
+  }
+  const real = compareReal && exitOf(compareReal);
+  real?.catch(() => undefined); // awaited below; until then a failure to start is not unhandled
   if (only.length === 0 || seeds.length > 0) {
     const passed = [...(quick ? ['--quick'] : []), ...['out', 'jobs', 'scenarios'].flatMap((name) => (opts[name] === undefined ? [] : [`--${name}`, opts[name]]))];
     const rest = [...passed, ...(seeds.length ? ['--only', seeds.join(',')] : [])];
-    const binary = await buildTxsim();
-    const result = spawnSync(binary, ['reproduce', ...rest], { stdio: 'inherit' });
-    if (result.error) throw result.error;
-    status = result.status ?? 1;
+    if (real) console.error(`${STUDY_ID} runs alongside (compare-real.mjs)`);
+    const code = await exitOf(spawn(binary, ['reproduce', ...rest], { stdio: 'inherit' }));
+    status = typeof code === 'number' ? code : 1;
   }
-  if (only.length === 0 || only.includes(STUDY_ID)) {
-    const file = path.join(os.tmpdir(), `compare-real-${process.pid}.json`);
-    const real = spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'compare-real.mjs'), ...(quick ? ['--quick'] : []), '--out', file], { stdio: ['ignore', 'ignore', 'inherit'], env: projectEnv() });
-    if (real.status !== 0) throw new Error(`compare-real exited with ${real.status ?? real.signal}`);
+  if (real) {
+    const code = await real;
+    if (code !== 0) throw new Error(`compare-real exited with ${code}`);
     const holds = appendStudy(out, JSON.parse(fs.readFileSync(file, 'utf8')), quick ? 'quick' : 'full');
     fs.rmSync(file, { force: true });
     console.log(`${holds ? 'ok  ' : 'FAIL'} ${STUDY_ID}: added to ${path.join(out, 'results.md')}`);
@@ -70,5 +79,14 @@ try {
   process.exit(status);
 } catch (error) {
   console.error(`npm run reproduce: ${error instanceof Error ? error.message : error}`);
+  compareReal?.kill();
   process.exit(1);
+}
+
+/** A child's exit code (its signal's name if a signal ended it); rejects if it could not start. */
+function exitOf(child) {
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('exit', (code, signal) => resolve(code ?? signal));
+  });
 }

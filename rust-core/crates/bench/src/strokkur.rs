@@ -36,7 +36,7 @@ pub fn scenario() -> Scenario {
         drain_ms: 500.0,
         protocols: vec![ProtocolSpec {
             config: serde_json::json!({
-                "peel_window_symbols": 16384,
+                "peel_window_symbols": 4096,
                 "initial_rate_per_s": 219.0
             }),
             ..ProtocolSpec::named("strokkur")

@@ -87,9 +87,9 @@ impl IdMap {
         previous
     }
 
-    /// Like `insert`, but when a new key fills the table it first drops the entries whose
-    /// values `stale` gives up (when there is a `stale`), and grows only if that leaves it
-    /// still full.
+    /// Like `insert`, for a table some of whose values `stale` gives up (when there is a
+    /// `stale`): a new key takes the first stale slot on its probe path, and when it fills
+    /// the table the stale entries are dropped first; it grows only if that leaves it full.
     #[inline]
     pub fn insert_or_sweep(
         &mut self,
@@ -97,16 +97,55 @@ impl IdMap {
         value: u32,
         stale: Option<impl Fn(u32) -> bool>,
     ) -> Option<u32> {
-        let previous = self.place(key, value);
+        let Some(stale) = stale else {
+            return self.insert(key, value);
+        };
+        let previous = self.place_over_stale(key, value, &stale);
         if previous.is_none() && self.over_limit() {
-            if let Some(stale) = stale {
-                self.retain(|_, v| !stale(v));
-            }
+            self.retain(|_, v| !stale(v));
             if self.over_limit() {
                 self.grow();
             }
         }
         previous
+    }
+
+    /// `place`, but a new key goes to the first stale slot it passed, if any: the slots from
+    /// its home to there are all taken, so lookups still find it, and the stale entry's slot
+    /// stays taken for the runs that pass through it.
+    #[inline]
+    fn place_over_stale(
+        &mut self,
+        key: u32,
+        value: u32,
+        stale: &impl Fn(u32) -> bool,
+    ) -> Option<u32> {
+        debug_assert_ne!(value, EMPTY);
+        let mask = self.mask();
+        let mut i = self.home(key);
+        let mut first_stale = None;
+        loop {
+            let slot = self.slots[i];
+            let old = (slot >> 32) as u32;
+            if old == EMPTY {
+                match first_stale {
+                    Some(s) => self.slots[s] = pack(key, value),
+                    None => {
+                        self.slots[i] = pack(key, value);
+                        self.len += 1;
+                    }
+                }
+                return None;
+            }
+            if slot as u32 == key {
+                self.slots[i] = pack(key, value);
+                return Some(old);
+            }
+            if first_stale.is_none() && stale(old) {
+                first_stale = Some(i);
+            }
+            i = (i + 1) & mask;
+        }
     }
 
     /// Sets `key` to `value` (never `EMPTY`) without looking at the load.
@@ -153,6 +192,13 @@ impl IdMap {
             }
             i = (i + 1) & mask;
         };
+        self.remove_at(i);
+        Some(value)
+    }
+
+    /// Empties slot `i`, shifting later members of its run back so lookups need no tombstones.
+    fn remove_at(&mut self, i: usize) {
+        let mask = self.mask();
         let mut hole = i;
         let mut j = i;
         loop {
@@ -175,18 +221,25 @@ impl IdMap {
         }
         self.slots[hole] = free_slot();
         self.len -= 1;
-        Some(value)
     }
 
-    /// Keeps the entries for which `keep(key, value)` holds.
+    /// Keeps the entries for which `keep(key, value)` holds, in place: one pass from an empty
+    /// slot round the table, so no run crosses where it starts, and an entry shifted back into
+    /// a slot just emptied is one the pass has yet to judge (it judges that slot again).
     pub fn retain(&mut self, mut keep: impl FnMut(u32, u32) -> bool) {
-        let old = std::mem::take(&mut self.slots);
-        self.slots = vec![free_slot(); old.len()];
-        self.len = 0;
-        for slot in old {
-            let (key, value) = (slot as u32, (slot >> 32) as u32);
-            if value != EMPTY && keep(key, value) {
-                self.place(key, value);
+        let mask = self.mask();
+        // The load limit leaves a quarter of the slots empty.
+        let Some(start) = self.slots.iter().position(|&s| (s >> 32) as u32 == EMPTY) else {
+            return;
+        };
+        let mut i = (start + 1) & mask;
+        while i != start {
+            let slot = self.slots[i];
+            let value = (slot >> 32) as u32;
+            if value != EMPTY && !keep(slot as u32, value) {
+                self.remove_at(i);
+            } else {
+                i = (i + 1) & mask;
             }
         }
     }
@@ -235,10 +288,15 @@ mod tests {
                 _ => assert_eq!(map.get(key), model.get(&key).copied()),
             }
             assert_eq!(map.len(), model.len());
-            if step % 5_000 == 4_999 {
-                map.retain(|k, _| k % 3 != 0);
-                model.retain(|k, _| k % 3 != 0);
+            if step % 500 == 499 {
+                // Drop by value, as the decoder's sweep does: a scattered third of the runs.
+                let cut = rng.next_u64() % 3;
+                map.retain(|_, v| v as u64 % 3 != cut);
+                model.retain(|_, v| *v as u64 % 3 != cut);
                 assert_eq!(map.len(), model.len());
+                for (key, value) in &model {
+                    assert_eq!(map.get(*key), Some(*value), "step {step}");
+                }
             }
         }
         for (key, value) in &model {
@@ -246,5 +304,39 @@ mod tests {
         }
         map.clear();
         assert_eq!((map.len(), map.get(0)), (0, None));
+    }
+
+    /// Entries live while among the last `WINDOW` values inserted, as the decoder's known
+    /// entries are: every live entry stays readable whatever was swept or overwritten, a dead
+    /// one reads as itself or as nothing, and the table stays sized to the live entries.
+    #[test]
+    fn insert_or_sweep_keeps_every_live_entry() {
+        const WINDOW: u32 = 500;
+        let mut rng = SplitMix64::new(13);
+        let mut map = IdMap::new(rng.next_u64(), rng.next_u64());
+        let mut model = BTreeMap::new();
+        for step in 1..30_000u32 {
+            let key = ((rng.next_u64() % 5_000) as u32).wrapping_mul(0x0100_0001);
+            let stale = (step > WINDOW).then_some(move |v: u32| v < step - WINDOW);
+            let previous = map.insert_or_sweep(key, step, stale);
+            match model.insert(key, step) {
+                Some(v) if v + WINDOW >= step => assert_eq!(previous, Some(v), "step {step}"),
+                Some(v) => assert!(previous.is_none() || previous == Some(v), "step {step}"),
+                None => assert_eq!(previous, None, "step {step}"),
+            }
+            if step % 97 == 0 {
+                for (&k, &v) in &model {
+                    match map.get(k) {
+                        Some(found) => assert_eq!(found, v, "step {step}"),
+                        None => assert!(v + WINDOW < step, "live key {k} lost at step {step}"),
+                    }
+                }
+            }
+        }
+        assert!(
+            map.slots.len() <= 4 * WINDOW as usize,
+            "{} slots",
+            map.slots.len()
+        );
     }
 }

@@ -9,8 +9,10 @@
 //!   with a clean slate).
 //! - [`Recent`]: a set or map that keeps its newest entries only (txs known, bytes already
 //!   sent to a peer): past its capacity the oldest are forgotten.
+//! - [`RecentTxs`]: the same for a set of tx ids, kept as a [`TxIdSet`] (a bit per
+//!   simulator id, where a hashed set costs 20-odd bytes per tx and node).
 
-use crate::{IdBuild, PeerIdx};
+use crate::{IdBuild, PeerIdx, TxId, TxIdSet};
 use std::collections::{HashMap, VecDeque};
 use std::hash::Hash;
 
@@ -173,6 +175,56 @@ impl<K: Copy + Eq + Hash, V> Recent<K, V> {
     }
 }
 
+/// The tx ids seen most recently: the newest `capacity` stay, inserting past that forgets the
+/// oldest. `Recent<TxId>` without removal, in a [`TxIdSet`] plus the order they came in.
+#[derive(Clone, Debug)]
+pub struct RecentTxs {
+    known: TxIdSet,
+    /// Ids in insertion order, oldest first: exactly the ones in `known`.
+    order: VecDeque<TxId>,
+    capacity: usize,
+    /// Ids forgotten to stay within the capacity.
+    pub forgotten: u64,
+}
+
+impl RecentTxs {
+    pub fn new(capacity: usize) -> Self {
+        RecentTxs {
+            known: TxIdSet::default(),
+            order: VecDeque::new(),
+            capacity: capacity.max(1),
+            forgotten: 0,
+        }
+    }
+
+    /// Adds `id`, which may push out the oldest; true if it was new.
+    pub fn insert(&mut self, id: TxId) -> bool {
+        if !self.known.insert(id) {
+            return false;
+        }
+        self.order.push_back(id);
+        if self.order.len() > self.capacity {
+            if let Some(oldest) = self.order.pop_front() {
+                self.known.remove(oldest);
+                self.forgotten += 1;
+            }
+        }
+        true
+    }
+
+    pub fn contains(&self, id: TxId) -> bool {
+        self.known.contains(id)
+    }
+
+    pub fn len(&self) -> usize {
+        self.order.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.order.is_empty()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -222,5 +274,28 @@ mod tests {
             r.remove(&k);
         }
         assert!(r.order.len() <= 2 * 3 + 1, "{}", r.order.len());
+    }
+
+    /// `RecentTxs` keeps what `Recent<TxId>` keeps, for dense ids and scattered ones alike.
+    #[test]
+    fn recent_txs_agrees_with_recent() {
+        let mut rng = crate::Rng::from_seed(7);
+        for capacity in [1, 3, 64, 1_000] {
+            let (mut fast, mut model) = (RecentTxs::new(capacity), Recent::<TxId>::new(capacity));
+            for _ in 0..20_000 {
+                // Dense ids, repeats among them, and ids past the dense range.
+                let r = rng.next_u64();
+                let id = TxId(match r % 4 {
+                    0 => r >> 40,
+                    1 => (r >> 8) % 2_000,
+                    _ => (r >> 8) % 300,
+                });
+                assert_eq!(fast.insert(id), model.insert(id, ()), "insert {id:?}");
+                let probe = TxId((rng.next_u64() >> 8) % 2_000);
+                assert_eq!(fast.contains(probe), model.contains(&probe), "{probe:?}");
+                assert_eq!(fast.len(), model.len());
+                assert_eq!(fast.forgotten, model.forgotten);
+            }
+        }
     }
 }

@@ -32,7 +32,7 @@ mod testnet;
 pub mod wire;
 
 pub use behaviour::Behaviour;
-pub use budget::{Budget, Ledger, Over, Recent};
+pub use budget::{Budget, Ledger, Over, Recent, RecentTxs};
 pub use content::{Content, StoreLimits, Synthetic, TxStore};
 pub use counter::{check_counters, Counter, Effect, Unit};
 pub use detail::{Cell, Detail, RowKey, Table};

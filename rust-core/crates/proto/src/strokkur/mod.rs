@@ -47,7 +47,7 @@ pub use rate::{Inflow, RateControl};
 pub use symbols::{SymbolKind, Symbols};
 
 use crate::{
-    Behaviour, Ctx, Dur, Input, NodeSetup, Payloads, PeerIdx, Protocol, Recent, Time, TimerId,
+    Behaviour, Ctx, Dur, Input, NodeSetup, Payloads, PeerIdx, Protocol, RecentTxs, Time, TimerId,
 };
 use crate::{Tx, TxId};
 use ltcode::wire::Message;
@@ -170,7 +170,7 @@ pub struct Strokkur {
     /// Decoder sender handle -> the peer it stands for.
     sender_peer: Vec<PeerIdx>,
     /// Txs known here (the newest `max_known_txs`).
-    have: Recent<TxId>,
+    have: RecentTxs,
     inflow: Inflow,
     poll_at: Option<Time>,
     events: Vec<Event>,
@@ -467,7 +467,7 @@ impl Strokkur {
     /// Remembers a tx as known; false if it was already.
     fn know(&mut self, tx: TxId, cx: &mut Ctx<'_, Self>) -> bool {
         let before = self.have.forgotten;
-        let fresh = self.have.insert(tx, ());
+        let fresh = self.have.insert(tx);
         if self.have.forgotten > before {
             cx.count(&counters::FORGOTTEN_TXS, self.have.forgotten - before);
         }
@@ -576,7 +576,7 @@ impl Strokkur {
         }
         let coded = match kind {
             // A tx learned again after it left the peeling window is not coded twice.
-            SymbolKind::Tx(tx) if self.have.contains(&tx.id) => {
+            SymbolKind::Tx(tx) if self.have.contains(tx.id) => {
                 cx.count(&counters::RELEARNED, 1);
                 false
             }
@@ -626,7 +626,7 @@ impl Protocol for Strokkur {
             broken: false,
             peers: Vec::new(),
             sender_peer: Vec::new(),
-            have: Recent::new(config.max_known_txs as usize),
+            have: RecentTxs::new(config.max_known_txs as usize),
             inflow: Inflow::default(),
             poll_at: None,
             events: Vec::new(),
@@ -739,7 +739,7 @@ impl Protocol for Strokkur {
     }
 
     fn tx_status(&self, tx: TxId) -> crate::TxStatus {
-        match self.have.contains(&tx) {
+        match self.have.contains(tx) {
             true => crate::TxStatus::Have,
             false => crate::TxStatus::Unknown,
         }
