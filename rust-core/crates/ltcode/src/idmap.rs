@@ -80,7 +80,7 @@ impl IdMap {
     /// Sets `key` to `value` (never `EMPTY`), returning the previous value.
     #[inline]
     pub fn insert(&mut self, key: u32, value: u32) -> Option<u32> {
-        let previous = self.place(key, value);
+        let previous = self.place(key, value, never_stale);
         if previous.is_none() && self.over_limit() {
             self.grow();
         }
@@ -100,7 +100,7 @@ impl IdMap {
         let Some(stale) = stale else {
             return self.insert(key, value);
         };
-        let previous = self.place_over_stale(key, value, &stale);
+        let previous = self.place(key, value, &stale);
         if previous.is_none() && self.over_limit() {
             self.retain(|_, v| !stale(v));
             if self.over_limit() {
@@ -110,16 +110,12 @@ impl IdMap {
         previous
     }
 
-    /// `place`, but a new key goes to the first stale slot it passed, if any: the slots from
-    /// its home to there are all taken, so lookups still find it, and the stale entry's slot
-    /// stays taken for the runs that pass through it.
+    /// Sets `key` to `value` (never `EMPTY`) without looking at the load, returning the
+    /// previous value. A new key goes to the first slot on its probe path whose value is
+    /// `stale`, if any: the slots from its home to there are all taken, so lookups still find
+    /// it, and that slot stays taken for the runs that pass through it.
     #[inline]
-    fn place_over_stale(
-        &mut self,
-        key: u32,
-        value: u32,
-        stale: &impl Fn(u32) -> bool,
-    ) -> Option<u32> {
+    fn place(&mut self, key: u32, value: u32, stale: impl Fn(u32) -> bool) -> Option<u32> {
         debug_assert_ne!(value, EMPTY);
         let mask = self.mask();
         let mut i = self.home(key);
@@ -143,28 +139,6 @@ impl IdMap {
             }
             if first_stale.is_none() && stale(old) {
                 first_stale = Some(i);
-            }
-            i = (i + 1) & mask;
-        }
-    }
-
-    /// Sets `key` to `value` (never `EMPTY`) without looking at the load.
-    #[inline]
-    fn place(&mut self, key: u32, value: u32) -> Option<u32> {
-        debug_assert_ne!(value, EMPTY);
-        let mask = self.mask();
-        let mut i = self.home(key);
-        loop {
-            let slot = self.slots[i];
-            let old = (slot >> 32) as u32;
-            if old == EMPTY {
-                self.slots[i] = pack(key, value);
-                self.len += 1;
-                return None;
-            }
-            if slot as u32 == key {
-                self.slots[i] = pack(key, value);
-                return Some(old);
             }
             i = (i + 1) & mask;
         }
@@ -251,7 +225,7 @@ impl IdMap {
         self.len = 0;
         for slot in old {
             if (slot >> 32) as u32 != EMPTY {
-                self.place(slot as u32, (slot >> 32) as u32);
+                self.place(slot as u32, (slot >> 32) as u32, never_stale);
             }
         }
     }
@@ -260,6 +234,12 @@ impl IdMap {
 #[inline]
 fn pack(key: u32, value: u32) -> u64 {
     key as u64 | (value as u64) << 32
+}
+
+/// For a table with no stale values.
+#[inline]
+fn never_stale(_: u32) -> bool {
+    false
 }
 
 #[inline]
