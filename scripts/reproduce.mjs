@@ -1,9 +1,10 @@
 // `npm run reproduce -- [--quick] [--only ID,ID] [--out DIR] [--jobs N] [--scenarios DIR]`: the seeds' tables and figures,
 // measured again by `txsim reproduce` (built in release mode first) and written to docs/results.md
 // with SVG figures; and the `gossipsub-real` study (compare-real.mjs: txcast's GossipSub next to
-// @libp2p/gossipsub on the same network), added to the same page. The two run at once: the real
-// nodes keep a virtual clock, so sharing the cores slows them without changing what they measure,
-// and its one thread fills the core txsim's last runs leave idle.
+// @libp2p/gossipsub on the same network), added to the same page. The two run at once, so the
+// whole takes about their CPU time spread over the cores, not one's time after the other's: the
+// real nodes keep a virtual clock (compare-real.mjs), so sharing the cores slows them, not what
+// they measure.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';

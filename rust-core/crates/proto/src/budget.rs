@@ -9,8 +9,8 @@
 //!   with a clean slate).
 //! - [`Recent`]: a set or map that keeps its newest entries only (txs known, bytes already
 //!   sent to a peer): past its capacity the oldest are forgotten.
-//! - [`RecentTxs`]: the same for a set of tx ids, kept as a [`TxIdSet`] (a bit per
-//!   simulator id, where a hashed set costs 20-odd bytes per tx and node).
+//! - [`RecentTxs`]: the same for a set of tx ids, kept as a [`TxIdSet`]: a bit per simulator
+//!   id in place of a hashed entry (77 MB less in a Strokkur run of strokkur-250.json).
 
 use crate::{IdBuild, PeerIdx, TxId, TxIdSet};
 use std::collections::{HashMap, VecDeque};
