@@ -182,11 +182,9 @@ mod tests {
     fn tx_id_set_matches_a_hashed_set() {
         let mut fast = TxIdSet::default();
         let mut reference = IdSet::default();
-        let mut z = 1u64;
+        let mut rng = crate::Rng::from_seed(1);
         for i in 0..5_000u64 {
-            z = z
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
+            let z = rng.next_u64();
             // Dense ids, ids near the bit limit, and random 64-bit ids.
             let id = TxId(match i % 3 {
                 0 => z % 3_000,

@@ -109,11 +109,9 @@ mod tests {
     fn matches_a_hashed_map() {
         let mut fast: TxIdMap<u32> = TxIdMap::default();
         let mut reference: IdMap<TxId, u32> = IdMap::default();
-        let mut z = 7u64;
+        let mut rng = crate::Rng::from_seed(7);
         for i in 0..20_000u64 {
-            z = z
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
+            let z = rng.next_u64();
             // Mostly increasing dense ids, some far ahead of them, some random 64-bit ids.
             let id = TxId(match i % 5 {
                 0 => z,
