@@ -55,6 +55,11 @@ pub struct EventQueue<E> {
     overflow_seq: u64,
     /// Empty blocks (capacity BLOCK), most recently freed last.
     free: Vec<Block<E>>,
+    /// Emptied lists of full blocks, for the next bucket that fills more than one block. A
+    /// bucket gives its list back when drained rather than keeping it for its next turn: every
+    /// one of the ring's buckets would otherwise keep room for the most it ever held (with a
+    /// second of timers spread over a thousand buckets, over 100 MB of idle lists).
+    spare_lists: Vec<Vec<Block<E>>>,
     /// Counting-sort scratch: per time offset in the bucket, where its next entry goes.
     counts: Vec<u32>,
 }
@@ -72,6 +77,12 @@ impl<E> Bucket<E> {
     fn blocks(&self) -> impl Iterator<Item = &Block<E>> {
         self.full.iter().chain(std::iter::once(&self.tail))
     }
+}
+
+/// Where a bucket takes its next block, and its list of full blocks when it starts one.
+struct Pools<'a, E> {
+    blocks: &'a mut Vec<Block<E>>,
+    lists: &'a mut Vec<Vec<Block<E>>>,
 }
 
 /// Starts loading every cache line of a block's entries.
@@ -134,6 +145,7 @@ impl<E> EventQueue<E> {
             overflow: BinaryHeap::new(),
             overflow_seq: 0,
             free: Vec::new(),
+            spare_lists: Vec::new(),
             counts: vec![0; WIDTH],
         }
     }
@@ -148,7 +160,14 @@ impl<E> EventQueue<E> {
         // The common case first: a later bucket within the horizon.
         if bucket.wrapping_sub(self.cursor + 1) < RING - 1 {
             let slot = &mut self.ring[(bucket & (RING - 1)) as usize];
-            Self::append(slot, &mut self.free, entry);
+            Self::append(
+                slot,
+                Pools {
+                    blocks: &mut self.free,
+                    lists: &mut self.spare_lists,
+                },
+                entry,
+            );
             self.in_ring += 1;
         } else if bucket <= self.cursor {
             // The new entry has the highest seq: it goes after every entry due no later.
@@ -220,19 +239,26 @@ impl<E> EventQueue<E> {
     /// Gives a bucket a fresh tail block, filing the full one.
     #[cold]
     #[inline(never)]
-    fn next_block(bucket: &mut Bucket<E>, free: &mut Vec<Block<E>>) {
-        let fresh = free.pop().unwrap_or_else(|| Vec::with_capacity(BLOCK));
+    fn next_block(bucket: &mut Bucket<E>, pools: Pools<'_, E>) {
+        let fresh = pools
+            .blocks
+            .pop()
+            .unwrap_or_else(|| Vec::with_capacity(BLOCK));
         let done = std::mem::replace(&mut bucket.tail, fresh);
-        if !done.is_empty() {
-            bucket.full.push(done);
+        if done.is_empty() {
+            return;
         }
+        if bucket.full.capacity() == 0 {
+            bucket.full = pools.lists.pop().unwrap_or_default();
+        }
+        bucket.full.push(done);
     }
 
     /// Appends to a bucket's tail block, starting a new one when it is full (or none yet).
     #[inline(always)]
-    fn append(bucket: &mut Bucket<E>, free: &mut Vec<Block<E>>, entry: Entry<E>) {
+    fn append(bucket: &mut Bucket<E>, pools: Pools<'_, E>, entry: Entry<E>) {
         if bucket.tail.len() == bucket.tail.capacity() {
-            Self::next_block(bucket, free);
+            Self::next_block(bucket, pools);
         }
         bucket.tail.push(entry);
     }
@@ -266,7 +292,14 @@ impl<E> EventQueue<E> {
                     break;
                 };
                 let slot = &mut self.ring[((entry.time >> SHIFT) & (RING - 1)) as usize];
-                Self::append(slot, &mut self.free, entry);
+                Self::append(
+                    slot,
+                    Pools {
+                        blocks: &mut self.free,
+                        lists: &mut self.spare_lists,
+                    },
+                    entry,
+                );
                 self.in_ring += 1;
             }
             let bucket = std::mem::replace(
@@ -338,9 +371,9 @@ impl<E> EventQueue<E> {
                 self.free.push(block);
             }
         }
-        // Keep the emptied list of full blocks for the bucket's next turn.
-        let idx = (self.cursor & (RING - 1)) as usize;
-        self.ring[idx].full = bucket.full;
+        if bucket.full.capacity() != 0 {
+            self.spare_lists.push(bucket.full);
+        }
         n > 0
     }
 }
@@ -471,6 +504,26 @@ mod tests {
         reference.sort();
         let order: Vec<(u64, u64)> = std::iter::from_fn(|| q.pop_until(u64::MAX)).collect();
         assert_eq!(order, reference);
+    }
+
+    /// Drained buckets hand their lists of full blocks to the pool: the ring does not keep,
+    /// bucket by bucket, room for the most it ever held.
+    #[test]
+    fn drained_buckets_keep_no_lists() {
+        let mut q = EventQueue::new();
+        // 200 crowded buckets of 1,000 entries each (63 blocks), drained.
+        for t in 0..200_000u64 {
+            q.push((t % 200) << SHIFT, t);
+        }
+        while q.pop_until(u64::MAX).is_some() {}
+        assert!(q.ring.iter().all(|b| b.full.capacity() == 0));
+        assert!(q.spare_lists.len() <= 200, "{}", q.spare_lists.len());
+        // Refilled, they take lists from the pool rather than making new ones.
+        for t in 0..200_000u64 {
+            q.push(((t % 200) + 400) << SHIFT, t);
+        }
+        let lists = q.spare_lists.len() + q.ring.iter().filter(|b| b.full.capacity() != 0).count();
+        assert!(lists <= 200, "{lists}");
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! `TxIdMap`: per-tx state kept the way `TxIdSet` keeps its bits. The simulator's ids are
-//! dense creation sequence numbers, so a node's state for tx `i` sits at index `i` of a vector:
-//! one event about a tx reads one place, with no hashing or probing, and no entry carries a key.
-//! Ids on a real network are hash prefixes, scattered: they go to a hashed map.
+//! dense creation sequence numbers, so a node's state for tx `i` sits at index `i` of a paged
+//! table: one event about a tx reads one place, with no hashing or probing, and no entry
+//! carries a key. Ids on a real network are hash prefixes, scattered: they go to a hashed map.
 
 use crate::{IdMap, TxId};
 
@@ -9,47 +9,64 @@ use crate::{IdMap, TxId};
 const DENSE_IDS: u64 = 1 << 20;
 /// Ids below this may always be kept densely (a few KiB), however few entries there are.
 const DENSE_FLOOR: u64 = 1 << 10;
+/// The dense part grows a page of 2^PAGE_BITS ids at a time: no copying of what it holds, and
+/// no more than a page beyond the ids it covers (a doubling vector is up to half empty, and
+/// holds both copies while it moves).
+const PAGE_BITS: u32 = 10;
+const PAGE: usize = 1 << PAGE_BITS;
 
 /// A map from tx id to `V`. An entry that equals `V::default()` is the same as no entry.
 ///
-/// Memory stays proportional to the entries made: the vector grows to cover an id only while
-/// it would stay at least half full (as many `entry` calls as half its length); an id further
-/// out goes to the hashed part, and moves into the vector once it grows past it. A peer that
-/// names ids far apart thus costs what a hashed map costs, never a vector up to its ids.
+/// Memory stays proportional to the entries made: the dense part grows to cover an id only
+/// while it would stay at least half full (as many `entry` calls as half the ids it covers);
+/// an id further out goes to the hashed part, and moves into the dense part once it grows
+/// past it. A peer that names ids far apart thus costs what a hashed map costs, never a table
+/// up to its ids.
 #[derive(Clone, Debug, Default)]
 pub struct TxIdMap<V> {
-    dense: Vec<V>,
+    /// Page `p` holds ids `p * PAGE ..`; together they cover ids below `covered()`.
+    pages: Vec<Box<[V]>>,
     sparse: IdMap<TxId, V>,
     /// `entry` calls that found no entry: what the dense part may grow to twice of.
     made: u64,
+}
+
+/// Where id `i` sits in the dense part, if it is covered: (page, index in the page).
+#[inline(always)]
+fn place(id: TxId, pages: usize) -> Option<(usize, usize)> {
+    // Compared as u64 first: on 32-bit targets `as usize` would cut a large id short.
+    let page = id.0 >> PAGE_BITS;
+    (page < pages as u64).then_some((page as usize, id.0 as usize & (PAGE - 1)))
 }
 
 impl<V: Default + PartialEq> TxIdMap<V> {
     /// The entry for `id` (`None` where there is none: a default value there reads the same).
     #[inline(always)]
     pub fn get(&self, id: TxId) -> Option<&V> {
-        // Compared as u64 first: on 32-bit targets `as usize` would cut a large id short.
-        if id.0 < self.dense.len() as u64 {
-            return self.dense.get(id.0 as usize);
+        match place(id, self.pages.len()) {
+            Some((p, i)) => self.pages[p].get(i),
+            None => self.sparse.get(&id),
         }
-        self.sparse.get(&id)
     }
 
     #[inline(always)]
     pub fn get_mut(&mut self, id: TxId) -> Option<&mut V> {
-        if id.0 < self.dense.len() as u64 {
-            return self.dense.get_mut(id.0 as usize);
+        match place(id, self.pages.len()) {
+            Some((p, i)) => self.pages[p].get_mut(i),
+            None => self.sparse.get_mut(&id),
         }
-        self.sparse.get_mut(&id)
     }
 
     /// The entry for `id`, made (as `V::default()`) if there is none.
     #[inline(always)]
     pub fn entry(&mut self, id: TxId) -> &mut V {
-        if id.0 < self.dense.len() as u64 {
-            let v = &mut self.dense[id.0 as usize];
-            self.made += (*v == V::default()) as u64;
-            return v;
+        if let Some((p, i)) = place(id, self.pages.len()) {
+            if let Some(v) = self.pages[p].get_mut(i) {
+                self.made += (*v == V::default()) as u64;
+                // Reborrowed through the index: returning `v` here would hold `self` borrowed
+                // on the other path too.
+                return &mut self.pages[p][i];
+            }
         }
         self.entry_cold(id)
     }
@@ -58,19 +75,26 @@ impl<V: Default + PartialEq> TxIdMap<V> {
     fn entry_cold(&mut self, id: TxId) -> &mut V {
         let limit = (2 * (self.made + 1)).clamp(DENSE_FLOOR, DENSE_IDS);
         if id.0 < limit {
-            // Grow geometrically (amortized O(1) for increasing ids), within the limit.
-            let len = (id.0 + 1).max(2 * self.dense.len() as u64).min(limit);
-            self.grow(len as usize);
-            return self.entry(id);
+            self.grow((id.0 >> PAGE_BITS) as usize + 1);
+            self.made += 1;
+            let (p, i) = ((id.0 >> PAGE_BITS) as usize, id.0 as usize & (PAGE - 1));
+            return &mut self.pages[p][i];
         }
         let fresh = !self.sparse.contains_key(&id);
         self.made += fresh as u64;
         self.sparse.entry(id).or_default()
     }
 
-    /// Extends the dense part to `len` ids and moves the hashed entries it now covers there.
-    fn grow(&mut self, len: usize) {
-        self.dense.resize_with(len, V::default);
+    /// Adds pages until there are `pages`, and moves the hashed entries they cover there.
+    fn grow(&mut self, pages: usize) {
+        while self.pages.len() < pages {
+            self.pages.push(
+                (0..PAGE)
+                    .map(|_| V::default())
+                    .collect::<Vec<_>>()
+                    .into_boxed_slice(),
+            );
+        }
         if self.sparse.is_empty() {
             return;
         }
@@ -78,25 +102,30 @@ impl<V: Default + PartialEq> TxIdMap<V> {
             .sparse
             .keys()
             .copied()
-            .filter(|id| id.0 < len as u64)
+            .filter(|&id| place(id, pages).is_some())
             .collect();
         for id in covered {
-            if let Some(v) = self.sparse.remove(&id) {
-                self.dense[id.0 as usize] = v;
+            if let (Some(v), Some((p, i))) = (self.sparse.remove(&id), place(id, pages)) {
+                self.pages[p][i] = v;
             }
         }
     }
 
     /// Every entry, in no particular order: what callers do with them must not depend on it.
     pub fn values_mut(&mut self) -> impl Iterator<Item = &mut V> {
-        self.dense.iter_mut().chain(self.sparse.values_mut())
+        self.pages
+            .iter_mut()
+            .flat_map(|page| page.iter_mut())
+            .chain(self.sparse.values_mut())
     }
 
     /// Starts loading the entry for `id` if it is in the dense part (a hint, changes nothing).
     #[inline(always)]
     pub fn prefetch(&self, id: TxId) {
-        if id.0 < self.dense.len() as u64 {
-            crate::prefetch::prefetch_all(&self.dense[id.0 as usize]);
+        if let Some((p, i)) = place(id, self.pages.len()) {
+            if let Some(v) = self.pages[p].get(i) {
+                crate::prefetch::prefetch_all(v);
+            }
         }
     }
 }
@@ -129,13 +158,31 @@ mod tests {
         assert_eq!(entries, reference.len());
     }
 
+    /// Increasing ids take a page at a time: the dense part covers at most a page beyond the
+    /// highest id, where a doubling vector would cover up to twice the ids.
+    #[test]
+    fn dense_ids_take_pages_as_needed() {
+        let mut map: TxIdMap<u32> = TxIdMap::default();
+        for i in 0..25_000u64 {
+            *map.entry(TxId(i)) = 1;
+        }
+        assert_eq!(map.pages.len(), 25_000usize.div_ceil(PAGE));
+        assert!(map.sparse.is_empty());
+        assert_eq!(map.get(TxId(24_999)), Some(&1));
+        assert_eq!(map.get(TxId(25_000)), Some(&0), "covered, never entered");
+    }
+
     #[test]
     fn ids_named_far_apart_stay_hashed() {
         let mut map: TxIdMap<u64> = TxIdMap::default();
         for k in 0..20 {
             *map.entry(TxId((DENSE_FLOOR << k) - 1)) = 1;
         }
-        assert!(map.dense.len() as u64 <= DENSE_FLOOR, "{}", map.dense.len());
+        assert!(
+            map.pages.len() * PAGE <= DENSE_FLOOR as usize,
+            "{}",
+            map.pages.len()
+        );
         assert_eq!(map.values_mut().filter(|v| **v == 1).count(), 20);
     }
 }
