@@ -21,6 +21,7 @@
 //! full to the peers not known to have it; `Censor` leaves a share of txs out of everything.
 
 pub mod counters;
+mod hashes;
 mod msg;
 mod record;
 
@@ -31,6 +32,7 @@ pub use msg::{
 use crate::pull::{forget_peer, millis, PeerSession, Peers, Wanted};
 use crate::{Behaviour, Ctx, Dur, IdMap, Input, NodeSetup, PeerIdx, Protocol, Tx, TxId};
 use crate::{Cell, Detail, Table, Time, TimerNote, TxStatus};
+pub use hashes::Hashes;
 use record::{Mark, Records};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -164,7 +166,7 @@ impl Inv {
                 Trickle::UniformJitter { max_ms } => {
                     let wait = Dur::from_millis_f64(cx.rng.unit() * max_ms);
                     if wait == Dur::ZERO {
-                        self.send_inv(p, vec![id], cx);
+                        self.send_inv(p, id.into(), cx);
                     } else {
                         let peer = self.peers.session(p);
                         cx.set_timer_in(wait, InvTimer::Announce { tx: id, peer });
@@ -175,15 +177,15 @@ impl Inv {
     }
 
     /// Sends the hashes the peer is still not known to have, and marks it as having them.
-    fn send_inv(&mut self, peer: PeerIdx, mut ids: Vec<TxId>, cx: &mut Ctx<'_, Self>) {
+    fn send_inv(&mut self, peer: PeerIdx, mut ids: Hashes, cx: &mut Ctx<'_, Self>) {
         if !self.peers.is_up(peer) {
             return;
         }
         // Filtered in place (most invs name one hash): the node may have turned silent or
         // censoring since it queued them; then what the peer is not known to have (only held
         // txs are queued for announcing).
-        ids.retain(|&id| self.may_send_about(id));
-        ids.retain(|&id| self.txs.set(id, peer, Mark::Known));
+        ids.retain(|id| self.may_send_about(id));
+        ids.retain(|id| self.txs.set(id, peer, Mark::Known));
         if ids.len() <= MAX_INV_ENTRIES {
             if !ids.is_empty() {
                 cx.send(peer, InvMsg::Inv(ids));
@@ -191,18 +193,18 @@ impl Inv {
             return;
         }
         for chunk in ids.chunks(MAX_INV_ENTRIES) {
-            cx.send(peer, InvMsg::Inv(chunk.to_vec()));
+            cx.send(peer, InvMsg::Inv(chunk.to_vec().into()));
         }
     }
 
-    fn on_inv(&mut self, from: PeerIdx, ids: Vec<TxId>, cx: &mut Ctx<'_, Self>) {
+    fn on_inv(&mut self, from: PeerIdx, ids: Hashes, cx: &mut Ctx<'_, Self>) {
         if ids.len() > MAX_INV_ENTRIES {
             cx.count(&counters::OVERSIZED_INV, 1);
             cx.disconnect(from);
             return;
         }
         let mut want = Vec::new();
-        for id in ids {
+        for &id in ids.iter() {
             let rec = self.txs.get(id);
             if rec.held {
                 if !self.txs.set(id, from, Mark::Known) {
@@ -236,16 +238,16 @@ impl Inv {
                 }
             }
         }
-        cx.send(from, InvMsg::GetData(want));
+        cx.send(from, InvMsg::GetData(want.into()));
     }
 
-    fn on_get_data(&mut self, from: PeerIdx, ids: Vec<TxId>, cx: &mut Ctx<'_, Self>) {
+    fn on_get_data(&mut self, from: PeerIdx, ids: Hashes, cx: &mut Ctx<'_, Self>) {
         if ids.len() > MAX_INV_ENTRIES {
             cx.count(&counters::OVERSIZED_INV, 1);
             cx.disconnect(from);
             return;
         }
-        for id in ids {
+        for &id in ids.iter() {
             let rec = self.txs.get(id);
             if !rec.held {
                 cx.count(&counters::GETDATA_UNKNOWN, 1);
@@ -353,7 +355,7 @@ impl Inv {
             Some(p) => {
                 cx.count(&counters::RETRIES, 1);
                 cx.count(&counters::REQUESTS, 1);
-                cx.send(p, InvMsg::GetData(vec![id]));
+                cx.send(p, InvMsg::GetData(id.into()));
                 let wait = millis(self.cfg.retry_timeout_ms);
                 known.set_timeout(cx.set_timer_in(wait, InvTimer::Retry(id)));
             }
@@ -391,7 +393,7 @@ impl Inv {
         let p = peer.peer;
         self.armed[p.idx()] = false;
         let ids = std::mem::take(&mut self.queued[p.idx()]);
-        self.send_inv(p, ids, cx);
+        self.send_inv(p, ids.into(), cx);
     }
 }
 
@@ -431,7 +433,7 @@ impl Protocol for Inv {
                 InvTimer::Trickle(peer) => self.on_trickle_timer(peer, cx),
                 InvTimer::Announce { tx, peer } => {
                     if self.peers.is_current(peer) {
-                        self.send_inv(peer.peer, vec![tx], cx);
+                        self.send_inv(peer.peer, tx.into(), cx);
                     }
                 }
                 InvTimer::Retry(tx) => self.on_retry(tx, cx),

@@ -6,6 +6,7 @@
 //! Framing assumption: the header is the frame; nothing else travels with a message (no
 //! transport encryption). The hash is `pull::tx_hash` (the tx id is its prefix).
 
+use super::Hashes;
 use crate::pull::{id_of_body, id_of_hash, tx_hash};
 use crate::wire::{Reader, WireError};
 use crate::{MsgClass, Tx, TxId, WireMsg};
@@ -25,9 +26,9 @@ const MSG_TX: u32 = 1;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum InvMsg {
     /// Hashes of txs the sender has.
-    Inv(Vec<TxId>),
+    Inv(Hashes),
     /// Hashes of txs the sender wants.
-    GetData(Vec<TxId>),
+    GetData(Hashes),
     /// One full tx.
     Tx(Tx),
 }
@@ -110,7 +111,7 @@ impl InvMsg {
         match self {
             InvMsg::Inv(ids) | InvMsg::GetData(ids) => {
                 put_compact_size(&mut payload, ids.len() as u64);
-                for &id in ids {
+                for &id in ids.iter() {
                     payload.extend_from_slice(&MSG_TX.to_le_bytes());
                     payload.extend_from_slice(&tx_hash(id));
                 }
@@ -172,7 +173,7 @@ impl InvMsg {
                 })
             }
             name @ (b"inv" | b"getdata") => {
-                let ids = read_inventory(payload)?;
+                let ids = read_inventory(payload)?.into();
                 if name == b"inv" {
                     InvMsg::Inv(ids)
                 } else {
@@ -277,9 +278,9 @@ mod tests {
 
     #[test]
     fn sizes_match_bitcoins_encoding() {
-        assert_eq!(InvMsg::Inv(vec![TxId(1)]).wire_len(), 24 + 1 + 36);
+        assert_eq!(InvMsg::Inv(TxId(1).into()).wire_len(), 24 + 1 + 36);
         assert_eq!(
-            InvMsg::GetData(vec![TxId(1); 253]).wire_len(),
+            InvMsg::GetData(vec![TxId(1); 253].into()).wire_len(),
             24 + 3 + 253 * 36
         );
         assert_eq!(
@@ -294,7 +295,7 @@ mod tests {
 
     #[test]
     fn the_header_is_bitcoins() {
-        let out = round_trip(&InvMsg::Inv(vec![TxId(5), TxId(6)]));
+        let out = round_trip(&InvMsg::Inv(vec![TxId(5), TxId(6)].into()));
         assert_eq!(&out[..4], &MAGIC);
         assert_eq!(&out[4..16], b"inv\0\0\0\0\0\0\0\0\0");
         assert_eq!(&out[16..20], &(1u32 + 72).to_le_bytes());
@@ -312,7 +313,7 @@ mod tests {
     #[test]
     fn bad_input_gives_typed_errors() {
         let mut out = Vec::new();
-        InvMsg::GetData(vec![TxId(9)]).encode(&mut out);
+        InvMsg::GetData(TxId(9).into()).encode(&mut out);
         let mut bad = out.clone();
         bad[30] ^= 1;
         assert!(matches!(
@@ -351,8 +352,8 @@ mod tests {
         #[test]
         fn inventories_round_trip(ids in proptest::collection::vec(any::<u64>(), 0..300)) {
             let ids: Vec<TxId> = ids.into_iter().map(TxId).collect();
-            round_trip(&InvMsg::Inv(ids.clone()));
-            round_trip(&InvMsg::GetData(ids));
+            round_trip(&InvMsg::Inv(ids.clone().into()));
+            round_trip(&InvMsg::GetData(ids.into()));
         }
 
         #[test]

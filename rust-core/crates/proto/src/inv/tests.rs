@@ -183,7 +183,7 @@ fn announced(msgs: &[&InvMsg]) -> Vec<TxId> {
     let mut ids: Vec<TxId> = msgs
         .iter()
         .filter_map(|m| match m {
-            InvMsg::Inv(ids) => Some(ids.clone()),
+            InvMsg::Inv(ids) => Some(ids.to_vec()),
             _ => None,
         })
         .flatten()
@@ -214,21 +214,27 @@ fn a_reused_peer_index_starts_with_nothing() {
         // The old peer announces txs 1 and 2 and is asked for both; peer 1 announces tx 1
         // too. Tx 3 waits to be announced to everyone, and the old peer asks for it (a reply
         // it will get late).
-        node.input(Input::Message(old, InvMsg::Inv(vec![TxId(1), TxId(2)])));
-        node.input(Input::Message(next, InvMsg::Inv(vec![TxId(1)])));
+        node.input(Input::Message(
+            old,
+            InvMsg::Inv(vec![TxId(1), TxId(2)].into()),
+        ));
+        node.input(Input::Message(next, InvMsg::Inv(vec![TxId(1)].into())));
         node.input(Input::Submit(tx(3)));
-        node.input(Input::Message(old, InvMsg::GetData(vec![TxId(3)])));
+        node.input(Input::Message(old, InvMsg::GetData(vec![TxId(3)].into())));
         let asked = node.take_sent();
         assert_eq!(
             asked,
-            [(old, InvMsg::GetData(vec![TxId(1), TxId(2)]))],
+            [(old, InvMsg::GetData(vec![TxId(1), TxId(2)].into()))],
             "one request per tx"
         );
 
         node.run_until(ms(10));
         node.input(Input::PeerDown(old));
         // What was in flight to it moves on at once: tx 1 to its other announcer; tx 2 has none.
-        assert_eq!(node.take_sent(), [(next, InvMsg::GetData(vec![TxId(1)]))]);
+        assert_eq!(
+            node.take_sent(),
+            [(next, InvMsg::GetData(vec![TxId(1)].into()))]
+        );
         assert_eq!(node.counter(&counters::RETRIES), 1);
         assert_eq!(node.counter(&counters::NO_PEER_FOR_TX), 1);
 
