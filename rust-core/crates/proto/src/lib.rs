@@ -6,6 +6,7 @@ mod behaviour;
 mod counter;
 mod detail;
 mod driver;
+mod few;
 mod ids;
 mod peer_list;
 mod protocol;
@@ -37,6 +38,7 @@ pub use content::{Content, StoreLimits, Synthetic, TxStore};
 pub use counter::{check_counters, Counter, Effect, Unit};
 pub use detail::{Cell, Detail, RowKey, Table};
 pub use driver::{Driver, Output};
+pub use few::Few;
 pub use ids::{IdBuild, IdHasher, IdMap, IdSet, PeerIdx, Tx, TxId, TxIdSet};
 pub use protocol::{
     Action, Ctx, Input, MsgClass, NodeSetup, Payloads, Protocol, TimerNote, TxStatus, WireMsg,

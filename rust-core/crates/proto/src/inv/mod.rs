@@ -21,7 +21,6 @@
 //! full to the peers not known to have it; `Censor` leaves a share of txs out of everything.
 
 pub mod counters;
-mod hashes;
 mod msg;
 mod record;
 
@@ -30,9 +29,8 @@ pub use msg::{
 };
 
 use crate::pull::{forget_peer, millis, PeerSession, Peers, Wanted};
-use crate::{Behaviour, Ctx, Dur, IdMap, Input, NodeSetup, PeerIdx, Protocol, Tx, TxId};
+use crate::{Behaviour, Ctx, Dur, Few, IdMap, Input, NodeSetup, PeerIdx, Protocol, Tx, TxId};
 use crate::{Cell, Detail, Table, Time, TimerNote, TxStatus};
-pub use hashes::Hashes;
 use record::{Mark, Records};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -104,7 +102,7 @@ pub struct Inv {
     /// and whom it asked. Handed over to the record's marks once it holds the tx.
     fetching: IdMap<TxId, Wanted>,
     held: usize,
-    /// Hashes waiting for each peer's Poisson timer, and whether that timer is armed.
+    /// Few<TxId> waiting for each peer's Poisson timer, and whether that timer is armed.
     queued: Vec<Vec<TxId>>,
     armed: Vec<bool>,
 }
@@ -177,7 +175,7 @@ impl Inv {
     }
 
     /// Sends the hashes the peer is still not known to have, and marks it as having them.
-    fn send_inv(&mut self, peer: PeerIdx, mut ids: Hashes, cx: &mut Ctx<'_, Self>) {
+    fn send_inv(&mut self, peer: PeerIdx, mut ids: Few<TxId>, cx: &mut Ctx<'_, Self>) {
         if !self.peers.is_up(peer) {
             return;
         }
@@ -197,7 +195,7 @@ impl Inv {
         }
     }
 
-    fn on_inv(&mut self, from: PeerIdx, ids: Hashes, cx: &mut Ctx<'_, Self>) {
+    fn on_inv(&mut self, from: PeerIdx, ids: Few<TxId>, cx: &mut Ctx<'_, Self>) {
         if ids.len() > MAX_INV_ENTRIES {
             cx.count(&counters::OVERSIZED_INV, 1);
             cx.disconnect(from);
@@ -241,7 +239,7 @@ impl Inv {
         cx.send(from, InvMsg::GetData(want.into()));
     }
 
-    fn on_get_data(&mut self, from: PeerIdx, ids: Hashes, cx: &mut Ctx<'_, Self>) {
+    fn on_get_data(&mut self, from: PeerIdx, ids: Few<TxId>, cx: &mut Ctx<'_, Self>) {
         if ids.len() > MAX_INV_ENTRIES {
             cx.count(&counters::OVERSIZED_INV, 1);
             cx.disconnect(from);

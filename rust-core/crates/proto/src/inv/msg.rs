@@ -6,9 +6,9 @@
 //! Framing assumption: the header is the frame; nothing else travels with a message (no
 //! transport encryption). The hash is `pull::tx_hash` (the tx id is its prefix).
 
-use super::Hashes;
 use crate::pull::{id_of_body, id_of_hash, tx_hash};
 use crate::wire::{Reader, WireError};
+use crate::Few;
 use crate::{MsgClass, Tx, TxId, WireMsg};
 use sha2::{Digest, Sha256};
 
@@ -26,9 +26,9 @@ const MSG_TX: u32 = 1;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum InvMsg {
     /// Hashes of txs the sender has.
-    Inv(Hashes),
+    Inv(Few<TxId>),
     /// Hashes of txs the sender wants.
-    GetData(Hashes),
+    GetData(Few<TxId>),
     /// One full tx.
     Tx(Tx),
 }

@@ -21,7 +21,7 @@ mod msg;
 pub use msg::{prefix_of, LinkKey, ShortId, ShrecMsg, MAX_IDS, SHORT_ID_LEN};
 
 use crate::pull::{forget_peer, millis, PeerSession, Peers, Wanted};
-use crate::{Behaviour, Ctx, Dur, IdMap, Input, NodeSetup, PeerIdx, Protocol, Tx, TxId};
+use crate::{Behaviour, Ctx, Dur, Few, IdMap, Input, NodeSetup, PeerIdx, Protocol, Tx, TxId};
 use held::HeldTxs;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -149,7 +149,7 @@ impl Shrec {
             .collect();
         for p in targets {
             match self.their_keys.get(p.idx()).copied().flatten() {
-                Some(key) => cx.send(p, ShrecMsg::Announce(vec![key.short_id(id)])),
+                Some(key) => cx.send(p, ShrecMsg::Announce(key.short_id(id).into())),
                 None => {
                     // A peer that never says Hello (a silent one) must not grow this forever.
                     let waiting = slot(&mut self.backlog, p);
@@ -172,18 +172,18 @@ impl Shrec {
                 .map(|id| key.short_id(id))
                 .collect::<Vec<_>>();
             for chunk in ids.chunks(MAX_IDS) {
-                cx.send(from, ShrecMsg::Announce(chunk.to_vec()));
+                cx.send(from, ShrecMsg::Announce(chunk.to_vec().into()));
             }
         }
     }
 
-    fn on_announce(&mut self, from: PeerIdx, sids: Vec<ShortId>, cx: &mut Ctx<'_, Self>) {
+    fn on_announce(&mut self, from: PeerIdx, sids: Few<ShortId>, cx: &mut Ctx<'_, Self>) {
         let Some(key) = self.my_keys.get(from.idx()).copied().flatten() else {
             cx.count(&counters::UNKNOWN_KEY, 1);
             return;
         };
         let mut ask = Vec::new();
-        for sid in sids {
+        for &sid in sids.iter() {
             if self.held_match(sid, &key).is_some() {
                 continue;
             }
@@ -206,16 +206,16 @@ impl Shrec {
         }
         if !ask.is_empty() && self.behaviour != Behaviour::Silent {
             cx.count(&counters::REQUESTS, ask.len() as u64);
-            cx.send(from, ShrecMsg::Request(ask));
+            cx.send(from, ShrecMsg::Request(ask.into()));
         }
     }
 
-    fn on_request(&mut self, from: PeerIdx, sids: Vec<ShortId>, cx: &mut Ctx<'_, Self>) {
+    fn on_request(&mut self, from: PeerIdx, sids: Few<ShortId>, cx: &mut Ctx<'_, Self>) {
         let Some(key) = self.their_keys.get(from.idx()).copied().flatten() else {
             cx.count(&counters::UNKNOWN_KEY, 1);
             return;
         };
-        for sid in sids {
+        for &sid in sids.iter() {
             let Some(tx) = self.held_match(sid, &key) else {
                 cx.count(&counters::REQUEST_UNKNOWN, 1);
                 continue;
@@ -288,7 +288,7 @@ impl Shrec {
         };
         cx.count(&counters::RETRIES, 1);
         cx.count(&counters::REQUESTS, 1);
-        cx.send(p, ShrecMsg::Request(vec![sid]));
+        cx.send(p, ShrecMsg::Request(sid.into()));
         let wait = millis(self.cfg.request_timeout_ms);
         fetch
             .known

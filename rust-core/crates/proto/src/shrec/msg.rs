@@ -11,7 +11,7 @@
 //! from aiming a collision at a given tx (the keyed short IDs of Bitcoin and Shrec, `004` §2.1).
 
 use crate::wire::{framed_len, put_varint, varint_len, Reader, WireError};
-use crate::{MsgClass, Tx, TxId, WireMsg};
+use crate::{Few, MsgClass, Tx, TxId, WireMsg};
 use siphasher::sip::SipHasher24;
 
 pub const SHORT_ID_LEN: usize = 4;
@@ -56,8 +56,8 @@ pub fn prefix_of(id: TxId) -> u32 {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ShrecMsg {
     Hello { key: LinkKey },
-    Announce(Vec<ShortId>),
-    Request(Vec<ShortId>),
+    Announce(Few<ShortId>),
+    Request(Few<ShortId>),
     Tx(Tx),
 }
 
@@ -92,7 +92,7 @@ impl ShrecMsg {
                     TAG_REQUEST
                 });
                 put_varint(out, ids.len() as u64);
-                for id in ids {
+                for id in ids.iter() {
                     out.extend_from_slice(&id.0.to_le_bytes());
                 }
             }
@@ -205,14 +205,16 @@ mod tests {
         round_trip(&ShrecMsg::Hello {
             key: LinkKey([7; KEY_LEN]),
         });
-        round_trip(&ShrecMsg::Announce(vec![ShortId(1), ShortId(u32::MAX)]));
-        round_trip(&ShrecMsg::Request(vec![]));
+        round_trip(&ShrecMsg::Announce(
+            vec![ShortId(1), ShortId(u32::MAX)].into(),
+        ));
+        round_trip(&ShrecMsg::Request(vec![].into()));
         round_trip(&ShrecMsg::Tx(Tx {
             id: TxId(99),
             len: 128,
         }));
         // One announced ID: length, tag, count, 4 bytes.
-        assert_eq!(ShrecMsg::Announce(vec![ShortId(5)]).wire_len(), 7);
+        assert_eq!(ShrecMsg::Announce(vec![ShortId(5)].into()).wire_len(), 7);
         assert_eq!(
             ShrecMsg::Tx(Tx {
                 id: TxId(1),

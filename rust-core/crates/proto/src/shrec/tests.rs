@@ -108,7 +108,7 @@ fn bad_input_is_counted() {
     let out = step(
         &mut node,
         Time(0),
-        Input::Message(PeerIdx(0), ShrecMsg::Request(vec![ShortId(1)])),
+        Input::Message(PeerIdx(0), ShrecMsg::Request(vec![ShortId(1)].into())),
     );
     assert!(out
         .iter()
@@ -127,7 +127,7 @@ fn bad_input_is_counted() {
     let out = step(
         &mut node,
         Time(0),
-        Input::Message(PeerIdx(0), ShrecMsg::Request(vec![ShortId(1)])),
+        Input::Message(PeerIdx(0), ShrecMsg::Request(vec![ShortId(1)].into())),
     );
     assert!(out
         .iter()
@@ -185,20 +185,23 @@ fn a_reused_peer_index_starts_with_nothing() {
 
     // The old peer announces txs 1 and 2 and is asked for both; peer 1 announces tx 1 too.
     let ids = vec![k_old.short_id(TxId(1)), k_old.short_id(TxId(2))];
-    node.input(Input::Message(old, ShrecMsg::Announce(ids.clone())));
+    node.input(Input::Message(old, ShrecMsg::Announce(ids.clone().into())));
     let tx1_from_next = k_next.short_id(TxId(1));
     node.input(Input::Message(
         next,
-        ShrecMsg::Announce(vec![tx1_from_next]),
+        ShrecMsg::Announce(vec![tx1_from_next].into()),
     ));
     // Tx 3 is announced to the old peer, waits for the mute one's Hello, and the old peer
     // asks for it (the reply is late).
     node.input(Input::Submit(tx(3)));
     let tx3_to_old = to_old.short_id(TxId(3));
-    node.input(Input::Message(old, ShrecMsg::Request(vec![tx3_to_old])));
+    node.input(Input::Message(
+        old,
+        ShrecMsg::Request(vec![tx3_to_old].into()),
+    ));
     let sent = node.take_sent();
-    assert!(sent.contains(&(old, ShrecMsg::Request(ids))));
-    assert!(sent.contains(&(old, ShrecMsg::Announce(vec![tx3_to_old]))));
+    assert!(sent.contains(&(old, ShrecMsg::Request(ids.into()))));
+    assert!(sent.contains(&(old, ShrecMsg::Announce(vec![tx3_to_old].into()))));
     assert_eq!(node.counter(&counters::REQUESTS), 2);
 
     // Both leave, and new peers get their indices.
@@ -207,7 +210,7 @@ fn a_reused_peer_index_starts_with_nothing() {
     node.input(Input::PeerDown(mute));
     // What was in flight to the old peer moves on at once: tx 1 to its other announcer
     // (with the ID it announced), tx 2 has none.
-    let request = ShrecMsg::Request(vec![tx1_from_next]);
+    let request = ShrecMsg::Request(vec![tx1_from_next].into());
     assert_eq!(node.take_sent(), [(next, request)]);
     assert_eq!(node.counter(&counters::RETRIES), 1);
     assert_eq!(node.counter(&counters::NO_PEER_FOR_TX), 1);
