@@ -13,6 +13,15 @@ pub enum Few<T> {
 }
 
 impl<T: Copy> Few<T> {
+    /// Adds an id at the end; the first one stays inline.
+    pub fn push(&mut self, id: T) {
+        match self {
+            Few::Many(ids) if ids.is_empty() => *self = Few::One(id),
+            Few::Many(ids) => ids.push(id),
+            Few::One(first) => *self = Few::Many(vec![*first, id]),
+        }
+    }
+
     /// Keeps the ids `keep` accepts, in order.
     pub fn retain(&mut self, mut keep: impl FnMut(T) -> bool) {
         match self {
@@ -82,5 +91,11 @@ mod tests {
         gone.retain(|id| id != TxId(9));
         assert!(gone.is_empty());
         assert!(Few::<TxId>::default().is_empty());
+        let mut pushed = Few::default();
+        pushed.push(TxId(1));
+        assert_eq!(pushed, Few::One(TxId(1)));
+        pushed.push(TxId(2));
+        pushed.push(TxId(3));
+        assert_eq!(&pushed[..], &[TxId(1), TxId(2), TxId(3)]);
     }
 }

@@ -201,7 +201,7 @@ impl Inv {
             cx.disconnect(from);
             return;
         }
-        let mut want = Vec::new();
+        let mut want = Few::default();
         for &id in ids.iter() {
             let rec = self.txs.get(id);
             if rec.held {
@@ -229,14 +229,14 @@ impl Inv {
         cx.count(&counters::REQUESTS, want.len() as u64);
         if self.cfg.dedup_requests {
             let wait = millis(self.cfg.retry_timeout_ms);
-            for &tx in &want {
+            for &tx in want.iter() {
                 let timeout = cx.set_timer_in(wait, InvTimer::Retry(tx));
                 if let Some(known) = self.fetching.get_mut(&tx) {
                     known.set_timeout(timeout);
                 }
             }
         }
-        cx.send(from, InvMsg::GetData(want.into()));
+        cx.send(from, InvMsg::GetData(want));
     }
 
     fn on_get_data(&mut self, from: PeerIdx, ids: Few<TxId>, cx: &mut Ctx<'_, Self>) {

@@ -182,7 +182,7 @@ impl Shrec {
             cx.count(&counters::UNKNOWN_KEY, 1);
             return;
         };
-        let mut ask = Vec::new();
+        let mut ask = Few::default();
         for &sid in sids.iter() {
             if self.held_match(sid, &key).is_some() {
                 continue;
@@ -206,7 +206,7 @@ impl Shrec {
         }
         if !ask.is_empty() && self.behaviour != Behaviour::Silent {
             cx.count(&counters::REQUESTS, ask.len() as u64);
-            cx.send(from, ShrecMsg::Request(ask.into()));
+            cx.send(from, ShrecMsg::Request(ask));
         }
     }
 
