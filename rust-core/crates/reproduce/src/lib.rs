@@ -33,6 +33,9 @@ pub struct Options {
     pub mode: Mode,
     pub scenarios_dir: PathBuf,
     pub out_dir: PathBuf,
+    /// Where earlier runs' reports may be, besides `out_dir` (the project's docs/): their
+    /// wall times order the runs, longest first, when `out_dir` has none (a fresh --out).
+    pub timings_dir: Option<PathBuf>,
     pub jobs: usize,
     /// Only the studies with these ids (all when empty).
     pub only: Vec<String>,
@@ -134,6 +137,15 @@ fn last_wall_ms(out_dir: &std::path::Path, study: &str) -> Vec<(String, f64)> {
         .collect()
 }
 
+/// The wall times of `study`'s runs in `out_dir`'s reports, else in `timings_dir`'s.
+fn earlier_wall_ms(opts: &Options, study: &str) -> Vec<(String, f64)> {
+    let timed = last_wall_ms(&opts.out_dir, study);
+    match &opts.timings_dir {
+        Some(dir) if timed.is_empty() => last_wall_ms(dir, study),
+        _ => timed,
+    }
+}
+
 /// Plans every run, runs them on `jobs` threads and analyses each study.
 pub fn reproduce(
     opts: &Options,
@@ -154,7 +166,7 @@ pub fn reproduce(
     let mut jobs = Vec::new();
     let mut changes = vec![Vec::new(); studies.len()];
     for (i, study) in studies.iter().enumerate() {
-        let timed = last_wall_ms(&opts.out_dir, study.id);
+        let timed = earlier_wall_ms(opts, study.id);
         for file in study.files {
             let path = opts.scenarios_dir.join(file);
             let text =
@@ -265,3 +277,40 @@ fn run_jobs(
 }
 
 pub use page::{check_out_dir, write_outputs};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A fresh --out has no reports: the times come from the other directory; an --out with
+    /// reports of its own keeps them.
+    #[test]
+    fn a_fresh_out_dir_takes_the_times_of_docs() {
+        let root = std::env::temp_dir().join(format!("txcast-timings-{}", std::process::id()));
+        let (docs, fresh, own) = (root.join("docs"), root.join("fresh"), root.join("own"));
+        for (dir, ms) in [(&docs, 5_000.0), (&own, 7_000.0)] {
+            std::fs::create_dir_all(dir.join("reports")).unwrap();
+            let report = format!(r#"{{"runs":[{{"label":"flood","wall_ms":{ms}}}]}}"#);
+            std::fs::write(dir.join("reports/study.json"), report).unwrap();
+        }
+        let opts = |out: &std::path::Path| Options {
+            mode: Mode::Quick,
+            scenarios_dir: root.clone(),
+            out_dir: out.to_path_buf(),
+            timings_dir: Some(docs.clone()),
+            jobs: 1,
+            only: Vec::new(),
+            now_ms: || 0.0,
+        };
+        assert_eq!(
+            earlier_wall_ms(&opts(&fresh), "study"),
+            [("flood".to_string(), 5_000.0)]
+        );
+        assert_eq!(
+            earlier_wall_ms(&opts(&own), "study"),
+            [("flood".to_string(), 7_000.0)]
+        );
+        assert!(earlier_wall_ms(&opts(&fresh), "other").is_empty());
+        let _ = std::fs::remove_dir_all(&root);
+    }
+}

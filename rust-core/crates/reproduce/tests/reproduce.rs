@@ -61,6 +61,7 @@ fn only_adds_to_the_page_already_written() {
             mode,
             scenarios_dir: format!("{}/../../../scenarios", env!("CARGO_MANIFEST_DIR")).into(),
             out_dir: out.clone(),
+            timings_dir: None,
             jobs: 2,
             only: only.iter().map(|s| s.to_string()).collect(),
             now_ms: || 0.0,

@@ -656,6 +656,7 @@ fn cmd_reproduce(args: &[String]) -> Result<(), String> {
             .get("scenarios")
             .map_or_else(|| repo.join("scenarios"), Into::into),
         out_dir: f.get("out").map_or_else(|| repo.join("docs"), Into::into),
+        timings_dir: Some(repo.join("docs")),
         jobs: f.number("jobs", cores)?.max(1),
         only: f
             .get("only")
