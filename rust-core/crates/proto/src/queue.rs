@@ -79,12 +79,6 @@ impl<E> Bucket<E> {
     }
 }
 
-/// Where a bucket takes its next block, and its list of full blocks when it starts one.
-struct Pools<'a, E> {
-    blocks: &'a mut Vec<Block<E>>,
-    lists: &'a mut Vec<Vec<Block<E>>>,
-}
-
 /// Starts loading every cache line of a block's entries.
 #[inline(always)]
 fn prefetch_block<E>(block: &Block<E>) {
@@ -159,16 +153,7 @@ impl<E> EventQueue<E> {
         let entry = Entry { time, event };
         // The common case first: a later bucket within the horizon.
         if bucket.wrapping_sub(self.cursor + 1) < RING - 1 {
-            let slot = &mut self.ring[(bucket & (RING - 1)) as usize];
-            Self::append(
-                slot,
-                Pools {
-                    blocks: &mut self.free,
-                    lists: &mut self.spare_lists,
-                },
-                entry,
-            );
-            self.in_ring += 1;
+            self.file(entry);
         } else if bucket <= self.cursor {
             // The new entry has the highest seq: it goes after every entry due no later.
             let at = self.head
@@ -236,31 +221,35 @@ impl<E> EventQueue<E> {
         self.overflow.retain(|Reverse(far)| keep(&far.entry.event));
     }
 
-    /// Gives a bucket a fresh tail block, filing the full one.
+    /// Files an entry in its bucket of the ring (its time is within the horizon).
+    #[inline(always)]
+    fn file(&mut self, entry: Entry<E>) {
+        let bucket = &mut self.ring[((entry.time >> SHIFT) & (RING - 1)) as usize];
+        if bucket.tail.len() == bucket.tail.capacity() {
+            Self::next_block(bucket, &mut self.free, &mut self.spare_lists);
+        }
+        bucket.tail.push(entry);
+        self.in_ring += 1;
+    }
+
+    /// Gives a bucket a fresh tail block (from the free ones), filing the full one in its list
+    /// (taken from the spare ones when it has none).
     #[cold]
     #[inline(never)]
-    fn next_block(bucket: &mut Bucket<E>, pools: Pools<'_, E>) {
-        let fresh = pools
-            .blocks
-            .pop()
-            .unwrap_or_else(|| Vec::with_capacity(BLOCK));
+    fn next_block(
+        bucket: &mut Bucket<E>,
+        free: &mut Vec<Block<E>>,
+        spare_lists: &mut Vec<Vec<Block<E>>>,
+    ) {
+        let fresh = free.pop().unwrap_or_else(|| Vec::with_capacity(BLOCK));
         let done = std::mem::replace(&mut bucket.tail, fresh);
         if done.is_empty() {
             return;
         }
         if bucket.full.capacity() == 0 {
-            bucket.full = pools.lists.pop().unwrap_or_default();
+            bucket.full = spare_lists.pop().unwrap_or_default();
         }
         bucket.full.push(done);
-    }
-
-    /// Appends to a bucket's tail block, starting a new one when it is full (or none yet).
-    #[inline(always)]
-    fn append(bucket: &mut Bucket<E>, pools: Pools<'_, E>, entry: Entry<E>) {
-        if bucket.tail.len() == bucket.tail.capacity() {
-            Self::next_block(bucket, pools);
-        }
-        bucket.tail.push(entry);
     }
 
     /// Move the cursor to the next bucket that holds anything and lay it out in order in
@@ -291,16 +280,7 @@ impl<E> EventQueue<E> {
                 let Some(Reverse(Far { entry, .. })) = self.overflow.pop() else {
                     break;
                 };
-                let slot = &mut self.ring[((entry.time >> SHIFT) & (RING - 1)) as usize];
-                Self::append(
-                    slot,
-                    Pools {
-                        blocks: &mut self.free,
-                        lists: &mut self.spare_lists,
-                    },
-                    entry,
-                );
-                self.in_ring += 1;
+                self.file(entry);
             }
             let bucket = std::mem::replace(
                 &mut self.ring[idx],
