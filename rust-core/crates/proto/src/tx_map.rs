@@ -24,7 +24,7 @@ const PAGE: usize = 1 << PAGE_BITS;
 /// up to its ids.
 #[derive(Clone, Debug, Default)]
 pub struct TxIdMap<V> {
-    /// Page `p` holds ids `p * PAGE ..`; together they cover ids below `covered()`.
+    /// Page `p` holds ids `p * PAGE ..`; together they cover ids below `pages.len() * PAGE`.
     pages: Vec<Box<[V]>>,
     sparse: IdMap<TxId, V>,
     /// `entry` calls that found no entry: what the dense part may grow to twice of.
@@ -61,12 +61,9 @@ impl<V: Default + PartialEq> TxIdMap<V> {
     #[inline(always)]
     pub fn entry(&mut self, id: TxId) -> &mut V {
         if let Some((p, i)) = place(id, self.pages.len()) {
-            if let Some(v) = self.pages[p].get_mut(i) {
-                self.made += (*v == V::default()) as u64;
-                // Reborrowed through the index: returning `v` here would hold `self` borrowed
-                // on the other path too.
-                return &mut self.pages[p][i];
-            }
+            let v = &mut self.pages[p][i];
+            self.made += (*v == V::default()) as u64;
+            return v;
         }
         self.entry_cold(id)
     }
@@ -75,10 +72,9 @@ impl<V: Default + PartialEq> TxIdMap<V> {
     fn entry_cold(&mut self, id: TxId) -> &mut V {
         let limit = (2 * (self.made + 1)).clamp(DENSE_FLOOR, DENSE_IDS);
         if id.0 < limit {
+            // A page at a time, within the limit; a hashed entry the new pages cover moves in.
             self.grow((id.0 >> PAGE_BITS) as usize + 1);
-            self.made += 1;
-            let (p, i) = ((id.0 >> PAGE_BITS) as usize, id.0 as usize & (PAGE - 1));
-            return &mut self.pages[p][i];
+            return self.entry(id);
         }
         let fresh = !self.sparse.contains_key(&id);
         self.made += fresh as u64;

@@ -102,7 +102,7 @@ pub struct Inv {
     /// and whom it asked. Handed over to the record's marks once it holds the tx.
     fetching: IdMap<TxId, Wanted>,
     held: usize,
-    /// Few<TxId> waiting for each peer's Poisson timer, and whether that timer is armed.
+    /// Hashes waiting for each peer's Poisson timer, and whether that timer is armed.
     queued: Vec<Vec<TxId>>,
     armed: Vec<bool>,
 }
