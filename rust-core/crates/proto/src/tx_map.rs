@@ -94,14 +94,13 @@ impl<V: Default + PartialEq> TxIdMap<V> {
         if self.sparse.is_empty() {
             return;
         }
-        let covered: Vec<TxId> = self
+        let covered: Vec<(TxId, (usize, usize))> = self
             .sparse
             .keys()
-            .copied()
-            .filter(|&id| place(id, pages).is_some())
+            .filter_map(|&id| Some((id, place(id, pages)?)))
             .collect();
-        for id in covered {
-            if let (Some(v), Some((p, i))) = (self.sparse.remove(&id), place(id, pages)) {
+        for (id, (p, i)) in covered {
+            if let Some(v) = self.sparse.remove(&id) {
                 self.pages[p][i] = v;
             }
         }
