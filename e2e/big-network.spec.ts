@@ -2,7 +2,7 @@
 // canvas 2D alone where the browser has no WebGL. Chromium here has no GPU: WebGL runs in
 // SwiftShader, as on many school machines.
 import { expect, test, type Page } from '@playwright/test';
-import { runJson, runsDone, seekTimeline } from './page';
+import { clickNode, runJson, runsDone, seekTimeline } from './page';
 import { firstCopies, firstCopyParents, inFlight, nativeSends } from './txsim';
 
 /** Sends the runs' chunks carry to the page (`SEND_CAP` in workers/record.ts): drawing once stopped there. */
@@ -72,9 +72,7 @@ test('a big network is drawn with WebGL under its marks: nodes by arrival, every
   });
   expect(opaque).toBeLessThan(0.05);
   // Clicking a node still picks it: the marks canvas takes the pointer, the layer under it does not.
-  await page.locator(marks).scrollIntoViewIfNeeded();
-  const point = await page.evaluate(() => (window as unknown as { txcast: { nodePoint(k: number, n: number): { x: number; y: number } } }).txcast.nodePoint(0, 7));
-  await page.mouse.click(point.x, point.y);
+  await clickNode(page, 0, 7);
   await expect(page.locator('#inspector')).toHaveAttribute('data-node', /^\d+$/, { timeout: 20_000 });
 });
 

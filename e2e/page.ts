@@ -36,11 +36,21 @@ export async function pageReady(page: Page): Promise<void> {
   await page.locator('#app:not([data-state="idle"])').waitFor({ state: 'attached' });
 }
 
-/** Clicks node `node` of run panel `k` where it is drawn (scrolling the panel into view first). */
+/**
+ * Clicks node `node` of run panel `k` where it is drawn. The point is taken relative to the canvas
+ * and the click goes through the canvas's locator, which reads the canvas's box again just before
+ * it clicks (once the box has stopped moving): a page point read earlier went stale when something
+ * above the panel changed height in between (under load, a click meant for node 7 hit node 23).
+ */
 export async function clickNode(page: Page, k: number, node: number): Promise<void> {
-  await page.locator(`.panel[data-run="${k}"] canvas`).scrollIntoViewIfNeeded();
-  const point = await page.evaluate(([k, node]) => (window as unknown as { txcast: { nodePoint(k: number, n: number): { x: number; y: number } } }).txcast.nodePoint(k, node), [k, node]);
-  await page.mouse.click(point.x, point.y);
+  const canvas = page.locator(`.panel[data-run="${k}"] canvas:not(.gpu-layer)`);
+  const position = await canvas.evaluate((c, [k, node]) => {
+    const hooks = (window as unknown as { txcast: { nodePoint(k: number, n: number): { x: number; y: number } } }).txcast;
+    const p = hooks.nodePoint(k, node);
+    const rect = c.getBoundingClientRect();
+    return { x: p.x - rect.left, y: p.y - rect.top };
+  }, [k, node]);
+  await canvas.click({ position });
 }
 
 /**
