@@ -99,6 +99,8 @@ impl Records {
     }
 
     /// Starts loading the record of `id` (a hint; changes nothing).
+    /// Only natively, where the protocol's warming hooks are (see `Strokkur::warm`).
+    #[cfg(not(target_arch = "wasm32"))]
     #[inline(always)]
     pub fn prefetch(&self, id: TxId) {
         self.txs.prefetch(id);

@@ -69,6 +69,8 @@ impl HeldTxs {
     }
 
     /// Starts loading the entry for `prefix` (a hint; changes nothing).
+    /// Only natively, where the protocol's warming hooks are (see `Strokkur::warm`).
+    #[cfg(not(target_arch = "wasm32"))]
     #[inline(always)]
     pub fn prefetch(&self, prefix: u32) {
         self.by_prefix.prefetch(TxId(prefix as u64));
