@@ -22,6 +22,28 @@ pub struct Line {
     pub colour: usize,
 }
 
+impl Line {
+    /// A line of what was measured here.
+    pub fn ours(name: impl Into<String>, points: Vec<(f64, f64)>, colour: usize) -> Line {
+        Line {
+            name: name.into(),
+            points,
+            seed: false,
+            colour,
+        }
+    }
+
+    /// A line of numbers read from a paper (drawn dashed).
+    pub fn seed(name: impl Into<String>, points: Vec<(f64, f64)>, colour: usize) -> Line {
+        Line {
+            name: name.into(),
+            points,
+            seed: true,
+            colour,
+        }
+    }
+}
+
 pub enum Plot {
     Lines {
         title: String,
@@ -309,12 +331,11 @@ mod tests {
             y_label: "y".into(),
             log_x: false,
             log_y: true,
-            lines: vec![Line {
-                name: "a".into(),
-                points: vec![(1.0, 0.5), (2.0, 30.0), (3.0, f64::NAN)],
-                seed: false,
-                colour: 0,
-            }],
+            lines: vec![Line::ours(
+                "a",
+                vec![(1.0, 0.5), (2.0, 30.0), (3.0, f64::NAN)],
+                0,
+            )],
         };
         let svg = render(&plot);
         assert!(svg.contains("t &lt;&amp;&gt;"));

@@ -112,18 +112,8 @@ fn analyse_gossipsub_multi(outs: &[Outcome]) -> Analysis {
             ours.push((count as f64, o.report.summary.duplicates.mean));
             seed.push((count as f64, SEED_MULTI[row][col]));
         }
-        lines.push(Line {
-            name: format!("{d} (ours)"),
-            points: ours,
-            seed: false,
-            colour: row,
-        });
-        lines.push(Line {
-            name: format!("{d} (seed)"),
-            points: seed,
-            seed: true,
-            colour: row,
-        });
+        lines.push(Line::ours(format!("{d} (ours)"), ours, row));
+        lines.push(Line::seed(format!("{d} (seed)"), seed, row));
     }
     for (row, d) in D_ANNOUNCE.iter().enumerate() {
         rows.push(vec![
@@ -206,18 +196,8 @@ fn analyse_gossipsub_single(outs: &[Outcome]) -> Analysis {
             ours.push((kib as f64, dups));
             seed.push((kib as f64, SEED_SINGLE[row][col]));
         }
-        lines.push(Line {
-            name: format!("{d} (ours)"),
-            points: ours,
-            seed: false,
-            colour: row,
-        });
-        lines.push(Line {
-            name: format!("{d} (seed)"),
-            points: seed,
-            seed: true,
-            colour: row,
-        });
+        lines.push(Line::ours(format!("{d} (ours)"), ours, row));
+        lines.push(Line::seed(format!("{d} (seed)"), seed, row));
     }
     Analysis {
         table: Table {

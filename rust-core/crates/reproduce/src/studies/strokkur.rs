@@ -409,19 +409,9 @@ fn analyse_fig6(outs: &[Outcome]) -> Analysis {
     let mut lines: Vec<Line> = ["strokkur", "inv", "flood", "shrec"]
         .iter()
         .enumerate()
-        .map(|(i, p)| Line {
-            name: p.to_string(),
-            points: series(p),
-            seed: false,
-            colour: i,
-        })
+        .map(|(i, p)| Line::ours(*p, series(p), i))
         .collect();
-    lines.push(Line {
-        name: "Shrec (seed)".into(),
-        points: vec![(0.47, 1.25)],
-        seed: true,
-        colour: 3,
-    });
+    lines.push(Line::seed("Shrec (seed)", vec![(0.47, 1.25)], 3));
     let flood = find(outs, "flood");
     let k = |n: u32| find(outs, &format!("strokkur k={n}"));
     let strokkur = k(50);
@@ -510,31 +500,19 @@ fn analyse_fig7(outs: &[Outcome]) -> Analysis {
             ]);
         }
         table.push(pts.clone());
-        lines.push(Line {
-            name: name.to_string(),
-            points: pts,
-            seed: false,
-            colour: i,
-        });
+        lines.push(Line::ours(*name, pts, i));
     }
-    lines.push(Line {
-        name: "Strokkur (seed)".into(),
-        points: vec![(0.0, 0.76), (50.0, 0.76)],
-        seed: true,
-        colour: 0,
-    });
-    lines.push(Line {
-        name: "Shrec tuned (seed)".into(),
-        points: vec![(50.0, 3.0)],
-        seed: true,
-        colour: 1,
-    });
-    lines.push(Line {
-        name: "Shrec 30 s (seed)".into(),
-        points: vec![(4.0, 7.0), (50.0, 136.0)],
-        seed: true,
-        colour: 2,
-    });
+    lines.push(Line::seed(
+        "Strokkur (seed)",
+        vec![(0.0, 0.76), (50.0, 0.76)],
+        0,
+    ));
+    lines.push(Line::seed("Shrec tuned (seed)", vec![(50.0, 3.0)], 1));
+    lines.push(Line::seed(
+        "Shrec 30 s (seed)",
+        vec![(4.0, 7.0), (50.0, 136.0)],
+        2,
+    ));
     let at = |g: usize, p: f64| table[g].iter().find(|x| x.0 == p).map_or(f64::NAN, |x| x.1);
     let worst = |g: usize| table[g].iter().map(|x| x.0).fold(0.0, f64::max);
     let strokkur_flat = at(0, worst(0)) < 1.5 * at(0, 0.0);
@@ -738,19 +716,21 @@ fn analyse_fig9(outs: &[Outcome]) -> Analysis {
         .first()
         .and_then(|o| o.censored.as_ref())
         .map_or(0, |c| c.by_second.len()) as f64;
-    let ours = runs.iter().enumerate().map(|(i, r)| Line {
-        name: r.label.into(),
-        points: (r.tenths.iter().enumerate())
-            .map(|(k, &d)| ((k as f64 + 0.5) * load_s / 10.0, d))
-            .collect(),
-        seed: false,
-        colour: i,
+    let ours = runs.iter().enumerate().map(|(i, r)| {
+        Line::ours(
+            r.label,
+            (r.tenths.iter().enumerate())
+                .map(|(k, &d)| ((k as f64 + 0.5) * load_s / 10.0, d))
+                .collect(),
+            i,
+        )
     });
-    let seed_lines = seeds.iter().enumerate().map(|(i, s)| Line {
-        name: format!("{} (seed)", s.0),
-        points: vec![(0.0, s.1), (load_s, s.1)],
-        seed: true,
-        colour: i,
+    let seed_lines = seeds.iter().enumerate().map(|(i, s)| {
+        Line::seed(
+            format!("{} (seed)", s.0),
+            vec![(0.0, s.1), (load_s, s.1)],
+            i,
+        )
     });
     let run = |i: usize| runs.get(i);
     let settled = |i: usize| run(i).map_or(f64::NAN, |r| r.settled.delivery());
@@ -851,18 +831,16 @@ fn analyse_fig10(outs: &[Outcome]) -> Analysis {
     for (d, pts) in by_degree.iter_mut().enumerate() {
         pts.sort_by(|a, b| a.0.total_cmp(&b.0));
         let name = if d == 1 { "degree 32" } else { "degree 16" };
-        lines.push(Line {
-            name: format!("{name}: latency (s)"),
-            points: pts.iter().map(|p| (p.0, p.1)).collect(),
-            seed: false,
-            colour: d,
-        });
-        lines.push(Line {
-            name: format!("{name}: overhead"),
-            points: pts.iter().map(|p| (p.0, p.2)).collect(),
-            seed: true,
-            colour: d,
-        });
+        lines.push(Line::ours(
+            format!("{name}: latency (s)"),
+            pts.iter().map(|p| (p.0, p.1)).collect(),
+            d,
+        ));
+        lines.push(Line::seed(
+            format!("{name}: overhead"),
+            pts.iter().map(|p| (p.0, p.2)).collect(),
+            d,
+        ));
     }
     let all: Vec<&(f64, f64, f64, f64)> = by_degree.iter().flatten().collect();
     let delivery_min = all.iter().map(|p| p.3).fold(f64::INFINITY, f64::min);
@@ -971,24 +949,9 @@ fn analyse_fig11(outs: &[Outcome]) -> Analysis {
             log_x: false,
             log_y: false,
             lines: vec![
-                Line {
-                    name: "txs created (network)".into(),
-                    points: points(&series.created),
-                    seed: false,
-                    colour: 7,
-                },
-                Line {
-                    name: "txs accepted".into(),
-                    points: points(&series.delivered),
-                    seed: false,
-                    colour: 0,
-                },
-                Line {
-                    name: "codewords received".into(),
-                    points: points(received),
-                    seed: false,
-                    colour: 1,
-                },
+                Line::ours("txs created (network)", points(&series.created), 7),
+                Line::ours("txs accepted", points(&series.delivered), 0),
+                Line::ours("codewords received", points(received), 1),
             ],
         }),
         checks: vec![
