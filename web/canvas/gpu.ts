@@ -23,6 +23,8 @@ export interface GpuFrame {
   background: Path2D | null;
   /** Links visible at this zoom, roughly: their alpha follows it (level of detail). */
   linkAlpha: number;
+  /** Asked before drawing a batch of links into the backdrop: whether this frame may (one canvas a frame does). */
+  linkTurn: () => boolean;
   /** Node radius in CSS pixels. */
   radius: number;
   /** Per node: colour bucket, -1 unreached, -2 away (an empty ring). */
@@ -44,6 +46,13 @@ const LAND_PIXELS = 2048;
 const LAND_EXTENT = 1.05;
 /** Nodes this small (radius in device pixels) are stamped on the CPU rather than drawn as points. */
 const SPLAT_MAX_RADIUS = 3;
+/**
+ * Links a turn draws into the backdrop; the rest follow in the next frames. A GPU draws them at
+ * once, but SwiftShader (Chromium without a GPU) rasterizes a link in about 3 us on the page's
+ * thread: three panels of 50,000 nodes drew their 600,000 links in one 2.4 s task. A batch this
+ * size is about 0.2 s there, and all the links are up about 3 s later than in one go.
+ */
+const LINK_BATCH = 65_536;
 
 // Positions in the unit box to clip space, by the same mapping the 2D path uses.
 const TO_CLIP = `
@@ -77,7 +86,7 @@ export class GpuRenderer {
   private readonly drawImage;
   private splat: { width: number; height: number; pixels: Uint32Array; texture: ReturnType<Regl['texture']> } | null = null;
   /** The land and links drawn for one view, kept in a framebuffer: redrawn only when the view changes. */
-  private backdrop: { inputs: unknown[]; fbo: ReturnType<Regl['framebuffer']> } | null = null;
+  private backdrop: { inputs: unknown[]; fbo: ReturnType<Regl['framebuffer']>; linksDrawn: number } | null = null;
   private links: Kept[] = [];
   private nodes: Kept[] = [];
   private land: { path: Path2D; texture: ReturnType<Regl['texture']> } | null = null;
@@ -114,6 +123,7 @@ void main() { gl_FragColor = vec4(tint.rgb * tint.a, tint.a); }`,
       },
       lineWidth: (_, p: LineProps) => Math.max(1, Math.min(p.width, regl.limits.lineWidthDims[1])),
       primitive: 'lines',
+      offset: (_, p: LineProps) => p.first ?? 0,
       count: regl.prop<LineProps, 'count'>('count'),
       blend,
       depth: { enable: false },
@@ -309,8 +319,8 @@ void main() {
     return this.land.texture;
   }
 
-  /** Draws `frame` into this renderer's canvas (sized to the frame). */
-  draw(frame: GpuFrame): void {
+  /** Draws `frame` into this renderer's canvas (sized to the frame); returns how many links are still to draw into the backdrop. */
+  draw(frame: GpuFrame): number {
     const { regl } = this;
     if (this.canvas.width !== frame.pixelWidth || this.canvas.height !== frame.pixelHeight) {
       this.canvas.width = frame.pixelWidth;
@@ -327,24 +337,31 @@ void main() {
     if (!this.backdrop || this.backdrop.inputs.some((v, i) => v !== inputs[i])) {
       const fbo = this.backdrop?.fbo ?? regl.framebuffer({ width: frame.pixelWidth, height: frame.pixelHeight, depth: false });
       fbo.resize(frame.pixelWidth, frame.pixelHeight);
-      this.backdrop = { inputs, fbo };
+      this.backdrop = { inputs, fbo, linksDrawn: 0 };
       regl({ framebuffer: fbo })(() => {
         regl.clear({ color: BACKGROUND_RGBA });
         if (frame.background) this.drawLand({ ...view, land: this.landTexture(frame.background) });
-        const links = this.kept(this.links, edges, positions, () => {
-          const data = new Float32Array(edges.length * 2);
-          for (let i = 0; i < edges.length; i += 1) {
-            data[2 * i] = positions[2 * edges[i]];
-            data[2 * i + 1] = positions[2 * edges[i] + 1];
-          }
-          return data;
-        });
-        if (links.count && frame.linkAlpha > 0) {
-          this.drawLines({ ...view, position: links.buffer, colour: { constant: [LINK_RGB[0] / 255, LINK_RGB[1] / 255, LINK_RGB[2] / 255, 1] }, alpha: frame.linkAlpha, count: links.count, width: 1 });
-        }
       });
     }
-    this.drawImage({ image: this.backdrop.fbo, blend: false });
+    const backdrop = this.backdrop;
+    const links = frame.linkAlpha > 0 ? edges.length >> 1 : 0;
+    if (backdrop.linksDrawn < links && frame.linkTurn()) {
+      const buffer = this.kept(this.links, edges, positions, () => {
+        const data = new Float32Array(edges.length * 2);
+        for (let i = 0; i < edges.length; i += 1) {
+          data[2 * i] = positions[2 * edges[i]];
+          data[2 * i + 1] = positions[2 * edges[i] + 1];
+        }
+        return data;
+      }).buffer;
+      const end = Math.min(links, backdrop.linksDrawn + LINK_BATCH);
+      const colour = { constant: [LINK_RGB[0] / 255, LINK_RGB[1] / 255, LINK_RGB[2] / 255, 1] };
+      regl({ framebuffer: backdrop.fbo })(() => {
+        this.drawLines({ ...view, position: buffer, colour, alpha: frame.linkAlpha, first: 2 * backdrop.linksDrawn, count: 2 * (end - backdrop.linksDrawn), width: 1 });
+      });
+      backdrop.linksDrawn = end;
+    }
+    this.drawImage({ image: backdrop.fbo, blend: false });
 
     // The picked tx's path and messages in flight: segments built for this frame.
     if (frame.segmentCount) {
@@ -385,6 +402,7 @@ void main() {
         count: frame.rings.length / 2,
       });
     }
+    return links - backdrop.linksDrawn;
   }
 }
 
@@ -392,6 +410,8 @@ interface LineProps extends ViewProps {
   position: unknown;
   colour: unknown;
   alpha: number;
+  /** The first vertex drawn (0 if absent), and how many. */
+  first?: number;
   count: number;
   width: number;
 }

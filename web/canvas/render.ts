@@ -487,10 +487,9 @@ export function drawFrame(canvas: HTMLCanvasElement, frame: FrameInput | null, s
   if (gpu && !frame.txOnly && drawn > MAX_FLASHES) segments.shorten(flightsFrom, STREAK_PX / (k * scale));
   if (gpu) {
     // A renderer that fails (its context lost, say) gives way to canvas 2D from the next frame on.
-    if (!drawBulkOnGpu(gpu, canvas, frame, { width, height, radius, scale, cx, cy, segments }, bucketOf)) {
-      stats.layerPending = true;
-      return stats;
-    }
+    const linksLeft = drawBulkOnGpu(gpu, canvas, frame, { width, height, radius, scale, cx, cy, segments }, bucketOf);
+    stats.layerPending ||= linksLeft !== 0;
+    if (linksLeft === null) return stats;
     // The marks over a big network usually stay from frame to frame: a 2D canvas drawn again is
     // composited again, which took as long as the WebGL frames of all panels.
     const moving = lookup !== null || !!frame.states || (trace.effects?.length ?? 0) > 0 || (frame.censoring?.length ?? 0) > 0;
@@ -674,7 +673,8 @@ export function drawFrame(canvas: HTMLCanvasElement, frame: FrameInput | null, s
 
 /**
  * Draws the land, links, the segments gathered for this frame and the nodes into the WebGL layer
- * under `canvas`; false, with the layer dropped, if WebGL failed.
+ * under `canvas`; returns the links still to draw into its backdrop, or null, with the layer
+ * dropped, if WebGL failed.
  */
 function drawBulkOnGpu(
   gpu: GpuLayer,
@@ -682,7 +682,7 @@ function drawBulkOnGpu(
   frame: FrameInput,
   at: { width: number; height: number; radius: number; scale: number; cx: number; cy: number; segments: Segments },
   bucketOf: (t: number) => number,
-): boolean {
+): number | null {
   // The layer covers the canvas exactly (placed again only when the canvas's size changes).
   const placed = `${canvas.width}x${canvas.height}`;
   if (gpu.placed !== placed) {
@@ -710,7 +710,7 @@ function drawBulkOnGpu(
   const visible = links / Math.max(1, transform.k * transform.k);
   const linkAlpha = Math.min(0.12, Math.max(0.01, 160 / Math.max(1, visible)));
   try {
-    gpu.renderer.draw({
+    return gpu.renderer.draw({
       pixelWidth: canvas.width,
       pixelHeight: canvas.height,
       ratio: canvas.width / at.width,
@@ -720,6 +720,7 @@ function drawBulkOnGpu(
       edges: trace.edges,
       background: frame.background ?? null,
       linkAlpha,
+      linkTurn: () => takeTurn(frame.layerTurn, canvas),
       radius: at.radius,
       nodeBuckets: colourOf,
       segments: at.segments.coords,
@@ -729,11 +730,10 @@ function drawBulkOnGpu(
       rings: Float32Array.from(rings),
       ringRadius: at.radius + 3,
     });
-    return true;
   } catch (error) {
     console.warn('WebGL failed; this panel is drawn with canvas 2D from now on:', error);
     gpu.canvas.remove();
     gpuLayers.set(canvas, null);
-    return false;
+    return null;
   }
 }
