@@ -42,6 +42,9 @@ function frame(svg: SVGSVGElement, f: ChartFrame) {
   return { g, inner };
 }
 
+/** Points a line chart draws of a series at most: a few hundred is as fine as its pixels. */
+export const CHART_POINTS = 400;
+
 /** Keeps at most `limit` evenly spaced points (charts need no more than a few hundred). */
 export function thin(n: number, limit: number): number[] {
   if (n <= limit) return Array.from({ length: n }, (_, i) => i);
@@ -65,7 +68,7 @@ export function lineChart(svg: SVGSVGElement, f: ChartFrame, series: LineSeries[
   g.append('g').attr('transform', `translate(0,${inner.height})`).call(axisBottom(x).ticks(6));
   g.append('g').call(axisLeft(y).ticks(5));
   for (const s of series) {
-    const points = thin(s.x.length, 400);
+    const points = thin(s.x.length, CHART_POINTS);
     const d = line<number>()
       .x((i) => x(s.x[i]))
       .y((i) => y(s.y[i]))(points);
