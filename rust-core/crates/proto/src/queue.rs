@@ -403,13 +403,8 @@ mod tests {
     fn crowded_buckets_keep_the_order() {
         let mut q = EventQueue::new();
         let mut reference: Vec<(u64, u64)> = Vec::new();
-        let mut z = 7u64;
-        let mut next = |m: u64| {
-            z = z
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (z >> 33) % m
-        };
+        let mut rng = crate::rng::Rng::from_seed(7);
+        let mut next = |m: u64| rng.below(m);
         let mut seq = 0u64;
         let mut now = 0u64;
         for round in 0..20 {
