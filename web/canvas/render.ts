@@ -317,7 +317,7 @@ export function drawFrame(canvas: HTMLCanvasElement, frame: FrameInput | null, s
     context.fillStyle = BACKGROUND;
     context.fillRect(0, 0, width, height);
   }
-  if (loading) stats.layerPending = true;
+  stats.layerPending = loading;
   if (!frame || loading) return stats;
 
   const { trace, positions, tx, tUs, spanUs, transform } = frame;

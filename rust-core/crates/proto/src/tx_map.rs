@@ -84,12 +84,8 @@ impl<V: Default + PartialEq> TxIdMap<V> {
     /// Adds pages until there are `pages`, and moves the hashed entries they cover there.
     fn grow(&mut self, pages: usize) {
         while self.pages.len() < pages {
-            self.pages.push(
-                (0..PAGE)
-                    .map(|_| V::default())
-                    .collect::<Vec<_>>()
-                    .into_boxed_slice(),
-            );
+            self.pages
+                .push(std::iter::repeat_with(V::default).take(PAGE).collect());
         }
         if self.sparse.is_empty() {
             return;
@@ -118,9 +114,7 @@ impl<V: Default + PartialEq> TxIdMap<V> {
     #[inline(always)]
     pub fn prefetch(&self, id: TxId) {
         if let Some((p, i)) = place(id, self.pages.len()) {
-            if let Some(v) = self.pages[p].get(i) {
-                crate::prefetch::prefetch_all(v);
-            }
+            crate::prefetch::prefetch_all(&self.pages[p][i]);
         }
     }
 }
