@@ -44,8 +44,13 @@ export function createNetns(name, subnet = 0) {
     ip('-n', name, 'link', 'add', 'ln0', 'type', 'veth', 'peer', 'name', 'ln1');
     ip('-n', name, 'addr', 'add', `${addr}/30`, 'dev', 'ln0');
     ip('-n', name, 'addr', 'add', `${peer}/30`, 'dev', 'ln1');
-    ip('-n', name, 'link', 'set', 'ln0', 'up');
-    ip('-n', name, 'link', 'set', 'ln1', 'up');
+    // No IPv6 link-local addresses: each would turn valid a second or two after the link comes
+    // up, and Chromium, started by then, takes that for a network change and fails the requests
+    // in flight (a page's module import failed with ERR_NETWORK_CHANGED).
+    for (const dev of ['ln0', 'ln1']) {
+      ip('-n', name, 'link', 'set', dev, 'addrgenmode', 'none');
+      ip('-n', name, 'link', 'set', dev, 'up');
+    }
     // Chromium picks its WebRTC interface from the default route.
     ip('-n', name, 'route', 'add', 'default', 'dev', 'ln0');
   } catch (error) {
