@@ -19,6 +19,16 @@ const DIFFERENCES =
   "which does the same. What is left: @libp2p/gossipsub keeps D_out = 2 outbound peers per mesh, and leaves out of its " +
   'forwarding the peers that sent it a copy while it validated the message; txcast has neither.';
 
+/** The page's list of studies (after txsim's last line) names this one too, once. */
+function withContentsLine(md) {
+  const line = `- [${TITLE}](#${STUDY_ID})`;
+  if (md.includes(`](#${STUDY_ID})`)) return md;
+  const last = [...md.matchAll(/^- \[.*\]\(#[\w-]+\)$/gm)].at(-1);
+  if (!last) return md;
+  const at = last.index + last[0].length;
+  return `${md.slice(0, at)}\n${line}${md.slice(at)}`;
+}
+
 const fmt = (x, digits = 3) => (x === null || x === undefined || !Number.isFinite(x) ? '-' : x.toFixed(digits));
 
 /** Adds the study to `outDir`'s results.md and results.json (written by txsim reproduce). */
@@ -46,7 +56,7 @@ export function appendStudy(outDir, results, mode) {
   const files = results.map((r) => `${r.case}.json`);
   const mdPath = path.join(outDir, 'results.md');
   let md = fs.existsSync(mdPath) ? fs.readFileSync(mdPath, 'utf8') : '';
-  md = md.replace(/\n<a id="gossipsub-real"><\/a>[\s\S]*$/, '');
+  md = withContentsLine(md.replace(/\n<a id="gossipsub-real"><\/a>[\s\S]*$/, ''));
   md += `\n<a id="${STUDY_ID}"></a>\n## ${TITLE}\n\n`;
   md += `Source: \`npm run compare-real\` (${mode} mode): @libp2p/gossipsub ${results[0]?.jsVersion ?? ''} nodes in one Node.js process on in-memory links with each link's delay and a virtual clock, and txsim on the same scenario. Per node per message: duplicates, IHAVE and IWANT ids. Scenarios: ${files.map((f) => `\`scenarios/${f}\``).join(', ')}.\n\n`;
   md += `| ${head.join(' | ')} |\n|${'---|'.repeat(head.length)}\n`;

@@ -1,17 +1,18 @@
-//! Links shared like TCP's (`links.sharing` "fair"): every connection (directed link) with
-//! bytes to send is one flow through its sender's uplink and its receiver's downlink. Each of
-//! those ports is shared equally among the flows through it, and a flow goes at the lesser of
-//! its two shares. Messages on one connection go in order and stream through both ends at the
+//! Links shared like TCP's (`links.sharing` "fair", "max_min"): every connection (directed
+//! link) with bytes to send is one flow through its sender's uplink and its receiver's
+//! downlink. Each of those ports is shared equally among the flows through it, and a flow goes
+//! at the lesser of its two shares. Messages on one connection go in order and stream through both ends at the
 //! flow's rate, so the last bit arrives one link latency after it left (TCP pipelines; there
 //! is no store-and-forward at the receiver). With `links.tcp`, a connection sends at most its
 //! congestion window per round trip, and the window grows by what was sent in the round before
 //! (slow start, from the initial window; again from it after an idle spell).
 //!
-//! Not max-min fair across the network: a flow held back at one end leaves the other end's
-//! share unused rather than handing it to the other flows there. Max-min couples the busy ports
-//! of a gossiping network (each start or stop was worked out over some 260 flows on 80 nodes),
-//! which made runs 50-240x slower; equal shares per port change only the flows on the two
-//! ports of the flow that started or stopped.
+//! Equal shares are not max-min fair across the network: a flow held back at one end leaves
+//! the other end's share unused rather than handing it to the other flows there. Sharing
+//! "max_min" hands it over (`max_min`), but in a gossiping network the busy ports are all
+//! coupled: each start or stop rates again every flow linked to it (some 20,000 flows on the
+//! 1,000 nodes of seed 002's bursts, 200-290x slower), where equal shares change only the
+//! flows on the two ports of the flow that started or stopped.
 //!
 //! Exact and event-driven: rates are integers (bits per second), what is left of a message is
 //! counted in bit-microseconds per second, so rate times time is exact. Rates change only when
@@ -20,8 +21,9 @@
 //! (its message through, its window out, its round over): a later finish keeps the event it
 //! has, which then looks again; only an earlier one replaces it (the old one goes stale).
 
+use crate::max_min::{self, MaxMin};
 use crate::network::Network;
-use crate::scenario::Tcp;
+use crate::scenario::{Sharing, Tcp};
 use std::collections::VecDeque;
 
 /// TCP's maximum segment size on Ethernet.
@@ -103,6 +105,10 @@ pub struct FairLinks<M> {
     /// Per directed edge, with slow start only.
     windows: Vec<Window>,
     initial_window: u64,
+    /// Max-min sharing's filling (None: equal shares per port).
+    max_min: Option<MaxMin>,
+    /// The rates a filling gave, to apply.
+    filled: Vec<(u32, u64)>,
     /// The events for the engine to hold, taken by `drain_wakes`.
     wakes: Vec<Wake>,
 }
@@ -117,7 +123,7 @@ pub struct Wake {
 }
 
 impl<M> FairLinks<M> {
-    pub fn new(net: &Network, tcp: Option<&Tcp>) -> FairLinks<M> {
+    pub fn new(net: &Network, sharing: Sharing, tcp: Option<&Tcp>) -> FairLinks<M> {
         let edges = net.edges.len();
         let mut from = vec![0u32; edges];
         for v in 0..net.nodes {
@@ -168,6 +174,8 @@ impl<M> FairLinks<M> {
                 .collect(),
             windows,
             initial_window,
+            max_min: (sharing == Sharing::MaxMin).then(|| MaxMin::new(2 * net.nodes, edges)),
+            filled: Vec::new(),
             wakes: Vec::new(),
         }
     }
@@ -313,25 +321,55 @@ impl<M> FairLinks<M> {
             if !sending {
                 self.conns[e].rate = 0;
             }
-            for p in self.ports_of(e) {
+            let ends = self.ports_of(e);
+            for p in ends {
                 let flows = &mut self.ports[p].flows;
                 if sending {
                     flows.push(e as u32);
                 } else if let Some(i) = flows.iter().position(|&f| f as usize == e) {
                     flows.swap_remove(i);
                 }
-                for i in 0..self.ports[p].flows.len() {
-                    self.rerate(self.ports[p].flows[i] as usize, now);
+                if self.max_min.is_none() {
+                    self.share_equally(p, now);
                 }
             }
+            self.fill_max_min(ends, now);
         }
         self.schedule(e, now);
     }
 
-    /// A sending flow's rate after its ports' shares changed: the lesser of the two.
-    fn rerate(&mut self, f: usize, now: u64) {
-        let [up, down] = self.ports_of(f);
-        let rate = self.ports[up].share().min(self.ports[down].share());
+    /// Equal shares: rates the flows through port `p` again, each at the lesser of its shares.
+    fn share_equally(&mut self, p: usize, now: u64) {
+        for i in 0..self.ports[p].flows.len() {
+            let f = self.ports[p].flows[i] as usize;
+            let [up, down] = self.ports_of(f);
+            let rate = self.ports[up].share().min(self.ports[down].share());
+            self.set_rate(f, rate, now);
+        }
+    }
+
+    /// Max-min: rates every flow linked to the ports `ends` again (nothing with equal shares).
+    fn fill_max_min(&mut self, ends: [usize; 2], now: u64) {
+        let Some(filling) = self.max_min.as_mut() else {
+            return;
+        };
+        let view = View {
+            ports: &self.ports,
+            from: &self.from,
+            to: &self.to,
+            nodes: self.nodes,
+        };
+        let filled = &mut self.filled;
+        filling.fill(&view, &ends, |f, rate| filled.push((f as u32, rate)));
+        let mut filled = std::mem::take(&mut self.filled);
+        for (f, rate) in filled.drain(..) {
+            self.set_rate(f as usize, rate, now);
+        }
+        self.filled = filled;
+    }
+
+    /// A sending flow's new rate.
+    fn set_rate(&mut self, f: usize, rate: u64, now: u64) {
         if rate != self.conns[f].rate {
             self.advance(f, now);
             self.conns[f].rate = rate;
@@ -368,6 +406,26 @@ impl<M> FairLinks<M> {
                 }
             }
         }
+    }
+}
+
+/// The ports and their flows, as max-min filling reads them.
+struct View<'a> {
+    ports: &'a [Port],
+    from: &'a [u32],
+    to: &'a [u32],
+    nodes: usize,
+}
+
+impl max_min::Ports for View<'_> {
+    fn bps(&self, p: usize) -> u64 {
+        self.ports[p].bps
+    }
+    fn flows(&self, p: usize) -> &[u32] {
+        &self.ports[p].flows
+    }
+    fn ports_of(&self, f: usize) -> [usize; 2] {
+        [self.from[f] as usize, self.nodes + self.to[f] as usize]
     }
 }
 

@@ -16,6 +16,7 @@ pub mod graph;
 mod hist;
 pub mod links;
 pub mod load;
+mod max_min;
 pub mod metrics;
 pub mod network;
 pub mod parallel;

@@ -195,10 +195,10 @@ pub fn validate(s: &Scenario) -> Result<(), ScenarioError> {
     in_range("links.loss", s.links.loss, 0.0, 0.99)?;
     in_range("links.jitter_ms", s.links.jitter_ms, 0.0, 60_000.0)?;
     if let Some(tcp) = &s.links.tcp {
-        if s.links.sharing != Sharing::Fair {
+        if !s.links.sharing.shared() {
             return Err(err(
                 "links.tcp",
-                "a congestion window needs connections that share the link: set links.sharing to \"fair\"",
+                "a congestion window needs connections that share the link: set links.sharing to \"fair\" or \"max_min\"",
             ));
         }
         if !(1..=1000).contains(&tcp.initial_window_segments) {

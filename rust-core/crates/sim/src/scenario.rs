@@ -198,11 +198,21 @@ pub enum Sharing {
     /// receiver's downlink at once (pipelined, as TCP's), at the lesser of the equal shares
     /// the two give it; messages on one connection go in order.
     Fair,
+    /// As "fair", with the flows' rates max-min fair across the network: a flow held back at
+    /// one end leaves the rest of the other end's capacity to the flows there. Exact, but each
+    /// start or stop rates again every flow linked to it through busy ports: far slower on
+    /// big, busy networks.
+    MaxMin,
 }
 
 impl Sharing {
     pub fn is_fifo(&self) -> bool {
         *self == Sharing::Fifo
+    }
+
+    /// Whether connections share their ends (each a flow of its own).
+    pub fn shared(&self) -> bool {
+        *self != Sharing::Fifo
     }
 }
 

@@ -175,6 +175,27 @@ fn a_flow_held_back_at_one_end_leaves_its_share_of_the_other_unused() {
     );
 }
 
+#[test]
+fn max_min_hands_the_share_a_flow_leaves_at_one_end_to_the_others_there() {
+    // As above with max-min sharing: node 1's connection takes the 0.5 Mbit/s its downlink
+    // allows, and node 2's takes the other 1.5 Mbit/s of node 0's uplink.
+    let mut s = star(2, 10.0, 2.0, 12_500, 1, 0.0);
+    s.links.sharing = Sharing::MaxMin;
+    s.bandwidth.overrides = vec![BandwidthOverride {
+        node: 1,
+        up_mbps: 1000.0,
+        down_mbps: 0.5,
+    }];
+    let bytes = 12_500 + FRAMING as usize;
+    assert_eq!(
+        arrivals(s),
+        vec![
+            (2, 0, serialization_us(bytes, 1_500_000) + 10_000),
+            (1, 0, serialization_us(bytes, 500_000) + 10_000),
+        ]
+    );
+}
+
 /// Slow start: 100,003 bytes over a 1 Gbit/s link with a 100 ms round trip and 10 segments of
 /// 1,460 bytes to start with.
 #[test]
