@@ -1,5 +1,5 @@
-// Links shared as TCP shares them (links.sharing "fair", links.tcp slow start) give the same runs
-// natively and in WebAssembly, with timed events cutting links mid-transfer and loss.
+// Links shared as TCP shares them (links.sharing "fair" and "max_min", links.tcp slow start) give
+// the same runs natively and in WebAssembly, with timed events cutting links mid-transfer and loss.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -56,16 +56,28 @@ function nativeRuns(scenario: object): { label: string; digest: string; events: 
   return JSON.parse(readFileSync(out, 'utf8')).runs;
 }
 
+/** The scenario's runs natively, checked against WASM run by run. */
+function sameInWasm(scenario: object): { label: string; digest: string }[] {
+  const text = JSON.stringify(scenario);
+  const native = nativeRuns(scenario);
+  expect(native.length).toBe(3);
+  native.forEach((n, k) => {
+    expect({ label: n.label, ...wasmDigest(text, k) }).toEqual({ label: n.label, digest: n.digest, events: n.events });
+  });
+  return native;
+}
+
 describe('fair links natively and in WASM', () => {
   it('give the same digests for every protocol, with links cut mid-transfer', () => {
-    const text = JSON.stringify(SCENARIO);
-    const native = nativeRuns(SCENARIO);
-    expect(native.length).toBe(3);
-    native.forEach((n, k) => {
-      expect({ label: n.label, ...wasmDigest(text, k) }).toEqual({ label: n.label, digest: n.digest, events: n.events });
-    });
+    const native = sameInWasm(SCENARIO);
     // The sharing is what changed: the same runs over FIFO links differ.
     const fifo = nativeRuns({ ...SCENARIO, links: { jitter_ms: 5 } });
     fifo.forEach((f, k) => expect(f.digest).not.toBe(native[k].digest));
+  }, 120_000);
+
+  it('with max-min rates too, which differ from equal shares where a flow is held back at one end', () => {
+    const equal = nativeRuns(SCENARIO);
+    const maxMin = sameInWasm({ ...SCENARIO, links: { ...SCENARIO.links, sharing: 'max_min' } });
+    maxMin.forEach((m, k) => expect(m.digest).not.toBe(equal[k].digest));
   }, 120_000);
 });
