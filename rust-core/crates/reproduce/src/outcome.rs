@@ -21,6 +21,8 @@ pub struct Outcome {
     /// Per tx: when (µs after creation) the last honest node that is not its origin got it,
     /// or None if some never did.
     pub reach_all_us: Vec<Option<u64>>,
+    /// Per tx: when (µs after creation) it had reached 95% of the honest nodes, or None.
+    pub reach_95_us: Vec<Option<u64>>,
     /// Delivery and latency of the transactions the adversaries censor, if any do.
     pub censored: Option<Censored>,
     /// Per-second rates, for the studies that ask for them.
@@ -78,11 +80,12 @@ pub struct Series {
 impl Outcome {
     /// Transactions that reached every honest node within `deadline_ms` of their creation.
     pub fn within(&self, deadline_ms: f64) -> usize {
-        let deadline_us = (deadline_ms * 1e3) as u64;
-        self.reach_all_us
-            .iter()
-            .filter(|r| r.is_some_and(|t| t <= deadline_us))
-            .count()
+        count_within(&self.reach_all_us, deadline_ms)
+    }
+
+    /// Transactions that reached 95% of the honest nodes within `deadline_ms`.
+    pub fn within_95(&self, deadline_ms: f64) -> usize {
+        count_within(&self.reach_95_us, deadline_ms)
     }
 
     pub fn counter(&self, name: &str) -> u64 {
@@ -138,6 +141,7 @@ pub fn run_one(
         s
     });
     let reach_all_us = reach_all(&net, &plan, &metrics);
+    let reach_95_us = (0..plan.count()).map(|i| metrics.reach_95_us(i)).collect();
     let censored = censored(&net, &plan, &metrics);
     let arrival_figures = if arrival_logs {
         let run = SimArrivals {
@@ -151,10 +155,19 @@ pub fn run_one(
     Ok(Outcome {
         report,
         reach_all_us,
+        reach_95_us,
         censored,
         series,
         arrival_figures,
     })
+}
+
+fn count_within(reach_us: &[Option<u64>], deadline_ms: f64) -> usize {
+    let deadline_us = (deadline_ms * 1e3) as u64;
+    reach_us
+        .iter()
+        .filter(|r| r.is_some_and(|t| t <= deadline_us))
+        .count()
 }
 
 fn bump(bins: &mut Vec<u64>, t_us: u64) {

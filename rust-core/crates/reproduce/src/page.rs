@@ -102,7 +102,16 @@ pub fn write_outputs(
     if !only.is_empty() {
         if let Some(before) = written(out_dir)? {
             let ran: Vec<&str> = results.iter().map(|r| r.study.id).collect();
-            took = format!("{}; {} again: {how_long}", before.took, ran.join(", "));
+            // A study run again replaces its last "again" note rather than adding another.
+            let again = format!("{} again: ", ran.join(", "));
+            let mut notes: Vec<&str> = before
+                .took
+                .split("; ")
+                .filter(|note| !note.starts_with(&again))
+                .collect();
+            let now = format!("{again}{how_long}");
+            notes.push(&now);
+            took = notes.join("; ");
             let fresh = std::mem::take(&mut studies);
             studies = merge(before.studies, fresh);
         }

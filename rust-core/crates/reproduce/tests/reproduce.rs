@@ -114,6 +114,13 @@ fn only_adds_to_the_page_already_written() {
         assert!(md.contains(&format!("(#{id})")), "{id} in the contents");
     }
 
+    run(&["neo-go"], Mode::Quick).unwrap();
+    let index: serde_json::Value = serde_json::from_str(&read("results.json")).unwrap();
+    assert_eq!(
+        index["took"], "a test; neo-go again: a test",
+        "a study run again replaces its note"
+    );
+
     let refused = run(&["neo-go"], Mode::Full).unwrap_err();
     assert!(refused.contains("holds a quick mode run"), "{refused}");
     let _ = std::fs::remove_dir_all(&out);

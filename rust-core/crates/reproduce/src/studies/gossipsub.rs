@@ -15,7 +15,7 @@ pub const GOSSIPSUB_MULTI: Study = Study {
     series: false,
     arrival_logs: false,
     analyse: analyse_gossipsub_multi,
-    differences: "Shadow ran go-libp2p over its own TCP (Reno, an initial window of 10 segments, slow start) with yamux; the scenarios share our links the same way (links.sharing \"fair\": each connection is one flow through the sender's uplink and the receiver's downlink at once, at the lesser of the equal shares the two give it, pipelined as TCP is; links.tcp slow start from 10 segments), so concurrent transfers split a 50 Mbit/s link and every idle connection starts again from its initial window. With FIFO links our duplicates barely grew with the burst (D_announce=0: 5.9 to 6.1 over 1 to 64 messages); now they grow as the seed's do (12 of 21 cells within 25% of the seed, 7 with FIFO; docs/notes-fair-links.md compares the link models cell by cell). The largest burst within 4 s is half the seed's (8 -> 16 where the seed has 16 -> 32; the doubling with lazy push holds). It is not store and forward: with messages pipelined through both ends it stays 8 -> 16 (it was 8 -> 16 when each message crossed the uplink, the latency and then the downlink). It is the 50 Mbit/s downlinks split among the copies arriving together: with unlimited downlinks D_announce=0 gets 32 messages to every node within 4 s, and FIFO links, whose downlink takes one copy at a time at full rate, give 16 -> 32 as the seed. Exact max-min sharing across the network (links.sharing \"max_min\", which hands a flow's unused share at one end to the other flows there) does not close it either: measured once on these runs (200-290x slower: 5 to 7 minutes a 64-message run), the largest bursts within 4 s stay 8 -> 16 / 16 (D_announce=0 gets 14 of 16 messages to every node within 4 s instead of 12, D_announce=7 29 of 32 instead of 26) and duplicates per message move by at most 0.25 (docs/notes-fair-links.md). At 64 messages D_announce=8 gets as many messages to every node within 4 s as D_announce=0 (10; the seed has more with lazy push, so that check fails here) and fewer than D_announce=7 (16), with 17,905 INEED timeouts against D_announce=7's 11,344. That D_announce=7 does better than 8 is the seed's finding too (\"much better\": forwarding only lazily waits a round trip at every hop, where 7 sends eagerly to one peer); our single message shows the round trips (mean latency 694 ms with D_announce=0, 874 with 7, 938 with 8). At 32 messages D_announce=8 still gets more messages to every node within 4 s than eager push (14 vs 9), as the seed's lazy push does; at 64 they tie. D_announce 7 and 8 keep more duplicates than the seed at most bursts below 64 (D_announce=8: 0.68 to 1.27 vs 0.18 to 0.80), most of them IWANT answers: a 128 KiB message needs about three round trips of slow start per hop, so heartbeat gossip (1.5 s) often reaches nodes before the INEED answer does. Our degree-35 random graph and city latencies follow the study's run script; its exact topology is not published.",
+    differences: "Shadow ran go-libp2p over its own TCP (Reno, an initial window of 10 segments, slow start) with yamux; the scenarios share our links the same way (links.sharing \"fair\": each connection is one flow through the sender's uplink and the receiver's downlink at once, at the lesser of the equal shares the two give it, pipelined as TCP is; links.tcp slow start from 10 segments), so concurrent transfers split a 50 Mbit/s link and every idle connection starts again from its initial window. With FIFO links our duplicates barely grew with the burst (D_announce=0: 5.9 to 6.1 over 1 to 64 messages); now they grow as the seed's do (12 of 21 cells within 25% of the seed, 7 with FIFO; docs/notes-fair-links.md compares the link models cell by cell). The largest burst that reaches every node within 4 s is half the seed's (8 -> 16 where the seed has 16 -> 32; the doubling with lazy push holds). It is not store and forward: with messages pipelined through both ends it stays 8 -> 16 (it was 8 -> 16 when each message crossed the uplink, the latency and then the downlink). It is the 50 Mbit/s downlinks split among the copies arriving together: with unlimited downlinks D_announce=0 gets 32 messages to every node within 4 s, and FIFO links, whose downlink takes one copy at a time at full rate, give 16 -> 32 as the seed. Exact max-min sharing across the network (links.sharing \"max_min\", which hands a flow's unused share at one end to the other flows there) does not close it either: measured once on these runs (200-290x slower: 5 to 7 minutes a 64-message run), the largest bursts within 4 s stay 8 -> 16 / 16 (D_announce=0 gets 14 of 16 messages to every node within 4 s instead of 12, D_announce=7 29 of 32 instead of 26) and duplicates per message move by at most 0.25 (docs/notes-fair-links.md). But the seed does not say which nodes its deadline waits for: counted as in time once 95% of the nodes have it, our largest bursts are the seed's, 16 -> 32 / 32, and lazy push then gets more of 64 messages in time too (18 / 37 / 35), so the gap is in the last 5% of the nodes. At 64 messages D_announce=8 gets as many messages to every node within 4 s as D_announce=0 (10; the seed has more with lazy push, so that check fails here) and fewer than D_announce=7 (16), with 17,905 INEED timeouts against D_announce=7's 11,344. That D_announce=7 does better than 8 is the seed's finding too (\"much better\": forwarding only lazily waits a round trip at every hop, where 7 sends eagerly to one peer); our single message shows the round trips (mean latency 694 ms with D_announce=0, 874 with 7, 938 with 8). At 32 messages D_announce=8 still gets more messages to every node within 4 s than eager push (14 vs 9), as the seed's lazy push does; at 64 they tie. D_announce 7 and 8 keep more duplicates than the seed at most bursts below 64 (D_announce=8: 0.68 to 1.27 vs 0.18 to 0.80), most of them IWANT answers: a 128 KiB message needs about three round trips of slow start per hop, so heartbeat gossip (1.5 s) often reaches nodes before the INEED answer does. Our degree-35 random graph and city latencies follow the study's run script; its exact topology is not published.",
 };
 
 pub const GOSSIPSUB_SINGLE: Study = Study {
@@ -76,6 +76,7 @@ fn analyse_gossipsub_multi(outs: &[Outcome]) -> Analysis {
     let mut rows = Vec::new();
     let mut lines: Vec<Line> = Vec::new();
     let mut largest = [0u32; 3];
+    let mut largest_95 = [0u32; 3];
     let mut within_64 = [f64::NAN; 3];
     let mut dups_max = [f64::NAN; 3];
     let mut sizes_run = 0;
@@ -98,6 +99,10 @@ fn analyse_gossipsub_multi(outs: &[Outcome]) -> Analysis {
             if within == count as usize {
                 largest[row] = largest[row].max(count);
             }
+            let within_95 = o.within_95(4_000.0);
+            if within_95 == count as usize {
+                largest_95[row] = largest_95[row].max(count);
+            }
             if count == 64 {
                 within_64[row] = within as f64;
             }
@@ -108,6 +113,7 @@ fn analyse_gossipsub_multi(outs: &[Outcome]) -> Analysis {
                 fmt(o.report.summary.duplicates.mean, 3),
                 fmt(SEED_MULTI[row][col], 3),
                 format!("{within}/{count}"),
+                format!("{within_95}/{count}"),
             ]);
             ours.push((count as f64, o.report.summary.duplicates.mean));
             seed.push((count as f64, SEED_MULTI[row][col]));
@@ -122,6 +128,17 @@ fn analyse_gossipsub_multi(outs: &[Outcome]) -> Analysis {
             largest[row].to_string(),
             SEED_DEADLINE[row].to_string(),
             String::new(),
+            String::new(),
+        ]);
+    }
+    for (row, d) in D_ANNOUNCE.iter().enumerate() {
+        rows.push(vec![
+            d.to_string(),
+            "largest burst all at 95% of nodes within 4 s".into(),
+            largest_95[row].to_string(),
+            SEED_DEADLINE[row].to_string(),
+            String::new(),
+            String::new(),
         ]);
     }
     // Only where the runs span the burst sizes (not in quick mode's 1 and 64 messages).
@@ -134,9 +151,19 @@ fn analyse_gossipsub_multi(outs: &[Outcome]) -> Analysis {
             largest[0] > 0 && largest[1] >= 2 * largest[0] && largest[2] >= 2 * largest[0],
         )
     });
+    // The seed does not say which nodes its deadline waits for; with 95% of them:
+    let seed_at_95 = (sizes_run > 2).then(|| {
+        Check::new(
+            format!(
+                "counting a message in time once 95% of the nodes have it, the largest bursts within 4 s are the seed's (ours {} -> {} / {}; seed 16 -> 32)",
+                largest_95[0], largest_95[1], largest_95[2]
+            ),
+            largest_95 == SEED_DEADLINE,
+        )
+    });
     Analysis {
         table: Table {
-            head: cols(&["D_announce", "messages", "duplicates per message (ours)", "seed", "within 4 s (ours)"]),
+            head: cols(&["D_announce", "messages", "duplicates per message (ours)", "seed", "within 4 s (ours)", "at 95% of nodes within 4 s (ours)"]),
             rows,
         },
         plot: Some(Plot::Lines {
@@ -159,6 +186,7 @@ fn analyse_gossipsub_multi(outs: &[Outcome]) -> Analysis {
         ]
         .into_iter()
         .chain(doubling)
+        .chain(seed_at_95)
         .collect(),
     }
 }
