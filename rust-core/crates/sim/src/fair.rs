@@ -333,7 +333,9 @@ impl<M> FairLinks<M> {
                     self.share_equally(p, now);
                 }
             }
-            self.fill_max_min(ends, now);
+            if self.max_min.is_some() {
+                self.fill_max_min(ends, now);
+            }
         }
         self.schedule(e, now);
     }
@@ -348,7 +350,9 @@ impl<M> FairLinks<M> {
         }
     }
 
-    /// Max-min: rates every flow linked to the ports `ends` again (nothing with equal shares).
+    /// Max-min: rates every flow linked to the ports `ends` again. Out of line: equal shares,
+    /// the common case, pay nothing for it.
+    #[inline(never)]
     fn fill_max_min(&mut self, ends: [usize; 2], now: u64) {
         let Some(filling) = self.max_min.as_mut() else {
             return;
