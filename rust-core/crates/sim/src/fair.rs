@@ -1,11 +1,11 @@
 //! Links shared like TCP's (`links.sharing` "fair", "max_min"): every connection (directed
 //! link) with bytes to send is one flow through its sender's uplink and its receiver's
 //! downlink. Each of those ports is shared equally among the flows through it, and a flow goes
-//! at the lesser of its two shares. Messages on one connection go in order and stream through both ends at the
-//! flow's rate, so the last bit arrives one link latency after it left (TCP pipelines; there
-//! is no store-and-forward at the receiver). With `links.tcp`, a connection sends at most its
-//! congestion window per round trip, and the window grows by what was sent in the round before
-//! (slow start, from the initial window; again from it after an idle spell).
+//! at the lesser of its two shares. Messages on one connection go in order and stream through
+//! both ends at the flow's rate, so the last bit arrives one link latency after it left (TCP
+//! pipelines; there is no store-and-forward at the receiver). With `links.tcp`, a connection
+//! sends at most its congestion window per round trip, and the window grows by what was sent in
+//! the round before (slow start, from the initial window; again from it after an idle spell).
 //!
 //! Equal shares are not max-min fair across the network: a flow held back at one end leaves
 //! the other end's share unused rather than handing it to the other flows there. Sharing
@@ -354,18 +354,12 @@ impl<M> FairLinks<M> {
     /// the common case, pay nothing for it.
     #[inline(never)]
     fn fill_max_min(&mut self, ends: [usize; 2], now: u64) {
-        let Some(filling) = self.max_min.as_mut() else {
+        let Some(mut filling) = self.max_min.take() else {
             return;
         };
-        let view = View {
-            ports: &self.ports,
-            from: &self.from,
-            to: &self.to,
-            nodes: self.nodes,
-        };
-        let filled = &mut self.filled;
-        filling.fill(&view, &ends, |f, rate| filled.push((f as u32, rate)));
         let mut filled = std::mem::take(&mut self.filled);
+        filling.fill(&*self, &ends, |f, rate| filled.push((f as u32, rate)));
+        self.max_min = Some(filling);
         for (f, rate) in filled.drain(..) {
             self.set_rate(f as usize, rate, now);
         }
@@ -414,14 +408,7 @@ impl<M> FairLinks<M> {
 }
 
 /// The ports and their flows, as max-min filling reads them.
-struct View<'a> {
-    ports: &'a [Port],
-    from: &'a [u32],
-    to: &'a [u32],
-    nodes: usize,
-}
-
-impl max_min::Ports for View<'_> {
+impl<M> max_min::Ports for FairLinks<M> {
     fn bps(&self, p: usize) -> u64 {
         self.ports[p].bps
     }
@@ -429,7 +416,7 @@ impl max_min::Ports for View<'_> {
         &self.ports[p].flows
     }
     fn ports_of(&self, f: usize) -> [usize; 2] {
-        [self.from[f] as usize, self.nodes + self.to[f] as usize]
+        FairLinks::ports_of(self, f)
     }
 }
 

@@ -233,7 +233,8 @@ mod tests {
                     full && n.flows[q].iter().all(|&g| r[g as usize] <= r[f])
                 });
                 let free = e.iter().all(|&q| bps[q] == 0);
-                proptest::prop_assert!(held || free && r[f] == UNLIMITED, "flow {f}: {r:?} {ends:?} {bps:?}");
+                let unlimited = free && r[f] == UNLIMITED;
+                proptest::prop_assert!(held || unlimited, "flow {f}: {r:?} {ends:?} {bps:?}");
             }
         }
     }

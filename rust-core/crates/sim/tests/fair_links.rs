@@ -154,20 +154,26 @@ fn a_downlink_is_shared_among_the_connections_arriving_on_it() {
     assert!(second_done.abs_diff(c0 + 2 * alone) <= 1, "{second_done}");
 }
 
-#[test]
-fn a_flow_held_back_at_one_end_leaves_its_share_of_the_other_unused() {
-    // Node 0's 2 Mbit/s uplink gives each of its two connections 1 Mbit/s. Node 1's downlink
-    // takes only 0.5 Mbit/s, and the rest is not handed to node 2's connection (max-min
-    // fairness across both ends would give it 1.5 Mbit/s): each goes at its lesser share.
+/// Node 0 sends one tx up a 2 Mbit/s uplink to nodes 1 and 2; node 1's downlink takes only
+/// 0.5 Mbit/s. When (node, tx, time) each copy arrives.
+fn one_end_held_back(sharing: Sharing) -> Vec<(u32, u32, u64)> {
     let mut s = star(2, 10.0, 2.0, 12_500, 1, 0.0);
+    s.links.sharing = sharing;
     s.bandwidth.overrides = vec![BandwidthOverride {
         node: 1,
         up_mbps: 1000.0,
         down_mbps: 0.5,
     }];
+    arrivals(s)
+}
+
+#[test]
+fn a_flow_held_back_at_one_end_leaves_its_share_of_the_other_unused() {
+    // Node 0's uplink gives each of its two connections 1 Mbit/s. The rest of what node 1's
+    // connection cannot take is not handed to node 2's: each goes at its lesser share.
     let bytes = 12_500 + FRAMING as usize;
     assert_eq!(
-        arrivals(s),
+        one_end_held_back(Sharing::Fair),
         vec![
             (2, 0, serialization_us(bytes, 1_000_000) + 10_000),
             (1, 0, serialization_us(bytes, 500_000) + 10_000),
@@ -177,18 +183,10 @@ fn a_flow_held_back_at_one_end_leaves_its_share_of_the_other_unused() {
 
 #[test]
 fn max_min_hands_the_share_a_flow_leaves_at_one_end_to_the_others_there() {
-    // As above with max-min sharing: node 1's connection takes the 0.5 Mbit/s its downlink
-    // allows, and node 2's takes the other 1.5 Mbit/s of node 0's uplink.
-    let mut s = star(2, 10.0, 2.0, 12_500, 1, 0.0);
-    s.links.sharing = Sharing::MaxMin;
-    s.bandwidth.overrides = vec![BandwidthOverride {
-        node: 1,
-        up_mbps: 1000.0,
-        down_mbps: 0.5,
-    }];
+    // Node 1's connection takes the 0.5 Mbit/s its downlink allows, node 2's the other 1.5.
     let bytes = 12_500 + FRAMING as usize;
     assert_eq!(
-        arrivals(s),
+        one_end_held_back(Sharing::MaxMin),
         vec![
             (2, 0, serialization_us(bytes, 1_500_000) + 10_000),
             (1, 0, serialization_us(bytes, 500_000) + 10_000),

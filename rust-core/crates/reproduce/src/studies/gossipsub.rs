@@ -121,25 +121,21 @@ fn analyse_gossipsub_multi(outs: &[Outcome]) -> Analysis {
         lines.push(Line::ours(format!("{d} (ours)"), ours, row));
         lines.push(Line::seed(format!("{d} (seed)"), seed, row));
     }
-    for (row, d) in D_ANNOUNCE.iter().enumerate() {
-        rows.push(vec![
-            d.to_string(),
-            "largest burst all within 4 s".into(),
-            largest[row].to_string(),
-            SEED_DEADLINE[row].to_string(),
-            String::new(),
-            String::new(),
-        ]);
-    }
-    for (row, d) in D_ANNOUNCE.iter().enumerate() {
-        rows.push(vec![
-            d.to_string(),
-            "largest burst all at 95% of nodes within 4 s".into(),
-            largest_95[row].to_string(),
-            SEED_DEADLINE[row].to_string(),
-            String::new(),
-            String::new(),
-        ]);
+    let deadlines = [
+        ("largest burst all within 4 s", largest),
+        ("largest burst all at 95% of nodes within 4 s", largest_95),
+    ];
+    for (what, largest) in deadlines {
+        for (row, d) in D_ANNOUNCE.iter().enumerate() {
+            rows.push(vec![
+                d.to_string(),
+                what.into(),
+                largest[row].to_string(),
+                SEED_DEADLINE[row].to_string(),
+                String::new(),
+                String::new(),
+            ]);
+        }
     }
     // Only where the runs span the burst sizes (not in quick mode's 1 and 64 messages).
     let doubling = (sizes_run > 2).then(|| {
