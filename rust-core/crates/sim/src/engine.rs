@@ -275,7 +275,7 @@ impl<P: Protocol> Engine<P> {
             uplink_waiting: (0..n).map(|_| BinaryHeap::new()).collect(),
             uplink_scheduled: vec![false; n],
             queued_seq: 0,
-            prioritized: scenario.links.sharing.shared(),
+            prioritized: !scenario.links.sharing.is_fifo(),
             link_up: Bits::new(net.edges.len(), true),
             link_rng: Rng::derive(scenario.seed, stream::LINKS, 1),
             loss: scenario.links.loss,
@@ -291,7 +291,7 @@ impl<P: Protocol> Engine<P> {
             next_submit: 0,
             told: Vec::new(),
             links: (!net.timeline.is_empty()).then(|| Box::new(Links::new(&net))),
-            fair: scenario.links.sharing.shared().then(|| {
+            fair: (!scenario.links.sharing.is_fifo()).then(|| {
                 Box::new(FairLinks::new(
                     &net,
                     scenario.links.sharing,

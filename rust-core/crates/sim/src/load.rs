@@ -195,7 +195,7 @@ pub fn validate(s: &Scenario) -> Result<(), ScenarioError> {
     in_range("links.loss", s.links.loss, 0.0, 0.99)?;
     in_range("links.jitter_ms", s.links.jitter_ms, 0.0, 60_000.0)?;
     if let Some(tcp) = &s.links.tcp {
-        if !s.links.sharing.shared() {
+        if s.links.sharing.is_fifo() {
             return Err(err(
                 "links.tcp",
                 "a congestion window needs connections that share the link: set links.sharing to \"fair\" or \"max_min\"",

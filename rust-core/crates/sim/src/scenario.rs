@@ -209,11 +209,6 @@ impl Sharing {
     pub fn is_fifo(&self) -> bool {
         *self == Sharing::Fifo
     }
-
-    /// Whether connections share their ends (each a flow of its own).
-    pub fn shared(&self) -> bool {
-        *self != Sharing::Fifo
-    }
 }
 
 /// A connection's congestion window: it starts at `initial_window_segments` segments of
