@@ -56,7 +56,7 @@ pub fn encode_rate(now_s: &mut dyn FnMut() -> f64, codewords: usize, seed: u64) 
         let _ = window.push(&random_symbol(&mut rng, TX_LEN));
     }
     let mut encoder = Encoder::new(&params).expect(VALID);
-    let mut link = LinkEncoder::new(LinkKey::random(&mut rng));
+    let mut link = LinkEncoder::new(LinkKey::random(&mut rng), params.form);
     let mut out = Codeword::default();
     let mut rates = Vec::new();
     let mut check = 0u64;
@@ -168,7 +168,7 @@ pub fn block_decode(
             for _ in 0..k {
                 let _ = window.push(&random_symbol(&mut rng, TX_LEN));
             }
-            let mut link = LinkEncoder::new(key);
+            let mut link = LinkEncoder::new(key, params.form);
             starts.push(batch.len());
             for _ in 0..3 * k {
                 encoder.encode(&window, &mut link, &mut rng, &mut cw);
@@ -224,7 +224,7 @@ pub fn stream(
     let key = LinkKey::random(&mut rng);
     let sender = decoder.add_sender(&key);
     let mut window = CodingWindow::new(&params).expect(VALID);
-    let mut link = LinkEncoder::new(key);
+    let mut link = LinkEncoder::new(key, params.form);
     let mut encoder = Encoder::new(&params).expect(VALID);
     let mut batch = Batch::default();
     let mut cw = Codeword::default();
@@ -289,7 +289,7 @@ pub fn block_overhead(k: usize, blocks: usize, seed: u64) -> f64 {
         for _ in 0..k {
             let _ = window.push(&random_symbol(&mut rng, SYMBOL_LEN));
         }
-        let mut link = LinkEncoder::new(key);
+        let mut link = LinkEncoder::new(key, params.form);
         // Within a block only a short-ID collision between two of its k symbols can stall
         // it (odds about k^2 / 2^33): cap the tries.
         for clock in 0..100 * k as u64 {

@@ -28,7 +28,7 @@ fn encode(c: &mut Criterion) {
     let mut rng = SplitMix64::new(1);
     let window = full_window(&params, &mut rng);
     let mut encoder = Encoder::new(&params).unwrap();
-    let mut link = LinkEncoder::new(LinkKey::random(&mut rng));
+    let mut link = LinkEncoder::new(LinkKey::random(&mut rng), params.form);
     let mut cw = Codeword::default();
     let mut group = c.benchmark_group("encode");
     group.throughput(Throughput::Elements(1));
@@ -47,7 +47,7 @@ fn decode_block(c: &mut Criterion) {
     let window = full_window(&params, &mut rng);
     let key = LinkKey::random(&mut rng);
     let mut encoder = Encoder::new(&params).unwrap();
-    let mut link = LinkEncoder::new(key);
+    let mut link = LinkEncoder::new(key, params.form);
     let stream: Vec<Codeword> = (0..4 * params.window)
         .map(|_| {
             let mut cw = Codeword::default();

@@ -9,6 +9,12 @@
 //! bytes or their digest. A decoded value's digest, where it is its name, is taken once; the
 //! ring keeps it beside the value (a stand-in starts with it).
 //!
+//! In the stand-in form a symbol's short IDs under any two keys differ by a constant (`shortid`),
+//! so where every sender sees the whole peeling window (no rekey window cut) one table keyed by
+//! the IDs' common part serves every sender: a decoded symbol is written once, not once per
+//! sender, and the waiting codewords of all senders hang off its one entry. Both layouts queue
+//! the same work in the same order, so they give the same events (`one_table_*` tests).
+//!
 //! A known entry names its symbol by sequence number, so whether the symbol is still in the
 //! peeling window follows from the number alone (no per-sender record of the ring to read).
 //!
@@ -25,7 +31,7 @@ use crate::idmap::IdMap;
 use crate::params::{ParamError, Params};
 use crate::prefetch::warm;
 use crate::rng::CodecRng;
-use crate::shortid::{ids_into, LinkKey, ShortId, ShortIdHasher};
+use crate::shortid::{common_id, ids_into, LinkKey, ShortId, ShortIdHasher};
 use crate::window::WrongLength;
 use crate::xor::{is_zero, xor_into};
 
@@ -149,8 +155,21 @@ fn stale(learned: u64, m: usize) -> Option<impl Fn(u32) -> bool> {
         .then_some(move |entry| entry & WAITING == 0 && live_age(entry, learned, m).is_none())
 }
 
+/// The table that holds `sender`'s entries: the one every sender shares, or its own.
+fn table<'a>(
+    shared: &'a mut Option<IdMap>,
+    senders: &'a mut [Sender],
+    sender: SenderId,
+) -> &'a mut IdMap {
+    match shared {
+        Some(table) => table,
+        None => &mut senders[sender as usize].ids,
+    }
+}
+
 #[derive(Clone, Debug)]
 struct Sender {
+    /// Its short IDs' entries (unused where one table serves every sender).
     ids: IdMap,
     stats: SenderStats,
     active: bool,
@@ -192,6 +211,8 @@ pub struct Decoder {
     /// Secret words for the ID tables (see `idmap`).
     mix: (u64, u64),
     senders: Vec<Sender>,
+    /// The table every sender shares, keyed by common IDs (stand-in form, whole window).
+    shared: Option<IdMap>,
     /// Each sender's key schedule, apart so one symbol is hashed under all of them at once.
     hashers: Vec<ShortIdHasher>,
     /// Peeling window: ring of `peel_window` values, grown on demand.
@@ -230,6 +251,8 @@ impl Decoder {
     /// `rng` seeds the secret that protects the decoder's hash tables.
     pub fn new(params: &Params, rng: &mut (impl CodecRng + ?Sized)) -> Result<Decoder, ParamError> {
         params.validate()?;
+        let mix = (rng.next_u64(), rng.next_u64());
+        let one_table = params.form == Form::StandIn && params.rekey_window >= params.peel_window;
         Ok(Decoder {
             form: params.form,
             value_len: params.value_len(),
@@ -239,8 +262,9 @@ impl Decoder {
             max_pending: params.max_pending,
             max_pending_per_sender: params.max_pending_per_sender,
             rekey_window: params.rekey_window,
-            mix: (rng.next_u64(), rng.next_u64()),
+            mix,
             senders: Vec::new(),
+            shared: one_table.then(|| IdMap::new(mix.0, mix.1)),
             hashers: Vec::new(),
             ring: Vec::new(),
             digests: Vec::new(),
@@ -264,18 +288,39 @@ impl Decoder {
         })
     }
 
+    /// A decoder that keeps a table per sender even where one would serve them all: what the
+    /// one-table layout is checked against.
+    #[doc(hidden)]
+    pub fn with_table_per_sender(
+        params: &Params,
+        rng: &mut (impl CodecRng + ?Sized),
+    ) -> Result<Decoder, ParamError> {
+        let mut decoder = Decoder::new(params, rng)?;
+        decoder.shared = None;
+        Ok(decoder)
+    }
+
+    /// Whether one table serves every sender (see the module's notes).
+    pub fn one_table(&self) -> bool {
+        self.shared.is_some()
+    }
+
     /// Registers a sender that names symbols with `key` (the key this node sent it). The
     /// newest `rekey_window` symbols of the peeling window are hashed under the key so they
     /// peel its codewords.
     pub fn add_sender(&mut self, key: &LinkKey) -> SenderId {
-        let hasher = ShortIdHasher::new(key);
+        let hasher = ShortIdHasher::for_form(key, self.form);
         let mut sender = Sender {
             ids: IdMap::new(self.mix.0, self.mix.1),
             stats: SenderStats::default(),
             active: true,
             queued: 0,
         };
-        let rekeyed = self.peel_window.min(self.rekey_window) as u64;
+        // The shared table holds the whole window under common IDs already.
+        let rekeyed = match self.shared {
+            Some(_) => 0,
+            None => self.peel_window.min(self.rekey_window) as u64,
+        };
         for seq in self.learned.saturating_sub(rekeyed)..self.learned {
             let id = hasher.id(self.ring_name(self.ring_pos(seq)));
             sender.ids.insert(id, known(seq));
@@ -325,6 +370,9 @@ impl Decoder {
         for sender in self.senders.iter_mut().filter(|s| s.active) {
             sender.ids.clear();
             sender.queued = 0;
+        }
+        if let Some(shared) = self.shared.as_mut() {
+            shared.clear();
         }
         self.codewords.clear();
         self.payloads.clear();
@@ -445,13 +493,17 @@ impl Decoder {
         value.clear();
         value.extend_from_slice(payload);
         self.unknown.clear();
-        let state = &self.senders[sender as usize];
         self.known.clear();
-        ids.iter().for_each(|&id| state.ids.warm(id));
+        let mask = self.mask(sender);
+        let ids_table = match &self.shared {
+            Some(shared) => shared,
+            None => &self.senders[sender as usize].ids,
+        };
+        ids.iter().for_each(|&id| ids_table.warm(id ^ mask));
         for &id in ids {
-            match state.ids.get(id).and_then(|e| self.live_pos(e)) {
+            match ids_table.get(id ^ mask).and_then(|e| self.live_pos(e)) {
                 Some(pos) => self.known.push(pos),
-                None => self.unknown.push(id),
+                None => self.unknown.push(id ^ mask),
             }
         }
         // Warm every line of the known symbols before peeling, so their misses overlap.
@@ -497,8 +549,25 @@ impl Decoder {
     /// is not known yet). Reads the sender's entry to find its table.
     #[inline]
     pub fn warm(&self, sender: SenderId, ids: &[ShortId]) {
-        if let Some(state) = self.senders.get(sender as usize) {
-            ids.iter().for_each(|&id| state.ids.warm(id));
+        let Some(state) = self.senders.get(sender as usize) else {
+            return;
+        };
+        let mask = self.mask(sender);
+        let ids_table = self.shared.as_ref().unwrap_or(&state.ids);
+        ids.iter().for_each(|&id| ids_table.warm(id ^ mask));
+    }
+
+    /// What turns `sender`'s short IDs into keys of its table: its mask where the table is
+    /// shared (the keys are common IDs), else nothing.
+    #[inline]
+    fn mask(&self, sender: SenderId) -> u32 {
+        match self.shared {
+            Some(_) => self
+                .hashers
+                .get(sender as usize)
+                .and_then(|h| h.mask())
+                .unwrap_or(0),
+            None => 0,
         }
     }
 
@@ -556,7 +625,7 @@ impl Decoder {
 
     /// Adds an edge per unknown ID of codeword `slot` at the head of that ID's waiting list.
     fn link_unknown(&mut self, slot: u32, sender: SenderId) {
-        let ids = &mut self.senders[sender as usize].ids;
+        let ids = table(&mut self.shared, &mut self.senders, sender);
         let mut first = NIL;
         for &id in &self.unknown {
             let edge = Edge {
@@ -621,7 +690,7 @@ impl Decoder {
     /// Frees a codeword: unlinks its remaining edges and returns its slot.
     fn retire(&mut self, slot: u32) {
         let cw = self.codewords[slot as usize];
-        let ids = &mut self.senders[cw.sender as usize].ids;
+        let ids = table(&mut self.shared, &mut self.senders, cw.sender);
         let mut e = cw.first_edge;
         while e != NIL {
             let edge = self.edges[e as usize];
@@ -691,7 +760,11 @@ impl Decoder {
         }
         let digest = self.form.named_by_digest().then(|| self.form.digest(value));
         let name = digest.as_ref().map_or(value, |d| &d[..]);
-        if self.hashers[sender as usize].id(name) != id {
+        let expected = match self.shared {
+            Some(_) => common_id(name),
+            None => self.hashers[sender as usize].id(name),
+        };
+        if expected != id {
             state.stats.corrupt += 1;
             out.push(Event::Corrupt { sender });
             return;
@@ -737,8 +810,14 @@ impl Decoder {
                 self.evicted = 0;
                 let (learned, m) = (self.learned, self.peel_window);
                 if let Some(stale) = stale(learned, m) {
-                    for sender in self.senders.iter_mut().filter(|s| s.active) {
-                        sender.ids.retain(|_, entry| !stale(entry));
+                    let shared = self.shared.iter_mut();
+                    let own = self
+                        .senders
+                        .iter_mut()
+                        .filter(|s| s.active)
+                        .map(|s| &mut s.ids);
+                    for ids in shared.chain(own) {
+                        ids.retain(|_, entry| !stale(entry));
                     }
                 }
             }
@@ -765,6 +844,19 @@ impl Decoder {
             Form::DigestedBytes => &self.digests[pos][..],
             Form::StandIn => &symbol[..DIGEST_LEN],
         };
+        let stale = stale(self.learned, self.peel_window);
+        if let Some(shared) = self.shared.as_mut() {
+            let key = common_id(name);
+            let previous = shared.insert_or_sweep(key, known(seq), stale);
+            let queued_before = self.work.len();
+            if let Some(head) = previous.and_then(waiting_head) {
+                self.peel(head, pos, key);
+            }
+            // Queued as tables per sender would: by sender, each one's newest codeword first.
+            let codewords = &self.codewords;
+            self.work[queued_before..].sort_by_key(|&(slot, _)| codewords[slot as usize].sender);
+            return;
+        }
         // Hash first, then touch every sender's slot, then insert: the table misses overlap.
         self.rekeyed.clear();
         self.rekeyed.resize(self.hashers.len(), 0);
@@ -789,35 +881,40 @@ impl Decoder {
                 sender.ids.warm(id);
             }
         }
-        for (index, sender) in self.senders.iter_mut().enumerate() {
+        for index in 0..self.senders.len() {
+            let sender = &mut self.senders[index];
             if !sender.active {
                 continue;
             }
             let id = self.rekeyed[index];
-            let stale = stale(self.learned, self.peel_window);
-            let Some(previous) = sender.ids.insert_or_sweep(id, known(seq), stale) else {
-                continue;
-            };
             // A known entry (stale, or a short-ID collision inside the window): the newer
             // symbol takes the ID.
-            let Some(mut e) = waiting_head(previous) else {
-                continue;
-            };
-            while e != NIL {
-                let edge = &mut self.edges[e as usize];
-                edge.linked = false;
-                let next = edge.next;
-                let slot = edge.cw;
-                let at = slot as usize * l;
-                xor_into(&mut self.payloads[at..at + l], symbol);
-                let cw = &mut self.codewords[slot as usize];
-                cw.remaining -= 1;
-                cw.id_xor ^= id;
-                if cw.remaining <= 1 {
-                    self.work.push((slot, cw.generation));
-                }
-                e = next;
+            let previous = sender.ids.insert_or_sweep(id, known(seq), stale.as_ref());
+            if let Some(head) = previous.and_then(waiting_head) {
+                self.peel(head, pos, id);
             }
+        }
+    }
+
+    /// Peels symbol `pos` out of the codewords on the waiting list that starts at `edge`, all
+    /// waiting on it under `id`, and queues those left with one unknown symbol or none.
+    fn peel(&mut self, mut edge: u32, pos: usize, id: ShortId) {
+        let l = self.value_len;
+        let symbol = &self.ring[pos * l..(pos + 1) * l];
+        while edge != NIL {
+            let e = &mut self.edges[edge as usize];
+            e.linked = false;
+            let next = e.next;
+            let slot = e.cw;
+            let at = slot as usize * l;
+            xor_into(&mut self.payloads[at..at + l], symbol);
+            let cw = &mut self.codewords[slot as usize];
+            cw.remaining -= 1;
+            cw.id_xor ^= id;
+            if cw.remaining <= 1 {
+                self.work.push((slot, cw.generation));
+            }
+            edge = next;
         }
     }
 

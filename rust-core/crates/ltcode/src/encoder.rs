@@ -86,9 +86,10 @@ const ONE_PER_SYMBOL: u64 = PACE_ONE;
 const THREE_PER_SYMBOL: u64 = PACE_ONE / 3;
 
 impl LinkEncoder {
-    pub fn new(key: LinkKey) -> LinkEncoder {
+    /// The stream to a receiver that sent `key`, naming symbols as a codec of `form` does.
+    pub fn new(key: LinkKey, form: Form) -> LinkEncoder {
         LinkEncoder {
-            hasher: ShortIdHasher::new(&key),
+            hasher: ShortIdHasher::for_form(&key, form),
             key,
             cached: Vec::new(),
             unnamed_from: 0,

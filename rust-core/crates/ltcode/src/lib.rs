@@ -64,7 +64,7 @@
 //!     window.push(&[i; 16]).unwrap();
 //! }
 //! let mut encoder = Encoder::new(&params).unwrap();
-//! let mut link = LinkEncoder::new(key);
+//! let mut link = LinkEncoder::new(key, params.form);
 //! let (mut cw, mut events, mut got) = (Codeword::default(), Vec::new(), Vec::new());
 //! let mut now_us = 0;
 //! while got.len() < 4 {

@@ -119,7 +119,7 @@ impl Peeling {
 
     /// A sender, under the handle the decoder gave it (the decoder reuses free handles).
     pub fn add_sender(&mut self, sender: SenderId, key: &LinkKey) {
-        let hasher = ShortIdHasher::new(key);
+        let hasher = ShortIdHasher::for_form(key, self.form);
         let ids = (0..self.symbols.len() as u64)
             .map(|seq| {
                 (

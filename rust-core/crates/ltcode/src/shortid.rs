@@ -6,7 +6,13 @@
 //! SipHash is written out here (from the SipHash paper) rather than taken through
 //! `core::hash::Hasher`: a decoded symbol is hashed under every peer's key, and hashing one
 //! message under several keys side by side lets the CPU overlap their rounds ([`ids_into`]).
+//!
+//! In the stand-in form (a simulation in which no node corrupts payloads, `form`) a name is a
+//! digest, so a short ID is a cheap mix of it ([`common_id`]) XOR 4 bytes of the key: the same
+//! chance of a collision per link, no SipHash, and a symbol's IDs under any two keys differ by
+//! a constant, so one decoder table serves every sender (`decoder`).
 
+use crate::form::Form;
 use crate::rng::CodecRng;
 
 /// A short ID: the low 4 bytes of the keyed hash.
@@ -25,10 +31,12 @@ impl LinkKey {
     }
 }
 
-/// SipHash-2-4 under one key: the initial state, computed once.
+/// SipHash-2-4 under one key: the initial state, computed once. In the stand-in form, the
+/// key's mask instead.
 #[derive(Clone, Copy, Debug)]
 pub struct ShortIdHasher {
     init: [u64; 4],
+    mask: Option<u32>,
 }
 
 impl ShortIdHasher {
@@ -47,10 +55,28 @@ impl ShortIdHasher {
                 k0 ^ 0x6c79_6765_6e65_7261,
                 k1 ^ 0x7465_6462_7974_6573,
             ],
+            mask: None,
         }
     }
 
+    /// The hasher a codec of `form` names symbols with under `key`.
+    pub fn for_form(key: &LinkKey, form: Form) -> ShortIdHasher {
+        let mut hasher = ShortIdHasher::new(key);
+        if form == Form::StandIn {
+            hasher.mask = Some(u32::from_le_bytes([key.0[0], key.0[1], key.0[2], key.0[3]]));
+        }
+        hasher
+    }
+
+    /// In the stand-in form, what this key XORs onto a name's [`common_id`].
+    pub fn mask(&self) -> Option<u32> {
+        self.mask
+    }
+
     pub fn id(&self, bytes: &[u8]) -> ShortId {
+        if let Some(mask) = self.mask {
+            return common_id(bytes) ^ mask;
+        }
         let mut out = [0];
         hash_lanes([self], bytes, &mut out);
         out[0]
@@ -59,6 +85,10 @@ impl ShortIdHasher {
 
 /// `out[i]` = the short ID of `bytes` under `hashers[i]` (`out` as long as `hashers`).
 pub fn ids_into(hashers: &[ShortIdHasher], bytes: &[u8], out: &mut [ShortId]) {
+    if hashers.iter().any(|h| h.mask.is_some()) {
+        hashers.iter().zip(out).for_each(|(h, o)| *o = h.id(bytes));
+        return;
+    }
     // Two lanes keep the state in registers (measured: 4 lanes spill and gain less).
     let mut groups = hashers.chunks_exact(2);
     let mut outs = out.chunks_exact_mut(2);
@@ -126,6 +156,23 @@ fn sip_round(v: &mut [u64; 4]) {
     v[2] = v[2].wrapping_add(v[1]);
     v[1] = v[1].rotate_left(17) ^ v[2];
     v[2] = v[2].rotate_left(32);
+}
+
+/// In the stand-in form, the part of a name's short ID that every key shares: a mix of its
+/// digest's bits. A mix, not the digest's bytes: a stand-in's digest is its first bytes, so the
+/// XOR of stand-ins (what a mis-peel leaves) would carry the XOR of their IDs and pass the
+/// decoder's check, and then sit under a real symbol's ID and mis-peel every codeword after.
+pub fn common_id(name: &[u8]) -> ShortId {
+    let mut words = [0u64; 2];
+    for (i, chunk) in name.chunks(8).take(2).enumerate() {
+        let mut word = [0u8; 8];
+        word[..chunk.len()].copy_from_slice(chunk);
+        words[i] = u64::from_le_bytes(word);
+    }
+    let mut z = words[0] ^ words[1].rotate_left(32) ^ 0x9e37_79b9_7f4a_7c15;
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    (z ^ (z >> 31)) as ShortId
 }
 
 /// One-off convenience for `ShortIdHasher::new(key).id(name)`.

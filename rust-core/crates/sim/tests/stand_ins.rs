@@ -103,9 +103,30 @@ fn adversaries_that_leave_payloads_alone_change_nothing_either() {
         Behaviour::WithholdOnRequest,
         Behaviour::Censor { fraction: 0.5 },
         Behaviour::LieAboutLoss,
+        Behaviour::PushCensor { fraction: 0.5 },
     ] {
         assert_same(scenario(load(128, None), some(0.2, behaviour)));
     }
+}
+
+#[test]
+fn links_that_go_down_and_come_back_change_nothing() {
+    // Churn: peers leave (the decoder forgets them and their codewords) and come back under
+    // new keys with symbols already known (a stand-in decoder's one table serves them at once).
+    let mut s = scenario(load(128, None), Vec::new());
+    s.events = vec![sim::events::TimedEvent::Churn(sim::events::Churn {
+        at_ms: 200.0,
+        nodes: None,
+        fraction: Some(0.3),
+        region: None,
+        until_ms: 1_300.0,
+        mean_up_ms: 300.0,
+        mean_down_ms: 100.0,
+    })];
+    assert_same(s.clone());
+    let churned = run(&s, false).digest;
+    s.events.clear();
+    assert_ne!(churned, run(&s, false).digest, "the churn changed the run");
 }
 
 #[test]

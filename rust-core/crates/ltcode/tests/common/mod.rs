@@ -30,7 +30,7 @@ impl Sender {
         Sender {
             window: CodingWindow::new(params).unwrap(),
             encoder: Encoder::new(params).unwrap(),
-            link: LinkEncoder::new(key),
+            link: LinkEncoder::new(key, params.form),
             codeword: Codeword::default(),
         }
     }

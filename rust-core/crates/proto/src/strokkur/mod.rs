@@ -325,7 +325,7 @@ impl Strokkur {
         if peer.link.is_some() {
             cx.count(&counters::REKEYS, 1);
         }
-        peer.link = Some(LinkEncoder::new(key));
+        peer.link = Some(LinkEncoder::new(key, self.form));
         peer.cancel_send(cx);
         if sends {
             peer.send_at(from, cx.now + peer.rate.interval(), cx);

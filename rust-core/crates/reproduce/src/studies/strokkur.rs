@@ -268,7 +268,7 @@ fn adapt_fig10(_: &str, s: &mut Value, mode: Mode) -> Vec<String> {
     match mode {
         // The same load at every size, so the codewords sent after the last tx (half a second
         // before streams pause) weigh the same in every overhead. 6 s keeps the 2,400 txs
-        // under 3/4 of a 4,096-slot short-ID table: 4,000 decoders x 32 peers stay within 4 GB.
+        // under 3/4 of a 4,096-slot short-ID table, so 4,000 decoders' tables never grow.
         Mode::Full => load_ms(s, 6_000.0, 2_000.0, &mut c),
         Mode::Quick => {
             // One size per degree, at a tenth of the nodes.
