@@ -13,7 +13,7 @@
 //! a constant, so one decoder table serves every sender (`decoder`).
 
 use crate::form::Form;
-use crate::rng::CodecRng;
+use crate::rng::{CodecRng, SplitMix64};
 
 /// A short ID: the low 4 bytes of the keyed hash.
 pub type ShortId = u32;
@@ -169,10 +169,7 @@ pub fn common_id(name: &[u8]) -> ShortId {
         word[..chunk.len()].copy_from_slice(chunk);
         words[i] = u64::from_le_bytes(word);
     }
-    let mut z = words[0] ^ words[1].rotate_left(32) ^ 0x9e37_79b9_7f4a_7c15;
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    (z ^ (z >> 31)) as ShortId
+    SplitMix64::new(words[0] ^ words[1].rotate_left(32)).next_u64() as ShortId
 }
 
 /// One-off convenience for `ShortIdHasher::new(key).id(name)`.
