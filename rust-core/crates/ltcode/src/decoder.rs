@@ -156,6 +156,14 @@ fn stale(learned: u64, m: usize) -> Option<impl Fn(u32) -> bool> {
 }
 
 /// The table that holds `sender`'s entries: the one every sender shares, or its own.
+fn table_of<'a>(shared: &'a Option<IdMap>, senders: &'a [Sender], sender: SenderId) -> &'a IdMap {
+    match shared {
+        Some(table) => table,
+        None => &senders[sender as usize].ids,
+    }
+}
+
+/// [`table_of`], to change.
 fn table<'a>(
     shared: &'a mut Option<IdMap>,
     senders: &'a mut [Sender],
@@ -495,10 +503,7 @@ impl Decoder {
         self.unknown.clear();
         self.known.clear();
         let mask = self.mask(sender);
-        let ids_table = match &self.shared {
-            Some(shared) => shared,
-            None => &self.senders[sender as usize].ids,
-        };
+        let ids_table = table_of(&self.shared, &self.senders, sender);
         ids.iter().for_each(|&id| ids_table.warm(id ^ mask));
         for &id in ids {
             match ids_table.get(id ^ mask).and_then(|e| self.live_pos(e)) {
@@ -549,11 +554,11 @@ impl Decoder {
     /// is not known yet). Reads the sender's entry to find its table.
     #[inline]
     pub fn warm(&self, sender: SenderId, ids: &[ShortId]) {
-        let Some(state) = self.senders.get(sender as usize) else {
+        if sender as usize >= self.senders.len() {
             return;
-        };
+        }
         let mask = self.mask(sender);
-        let ids_table = self.shared.as_ref().unwrap_or(&state.ids);
+        let ids_table = table_of(&self.shared, &self.senders, sender);
         ids.iter().for_each(|&id| ids_table.warm(id ^ mask));
     }
 

@@ -214,11 +214,7 @@ mod tests {
             pairs in proptest::collection::vec((0usize..64, 0usize..64), 1..30),
         ) {
             let p = bps.len();
-            let ends: Vec<[usize; 2]> = pairs
-                .iter()
-                .map(|&(a, b)| [a % p, (b % p + a % p + 1) % p])
-                .filter(|e| e[0] != e[1])
-                .collect();
+            let ends: Vec<[usize; 2]> = pairs.iter().map(|&(a, b)| two_ports(a, b, p)).collect();
             let n = net(&bps, &ends);
             let all: Vec<usize> = (0..p).collect();
             let r = rates(&n, &all);
@@ -251,7 +247,7 @@ mod tests {
             let ends: Vec<[usize; 2]> = (0..24)
                 .map(|i| {
                     let (a, b) = steps[i % steps.len()];
-                    [a % p, (a % p + 1 + b % (p - 1)) % p]
+                    two_ports(a, b, p)
                 })
                 .collect();
             let mut n = net(&bps, &ends);
@@ -276,6 +272,11 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// The two distinct ports of `p` (at least 2) that a random pair `(a, b)` names.
+    fn two_ports(a: usize, b: usize, p: usize) -> [usize; 2] {
+        [a % p, (a % p + 1 + b % (p - 1)) % p]
     }
 
     fn prop_oneof_bps() -> impl proptest::strategy::Strategy<Value = u64> {
