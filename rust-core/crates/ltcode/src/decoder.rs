@@ -29,7 +29,7 @@ use crate::digest::{Digest, DIGEST_LEN};
 use crate::form::Form;
 use crate::idmap::IdMap;
 use crate::params::{ParamError, Params};
-use crate::prefetch::warm;
+use crate::prefetch::{prefetch_all, warm};
 use crate::rng::CodecRng;
 use crate::shortid::{common_id, ids_into, LinkKey, ShortId, ShortIdHasher};
 use crate::window::WrongLength;
@@ -560,6 +560,12 @@ impl Decoder {
         let mask = self.mask(sender);
         let ids_table = table_of(&self.shared, &self.senders, sender);
         ids.iter().for_each(|&id| ids_table.warm(id ^ mask));
+    }
+
+    /// A hint before `warm`: starts loading every sender's key (which `warm` reads).
+    #[inline]
+    pub fn warm_early(&self) {
+        prefetch_all(&self.hashers[..]);
     }
 
     /// What turns `sender`'s short IDs into keys of its table: its mask where the table is

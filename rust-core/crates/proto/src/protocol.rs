@@ -193,6 +193,25 @@ pub trait Protocol {
         TimerNote::of("timer", None)
     }
 
+    /// Cache lines from the node's address the simulator asks for first, ahead of its events
+    /// (one more than its size in lines covers a node that does not start a line): those
+    /// `warm_early` and `warm_early_timer` read to find what they warm.
+    const WARM_LINES: usize = 2;
+
+    /// A hint between the node's first lines and `warm`: start loading what `warm` will find
+    /// through the node's state (the entry of the peer `from`). Only the node's first
+    /// `WARM_LINES` lines are asked for yet. It must change nothing.
+    #[inline(always)]
+    fn warm_early(&self, from: PeerIdx) {
+        let _ = from;
+    }
+
+    /// The same hint between the node's first lines and `warm_timer`.
+    #[inline(always)]
+    fn warm_early_timer(&self, timer: &Self::Timer) {
+        let _ = timer;
+    }
+
     /// An earlier hint than `warm`, before the receiver's state is at hand: start loading
     /// what `msg` itself points to (its buffers), which `warm` may read. It must change
     /// nothing.

@@ -163,10 +163,12 @@ mod tag {
 }
 
 /// How many events ahead `warm_ahead` asks for an arrival's edge and message, then its receiver's
-/// counters and protocol state (a timer's table and node state), then what the protocol will
-/// read there (`Protocol::warm`; the timer's slot and `Protocol::warm_timer`).
+/// counters and protocol state (a timer's table and node state), then what the protocol finds
+/// through that state (`Protocol::warm_early`), then what the protocol will read there
+/// (`Protocol::warm`; the timer's slot and `Protocol::warm_timer`).
 const AHEAD_EDGE: usize = 15;
 const AHEAD_NODE: usize = 10;
+const AHEAD_EARLY: usize = 7;
 const AHEAD_PEER: usize = 5;
 /// Without a prefetch instruction (WASM), warming ahead costs real loads and lookups: it pays
 /// only once the nodes' state outgrows the CPU's caches (WASM engine bench: 6% slower at 1,000
@@ -446,6 +448,21 @@ impl<P: Protocol> Engine<P> {
             }
             _ => {}
         }
+        match self.queue.peek_ahead(AHEAD_EARLY) {
+            Some(Event::Arrive { edge, .. }) => {
+                if let Some(e) = edges.get(*edge as usize) {
+                    if let Some(node) = self.nodes.get(e.peer as usize) {
+                        node.warm_early(PeerIdx(e.back));
+                    }
+                }
+            }
+            Some(Event::Timer { node, timer, .. }) => {
+                if let Some(node) = self.nodes.get(*node as usize) {
+                    node.warm_early_timer(timer);
+                }
+            }
+            _ => {}
+        }
         match self.queue.peek_ahead(AHEAD_PEER) {
             Some(Event::Arrive { edge, msg }) => {
                 if let Some(e) = edges.get(*edge as usize) {
@@ -497,13 +514,15 @@ impl<P: Protocol> Engine<P> {
         }
     }
 
-    /// The first two cache lines of node `v`'s protocol state: what handling reads first
-    /// may be in either.
+    /// The first `P::WARM_LINES` cache lines of node `v`'s protocol state: what handling
+    /// reads first may be in any of them.
     #[inline(always)]
     fn warm_node(&self, v: usize) {
         if let Some(node) = self.nodes.get(v) {
-            warm(node);
-            prefetch((node as *const P).cast::<u8>().wrapping_add(64));
+            let first = (node as *const P).cast::<u8>();
+            for line in 0..P::WARM_LINES {
+                prefetch(first.wrapping_add(64 * line));
+            }
         }
     }
 

@@ -655,46 +655,65 @@ impl Protocol for Strokkur {
         }
     }
 
-    /// What handling a message reads beyond the node's first lines: the rest of the node (its
-    /// decoder's fields among them), the sender's link state and, for a codeword, its ID list
-    /// and payload and the slots its IDs hash to in the sender's table of the decoder.
+    /// The whole node: `warm_early` reads its peer list and decoder.
+    #[cfg(not(target_arch = "wasm32"))]
+    const WARM_LINES: usize = std::mem::size_of::<Self>().div_ceil(64) + 1;
+
+    /// What `warm` reads through the node: the sender's peer entry and the decoder's keys.
     ///
-    /// Not on WebAssembly: there a warm is a load, not a prefetch, and with these compiled in
-    /// the 250-node WASM bench ran about 10% slower although the engine warms nothing below
-    /// 4,096 nodes there.
+    /// None of the warms are on WebAssembly: there a warm is a load, not a prefetch, and with
+    /// these compiled in the 250-node WASM bench ran about 10% slower although the engine
+    /// warms nothing below 4,096 nodes there.
+    #[cfg(not(target_arch = "wasm32"))]
+    #[inline(always)]
+    fn warm_early(&self, from: PeerIdx) {
+        if let Some(peer) = self.peers.get(from.idx()) {
+            crate::prefetch::prefetch_all(peer);
+        }
+        if let Some(codec) = &self.codec {
+            codec.decoder.warm_early();
+        }
+    }
+
+    /// What `warm_timer` reads through the node: the peer's entry (its link state) and, for a
+    /// send timer, every member of the coding window.
+    #[cfg(not(target_arch = "wasm32"))]
+    #[inline(always)]
+    fn warm_early_timer(&self, timer: &StrokkurTimer) {
+        let StrokkurTimer::Send(to) = timer else {
+            return;
+        };
+        if let Some(peer) = self.peers.get(to.idx()) {
+            crate::prefetch::prefetch_all(peer);
+        }
+        if let Some(codec) = &self.codec {
+            codec.window.warm();
+        }
+    }
+
+    /// What handling a codeword reads beyond what `warm_early` asked for: its ID list and
+    /// payload and the slots its IDs hash to in the sender's table of the decoder.
     #[cfg(not(target_arch = "wasm32"))]
     #[inline(always)]
     fn warm(&self, from: PeerIdx, msg: &StrokkurMsg) {
-        use crate::prefetch::prefetch_all;
-        prefetch_all(self);
-        let Some(peer) = self.peers.get(from.idx()) else {
-            return;
-        };
-        prefetch_all(peer);
         let Some(Message::Codeword(cw)) = &msg.body else {
             return;
         };
-        if let (Some(codec), Some(sender)) = (&self.codec, peer.sender) {
+        let sender = self.peers.get(from.idx()).and_then(|peer| peer.sender);
+        if let (Some(codec), Some(sender)) = (&self.codec, sender) {
             codec.decoder.warm(sender, &cw.ids);
         }
     }
 
-    /// A send timer's reads: the rest of the node, the peer's link state and what encoding a
-    /// codeword for it may read (every member of the window, every ID the link has cached).
+    /// What encoding a codeword for the peer may read beyond that: every ID the link has
+    /// cached.
     #[cfg(not(target_arch = "wasm32"))]
     #[inline(always)]
     fn warm_timer(&self, timer: &StrokkurTimer) {
-        use crate::prefetch::prefetch_all;
-        prefetch_all(self);
         let StrokkurTimer::Send(to) = timer else {
             return;
         };
-        let Some(peer) = self.peers.get(to.idx()) else {
-            return;
-        };
-        prefetch_all(peer);
-        if let (Some(codec), Some(link)) = (&self.codec, &peer.link) {
-            codec.window.warm();
+        if let Some(link) = self.peers.get(to.idx()).and_then(|peer| peer.link.as_ref()) {
             link.warm_all();
         }
     }
