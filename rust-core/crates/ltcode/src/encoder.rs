@@ -16,7 +16,7 @@
 
 use crate::form::Form;
 use crate::params::{ParamError, Params};
-use crate::prefetch::{prefetch_all, warm};
+use crate::prefetch::warm;
 use crate::rng::{below, CodecRng};
 use crate::shortid::{LinkKey, ShortId, ShortIdHasher};
 use crate::soliton::RobustSoliton;
@@ -120,12 +120,6 @@ impl LinkEncoder {
         if let Some(entry) = self.cached.get(pos) {
             warm(entry);
         }
-    }
-
-    /// Starts loading every cached short ID: a codeword's members are drawn as it is encoded,
-    /// so any of them may be read.
-    pub fn warm_all(&self) {
-        prefetch_all(&self.cached[..]);
     }
 
     /// Called once per codeword: the position of the oldest member this link has not named,

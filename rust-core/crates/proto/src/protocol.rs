@@ -195,7 +195,7 @@ pub trait Protocol {
 
     /// Cache lines from the node's address the simulator asks for first, ahead of its events
     /// (one more than its size in lines covers a node that does not start a line): those
-    /// `warm_early` and `warm_early_timer` read to find what they warm.
+    /// `warm_early` reads to find what it warms.
     const WARM_LINES: usize = 2;
 
     /// A hint between the node's first lines and `warm`: start loading what `warm` will find
@@ -204,12 +204,6 @@ pub trait Protocol {
     #[inline(always)]
     fn warm_early(&self, from: PeerIdx) {
         let _ = from;
-    }
-
-    /// The same hint between the node's first lines and `warm_timer`.
-    #[inline(always)]
-    fn warm_early_timer(&self, timer: &Self::Timer) {
-        let _ = timer;
     }
 
     /// An earlier hint than `warm`, before the receiver's state is at hand: start loading

@@ -163,9 +163,9 @@ mod tag {
 }
 
 /// How many events ahead `warm_ahead` asks for an arrival's edge and message, then its receiver's
-/// counters and protocol state (a timer's table and node state), then what the protocol finds
-/// through that state (`Protocol::warm_early`), then what the protocol will read there
-/// (`Protocol::warm`; the timer's slot and `Protocol::warm_timer`).
+/// counters and protocol state (a timer's table and node state), then what an arrival's
+/// protocol finds through that state (`Protocol::warm_early`), then what the protocol will
+/// read there (`Protocol::warm`; the timer's slot and `Protocol::warm_timer`).
 const AHEAD_EDGE: usize = 15;
 const AHEAD_NODE: usize = 10;
 const AHEAD_EARLY: usize = 7;
@@ -448,20 +448,12 @@ impl<P: Protocol> Engine<P> {
             }
             _ => {}
         }
-        match self.queue.peek_ahead(AHEAD_EARLY) {
-            Some(Event::Arrive { edge, .. }) => {
-                if let Some(e) = edges.get(*edge as usize) {
-                    if let Some(node) = self.nodes.get(e.peer as usize) {
-                        node.warm_early(PeerIdx(e.back));
-                    }
+        if let Some(Event::Arrive { edge, .. }) = self.queue.peek_ahead(AHEAD_EARLY) {
+            if let Some(e) = edges.get(*edge as usize) {
+                if let Some(node) = self.nodes.get(e.peer as usize) {
+                    node.warm_early(PeerIdx(e.back));
                 }
             }
-            Some(Event::Timer { node, timer, .. }) => {
-                if let Some(node) = self.nodes.get(*node as usize) {
-                    node.warm_early_timer(timer);
-                }
-            }
-            _ => {}
         }
         match self.queue.peek_ahead(AHEAD_PEER) {
             Some(Event::Arrive { edge, msg }) => {
