@@ -562,10 +562,13 @@ impl Decoder {
         ids.iter().for_each(|&id| ids_table.warm(id ^ mask));
     }
 
-    /// A hint before `warm`: starts loading every sender's key (which `warm` reads).
+    /// A hint before `warm`: starts loading every sender's key, which `warm` reads for the
+    /// sender's mask where one table serves every sender (elsewhere it reads no key).
     #[inline]
     pub fn warm_early(&self) {
-        prefetch_all(&self.hashers[..]);
+        if self.shared.is_some() {
+            prefetch_all(&self.hashers[..]);
+        }
     }
 
     /// What turns `sender`'s short IDs into keys of its table: its mask where the table is
