@@ -6,7 +6,9 @@
 use crate::Dur;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
+use std::cell::RefCell;
 use std::fmt;
+use std::sync::Arc;
 
 /// Which protocol version the node speaks. Each version includes the ones before it.
 #[derive(
@@ -397,7 +399,29 @@ fn finite_or(x: f64, fallback: f64) -> f64 {
     }
 }
 
+thread_local! {
+    /// The parameters last built, with the configuration they were built from.
+    static LAST_BUILT: RefCell<Option<(GossipsubConfig, Arc<Params>)>> = const { RefCell::new(None) };
+}
+
 impl Params {
+    /// The parameters for `c`, one copy for every node built from an equal configuration in a
+    /// row (the nodes of a run): a copy per node would cost each message several cache misses
+    /// on networks too big for the CPU's caches (100,000 nodes: about 10% of the run).
+    pub fn shared(c: &GossipsubConfig) -> Arc<Params> {
+        LAST_BUILT.with(|last| {
+            let mut last = last.borrow_mut();
+            match &*last {
+                Some((built_from, params)) if built_from == c => params.clone(),
+                _ => {
+                    let params = Arc::new(Params::from_config(c));
+                    *last = Some((c.clone(), params.clone()));
+                    params
+                }
+            }
+        })
+    }
+
     pub fn from_config(c: &GossipsubConfig) -> Params {
         let ms = |v: u64| Dur::from_millis(v.min(MAX_MS));
         let d_hi = c.d_hi.min(MAX_DEGREE) as usize;
@@ -466,6 +490,26 @@ impl Params {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn equal_configs_share_parameters_and_a_changed_one_gets_its_own() {
+        let a = GossipsubConfig::default();
+        let (first, second) = (Params::shared(&a), Params::shared(&a.clone()));
+        assert!(Arc::ptr_eq(&first, &second));
+        let b = GossipsubConfig {
+            d: 8,
+            d_hi: 12,
+            ..a.clone()
+        };
+        let changed = Params::shared(&b);
+        assert!(!Arc::ptr_eq(&first, &changed));
+        assert_eq!((first.d, changed.d), (6, 8));
+        assert_eq!(
+            Params::shared(&a).d,
+            6,
+            "back to the first: built again, not stale"
+        );
+    }
 
     #[test]
     fn defaults_are_valid_and_follow_the_specs() {

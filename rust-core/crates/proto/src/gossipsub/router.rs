@@ -26,6 +26,7 @@ use super::topics::{TopicId, TopicNames};
 use crate::{Behaviour, Budget, Ctx, Dur, Input, Ledger, NodeSetup, Over, PeerIdx, Protocol};
 use crate::{Time, Tx, TxId};
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 /// A backoff a peer asks for in PRUNE is capped at this (seconds), so it cannot exclude
 /// itself or us from each other's mesh for ever; go-libp2p takes it unchecked.
@@ -106,7 +107,8 @@ pub struct Gossipsub {
     started: bool,
     peers: Peers,
     seen: SeenCache,
-    p: Params,
+    /// Shared by the nodes of a run (`Params::shared`).
+    p: Arc<Params>,
     acache: AnnounceCache,
     mcache: MessageCache,
     dont_want: DontWant,
@@ -923,7 +925,7 @@ impl Protocol for Gossipsub {
     type Config = GossipsubConfig;
 
     fn new(config: &GossipsubConfig, setup: &NodeSetup) -> Self {
-        let p = Params::from_config(config);
+        let p = Params::shared(config);
         let role = Role::of(&setup.behaviour);
         let mut names = TopicNames::default();
         let mut peers = Peers::new();
@@ -974,8 +976,8 @@ impl Protocol for Gossipsub {
         }
     }
 
-    /// Each kind's reads beyond the first lines: the peer's entries, the parameters, the
-    /// seen bit of its message and the caches it looks up.
+    /// Each kind's reads beyond the first lines: the peer's entries, the seen bit of its
+    /// message and the caches it looks up (the parameters, one copy for all, stay cached).
     #[inline(always)]
     fn warm(&self, from: PeerIdx, msg: &Rpc) {
         use crate::prefetch::prefetch_all;
@@ -990,7 +992,6 @@ impl Protocol for Gossipsub {
             Rpc::IWant(_) | Rpc::IDontWant(_) | Rpc::INeed(_) => TopicId(0),
         };
         self.peers.prefetch(topic, from);
-        prefetch_all(&self.p);
         match msg {
             Rpc::Publish(m) => {
                 self.peers.prefetch_topic(topic);
