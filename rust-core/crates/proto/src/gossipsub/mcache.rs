@@ -76,11 +76,13 @@ impl MessageCache {
     /// Starts a new window and forgets the oldest.
     pub fn shift(&mut self) {
         if let Some(mut oldest) = self.windows.pop_back() {
+            let left = !oldest.is_empty();
             for (id, _) in oldest.drain(..) {
                 self.entries.remove(&id);
             }
             self.windows.push_front(oldest);
-            if !self.served.is_empty() {
+            // The counts of messages that left go with them (none left: nothing to look at).
+            if left && !self.served.is_empty() {
                 let entries = &self.entries;
                 self.served
                     .retain(|&(_, id), _| entries.contains_key(&TxId(id)));

@@ -748,9 +748,12 @@ impl Gossipsub {
 
     fn heartbeat(&mut self, cx: &mut Ctx<'_, Self>) {
         self.heartbeats += 1;
-        let decay = self.p.decay_per_heartbeat;
-        for peer in &mut self.peers.list {
-            peer.score.decay(decay);
+        // Every score is 0 until a first penalty: nothing to decay.
+        if self.any_penalty {
+            let decay = self.p.decay_per_heartbeat;
+            for peer in &mut self.peers.list {
+                peer.score.decay(decay);
+            }
         }
         let mut broken = std::mem::take(&mut self.scratch);
         broken.clear();
