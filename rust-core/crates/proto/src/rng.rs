@@ -96,18 +96,19 @@ impl Rng {
         }
     }
 
-    /// `count` distinct indices below `n`, in draw order (partial Fisher-Yates for small
-    /// counts relative to n, rejection otherwise).
+    /// `count` distinct indices below `n`, in draw order (a partial Fisher-Yates shuffle when
+    /// `count` is a quarter of `n` or more, rejection otherwise).
     pub fn sample_distinct(&mut self, n: usize, count: usize, out: &mut Vec<usize>) {
         out.clear();
         let count = count.min(n);
         if count * 4 >= n {
-            let mut all: Vec<usize> = (0..n).collect();
+            // A partial shuffle of 0..n in `out` itself (no allocation per call).
+            out.extend(0..n);
             for i in 0..count {
                 let j = i + self.index(n - i);
-                all.swap(i, j);
+                out.swap(i, j);
             }
-            out.extend_from_slice(&all[..count]);
+            out.truncate(count);
         } else {
             while out.len() < count {
                 let c = self.index(n);
