@@ -3,10 +3,11 @@ import { createAppStore, type AppState } from '../app/state';
 import { FrameLoop } from './frames';
 
 /**
- * A frame loop over one panel whose drawing takes `drawMs` of the page's thread, with the clock
- * playing; `drawn()` counts the frames drawn so far (advance the fake timers to let time pass).
+ * A frame loop over one panel whose drawing takes `drawMs` of the page's thread and the browser's
+ * rendering of it `renderMs` more, with the clock playing; `drawn()` counts the frames drawn so far
+ * (advance the fake timers to let time pass).
  */
-function frameLoop(drawMs: number, computing: boolean) {
+function frameLoop(drawMs: number, computing: boolean, renderMs = 0) {
   vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
   // The page's clock: timers' time plus the time frames spent drawing (timers do not see it pass).
   let drawing = 0;
@@ -25,15 +26,20 @@ function frameLoop(drawMs: number, computing: boolean) {
     },
   } as unknown as AppState['panels'][number];
   const store = createAppStore();
-  const frames = new FrameLoop(store, { frameTimes: [], frameIntervals: [] }, () => undefined);
+  const rendered = (callback: () => void) =>
+    setTimeout(() => {
+      drawing += renderMs;
+      callback();
+    }, 0);
+  const frames = new FrameLoop(store, { frameTimes: [], frameIntervals: [] }, () => undefined, rendered);
   store.update((s) => ({ panels: [panel], computing, clock: { ...s.clock, endUs: 1e12, computedUs: 1e12, playing: true } }));
   frames.request();
   return { store, drawn: () => drawn };
 }
 
 /** Frames drawn in `forMs` of wall time (see `frameLoop`). */
-function framesDrawn(drawMs: number, computing: boolean, forMs = 1000): number {
-  const loop = frameLoop(drawMs, computing);
+function framesDrawn(drawMs: number, computing: boolean, forMs = 1000, renderMs = 0): number {
+  const loop = frameLoop(drawMs, computing, renderMs);
   vi.advanceTimersByTime(forMs);
   return loop.drawn();
 }
@@ -52,6 +58,14 @@ describe('FrameLoop', () => {
     expect(computing).toBeLessThanOrEqual(Math.ceil(1000 / 120) + 1);
     // Once the runs are computed, every refresh draws.
     expect(framesDrawn(40, false)).toBeGreaterThanOrEqual(50);
+  });
+
+  it("counts the browser's rendering of a frame in its cost, not only the drawing", () => {
+    // 5 ms of drawing and 35 ms of style, layout, paint and commit: paced as a 40 ms frame.
+    const computing = framesDrawn(5, true, 1000, 35);
+    expect(computing).toBeGreaterThanOrEqual(5);
+    expect(computing).toBeLessThanOrEqual(Math.ceil(1000 / 120) + 1);
+    expect(framesDrawn(5, false, 1000, 35)).toBeGreaterThanOrEqual(20);
   });
 
   it('draws the frame it held back for the runs as soon as they are computed', () => {
