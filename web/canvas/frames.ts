@@ -38,7 +38,11 @@ const MAX_FRAME_STEP_MS = 250;
  */
 export type AfterRender = (callback: () => void) => void;
 
-function afterRenderByMessage(): AfterRender {
+function afterRenderByTask(): AfterRender {
+  // A task of the highest priority where the browser has a scheduler (Chromium): it runs before
+  // the runs' chunks waiting in the queue, whose handling is not the frame's cost.
+  const scheduler = (globalThis as { scheduler?: { postTask(callback: () => void, options: { priority: string }): Promise<void> } }).scheduler;
+  if (scheduler) return (callback) => void scheduler.postTask(callback, { priority: 'user-blocking' });
   const channel = new MessageChannel();
   const waiting: (() => void)[] = [];
   channel.port1.onmessage = () => waiting.shift()?.();
@@ -67,7 +71,7 @@ export class FrameLoop {
     private readonly measures: FrameMeasures,
     /** Called after run `k`'s panel is drawn at `tx` (the session asks for its censors). */
     private readonly panelDrawn: (k: number, tx: number) => void,
-    private readonly afterRender: AfterRender = afterRenderByMessage(),
+    private readonly afterRender: AfterRender = afterRenderByTask(),
   ) {
     // What a frame draws: a change asks for a frame.
     const drawn = (s: AppState) => [s.clock, s.pickedTx, s.follow, s.txOnly, s.panels, s.selectedNode, s.selection, s.inspection];
