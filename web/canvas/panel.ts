@@ -223,7 +223,7 @@ export class Panel {
 
   setProgress(fraction: number, text: string): void {
     this.progress.value = Math.min(1, Math.max(0, fraction));
-    this.status.textContent = text;
+    setText(this.status, text);
   }
 
   /** The run's network arrived: it can be drawn, and played as chunks come. */
@@ -292,10 +292,11 @@ export class Panel {
     const t = this.trace;
     // Behaviours the protocol ignores are said under the canvas, as the core words them.
     const notes = t?.notes.length ? ` · ${t.notes.join(' · ')}` : '';
-    this.element.dataset.notes = String(t?.notes.length ?? 0);
+    // Written only when they change: each chunk comes here, and every write is a rendering.
+    setData(this.element, 'notes', String(t?.notes.length ?? 0));
     if (!t || !t.adversaries.some((a) => a)) {
       this.effects.hidden = !notes;
-      this.effects.textContent = notes.slice(3);
+      setText(this.effects, notes.slice(3));
       return;
     }
     // Each chunk adds its effects to the tallies: a chunk costs what it holds.
@@ -303,9 +304,9 @@ export class Panel {
     const { sums, who } = tally;
     for (; tally.read + 3 < t.effects.length; tally.read += 4) sums[t.effects[tally.read + 2]] += t.effects[tally.read + 3];
     this.effects.hidden = false;
-    this.effects.textContent = `adversaries: ${who} · requests withheld or timed out: ${count(sums[0])} · corrupt data rejected: ${count(sums[1])}${notes}`;
-    this.element.dataset.withheld = String(sums[0]);
-    this.element.dataset.corrupt = String(sums[1]);
+    setText(this.effects, `adversaries: ${who} · requests withheld or timed out: ${count(sums[0])} · corrupt data rejected: ${count(sums[1])}${notes}`);
+    setData(this.element, 'withheld', String(sums[0]));
+    setData(this.element, 'corrupt', String(sums[1]));
   }
 
   /** The picked tx's spread at tUs, in words: how far it got, in how many hops, with how many duplicates. */
@@ -518,4 +519,13 @@ function adversaryKinds(behaviours: string[], adversaries: Uint8Array): string {
     if (adversaries[i]) kinds.set(b, (kinds.get(b) ?? 0) + 1);
   });
   return [...kinds].map(([b, n]) => `${n} ${b.replace(/_/g, ' ')}`).join(', ');
+}
+
+/** Sets an element's text unless it has it already (a write is a rendering, even of the same text). */
+function setText(element: HTMLElement, text: string): void {
+  if (element.textContent !== text) element.textContent = text;
+}
+
+function setData(element: HTMLElement, key: string, value: string): void {
+  if (element.dataset[key] !== value) element.dataset[key] = value;
 }

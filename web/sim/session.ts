@@ -18,6 +18,12 @@ import { MAX_SENDS } from '../../workers/send-store';
 
 /** Sends a window the worker sends to draw holds at most (80 bytes each in the page). */
 const WINDOW_SENDS = 250_000;
+/**
+ * The runs' progress (bars, texts, the timeline's computed part) changes at most this often: each
+ * change is a rendering of the page (about 7 ms with 4 panels of 250 nodes), and with every
+ * worker's chunks it came 30 times a second, taken from the runs.
+ */
+const PROGRESS_EVERY_MS = 250;
 
 export interface SessionOptions {
   /** Asks for a frame to be drawn (the runs' traces grew, a layout or a scan arrived). */
@@ -33,6 +39,9 @@ export class Session {
   private scansInFlight = 0;
   /** Per run, the tx (and behaviour change) whose censoring nodes were asked for (the worker knows behaviours). */
   private readonly censoringAsked: string[] = [];
+  /** When the runs' progress was last shown, and each run's latest chunk not shown yet. */
+  private progressShownAt = 0;
+  private readonly unshown = new Map<number, RunChunk>();
 
   constructor(
     private readonly store: AppStore,
@@ -63,6 +72,7 @@ export class Session {
     const panels = runs.map((r) => new Panel(r, s.info.labels[r] ?? `run ${r}`, this.redraw, pick, area));
     this.seekAsked = null;
     this.censoringAsked.length = 0;
+    this.unshown.clear();
     store.update({
       error: '',
       generation,
@@ -143,14 +153,29 @@ export class Session {
   }
 
   private runChunk(k: number, chunk: RunChunk): void {
-    const panel = this.store.get().panels[k];
-    panel.addChunk(chunk);
-    panel.setProgress(chunk.nowUs / Math.max(1, panel.trace?.endUs ?? 1), `simulating: ${(chunk.nowUs / 1000).toFixed(0)} of ${((panel.trace?.endUs ?? 0) / 1000).toFixed(0)} ms, ${count(chunk.events)} events`);
+    this.store.get().panels[k].addChunk(chunk);
+    this.unshown.set(k, chunk);
+    const now = performance.now();
+    if (now - this.progressShownAt < PROGRESS_EVERY_MS) return;
+    this.progressShownAt = now;
+    this.showProgress();
+  }
+
+  /** Every run's progress as of its latest chunk (a run's end shows its own at once). */
+  private showProgress(): void {
+    const panels = this.store.get().panels;
+    for (const [k, chunk] of this.unshown) {
+      const panel = panels[k];
+      if (!panel) continue;
+      panel.setProgress(chunk.nowUs / Math.max(1, panel.trace?.endUs ?? 1), `simulating: ${(chunk.nowUs / 1000).toFixed(0)} of ${((panel.trace?.endUs ?? 0) / 1000).toFixed(0)} ms, ${count(chunk.events)} events`);
+    }
+    this.unshown.clear();
     this.computedExtent();
   }
 
   private runDone(k: number, done: RunDone): void {
     const panel = this.store.get().panels[k];
+    this.unshown.delete(k);
     panel.finish(done);
     const trace = panel.trace!;
     this.computedExtent();
@@ -172,12 +197,14 @@ export class Session {
   }
 
   private runFailed(k: number, message: string): void {
+    this.unshown.delete(k);
     this.store.get().panels[k].setState('error', message);
     for (const slot of this.slots) if (slot.busy) slot.stop();
     this.store.update({ error: `the engine rejected this scenario: ${message}`, engineFailure: { message }, phase: 'error' });
   }
 
   private workerCrashed(k: number, message: string): void {
+    this.unshown.delete(k);
     const panel = this.store.get().panels[k];
     if (panel) panel.setState('error', `${message}: press Run to restart it`);
     this.store.update({ error: `${message}. Press Run to start a fresh worker.`, crashed: true, phase: 'error' });
@@ -397,6 +424,7 @@ export class Session {
     for (const slot of this.slots) if (slot.busy) slot.stop();
     this.seekAsked = null;
     this.censoringAsked.length = 0;
+    this.unshown.clear();
     store.update({
       scenarioText: scenario,
       scenarioId: 'custom',
