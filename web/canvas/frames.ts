@@ -65,6 +65,8 @@ export class FrameLoop {
   private rendering = false;
   /** A frame was asked for while the last one rendered. */
   private askedWhileRendering = false;
+  /** The last frame was drawn while runs computed (only such frames hold the next one back). */
+  private drawnWhileComputing = false;
 
   constructor(
     private readonly store: AppStore,
@@ -133,7 +135,9 @@ export class FrameLoop {
     this.rendering = false;
     const finished = performance.now();
     const cost = finished - started;
-    this.notBefore = this.store.get().computing ? finished + cost * (1 / DRAW_SHARE_WHILE_COMPUTING - 1) : 0;
+    // A frame drawn before runs started computing does not hold back the first one of theirs.
+    const pace = this.drawnWhileComputing && this.store.get().computing;
+    this.notBefore = pace ? finished + cost * (1 / DRAW_SHARE_WHILE_COMPUTING - 1) : 0;
     const playing = this.store.get().clock.playing;
     if (playing || this.layersPending || this.askedWhileRendering) this.request();
     if (!playing) this.lastFrame = 0;
@@ -146,6 +150,7 @@ export class FrameLoop {
     const followed = followedTx(store.get());
     if (followed !== store.get().pickedTx) store.update({ pickedTx: followed });
     const s = store.get();
+    this.drawnWhileComputing = s.computing;
     const tx = currentTx(s);
     const span = spanUs(s, tx);
     this.layersPending = false;
