@@ -32,9 +32,9 @@ const MAX_FRAME_STEP_MS = 250;
 
 /**
  * Calls back once the browser has rendered the frame being drawn: its style, layout, paint and
- * commit follow the frame callbacks in the same task, so a message posted from them is handled
- * after it. What the frame cost the thread is then known, not only the drawing's part of it
- * (4 Strokkur panels of 250 nodes: 8 ms of drawing in 19 ms frames).
+ * commit follow the frame callbacks in the same task, so a task posted from them runs after it.
+ * What the frame cost the thread is then known, not only the drawing's part of it (4 Strokkur
+ * panels of 250 nodes: 8 ms of drawing in 19 ms frames).
  */
 export type AfterRender = (callback: () => void) => void;
 
