@@ -327,7 +327,7 @@ export class Panel {
     const text = tUs < view.createdUs
       ? `tx ${view.tx} is created at ${(view.createdUs / 1000).toFixed(0)} ms`
       : `tx ${view.tx}: at ${count(reached)} of ${count(view.arrivalUs.length)} nodes${view.hops && view.sendRows?.length ? `, ${deepest} ${deepest === 1 ? 'hop' : 'hops'} out` : ''}, ${copiesText}`;
-    if (this.txInfo.textContent !== text) this.txInfo.textContent = text;
+    setText(this.txInfo, text);
   }
 
   /** Takes a range scan's answer as the state to draw at (tx, tUs). */
