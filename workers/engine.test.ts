@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { WASM_BINARY } from '../scripts/lib/bootstrap.mjs';
 import { ensureTxsim, txsimDemo } from '../scripts/lib/txsim.mjs';
-import { demo_flood, initSync, version } from '../web/wasm/txcast_wasm.js';
+import { demo_flood, initSync, Simulation, version } from '../web/wasm/txcast_wasm.js';
 
 beforeAll(async () => {
   await ensureTxsim(); // the first build can take minutes: do it under the hook's timeout
@@ -82,6 +82,39 @@ describe('WASM engine', () => {
     arrival.forEach((t, node) => {
       if (node !== origin) expect(t).toBeGreaterThan(0);
     });
+  });
+
+  it('hands over the rows it captures slice by slice, each once', () => {
+    const scenario = JSON.stringify({
+      name: 'takes', seed: 4, nodes: 60,
+      topology: { kind: 'random_regular', degree: 6 },
+      workload: { kind: 'poisson', total_tps: 40, duration_ms: 500, tx_bytes: 128 },
+      protocols: [{ protocol: 'flood' }],
+    });
+    const rows = (sliceEvents: number) => {
+      const sim = new Simulation(scenario, 0, undefined);
+      sim.capture_sends(true);
+      const sends: number[] = [];
+      const deliveries: number[] = [];
+      let slices = 0;
+      try {
+        for (let more = true; more; slices += 1) {
+          more = sim.advance(sim.end_us, sliceEvents);
+          sends.push(...sim.take_sends());
+          deliveries.push(...sim.take_deliveries());
+          expect(sim.take_sends().length).toBe(0);
+        }
+      } finally {
+        sim.free();
+      }
+      return { sends, deliveries, slices };
+    };
+    const sliced = rows(40);
+    const whole = rows(1e9);
+    expect(sliced.slices).toBeGreaterThan(10);
+    expect(sliced.sends.length).toBeGreaterThan(1000);
+    expect(sliced.sends).toEqual(whole.sends);
+    expect(sliced.deliveries).toEqual(whole.deliveries);
   });
 
   it('rejects a degree that no graph of this size can have, with a message', () => {

@@ -38,6 +38,15 @@ struct Captured {
     timer_kinds: Vec<&'static str>,
 }
 
+/// The rows gathered since the last call. The buffer keeps its room: the next slice's rows
+/// grow about as large, and growing from empty again would reallocate and copy them a dozen
+/// times.
+fn hand_over(rows: &mut Vec<f64>) -> Vec<f64> {
+    let taken = rows.clone();
+    rows.clear();
+    taken
+}
+
 fn push_arrival(out: &mut Vec<f64>, t_us: u64, node: u32, tx: u64) {
     use ArrivalField as F;
     let fields = [
@@ -397,11 +406,11 @@ impl Simulation {
 
     /// Steps since the last call, laid out by `StepField`.
     pub fn take_steps(&mut self) -> Vec<f64> {
-        std::mem::take(&mut self.captured.borrow_mut().steps)
+        hand_over(&mut self.captured.borrow_mut().steps)
     }
     /// Their actions, laid out by `ActionField`, in step order.
     pub fn take_step_actions(&mut self) -> Vec<f64> {
-        std::mem::take(&mut self.captured.borrow_mut().step_actions)
+        hand_over(&mut self.captured.borrow_mut().step_actions)
     }
     /// Timer kinds, indexed as steps and actions name them.
     pub fn timer_kinds(&self) -> Vec<String> {
@@ -681,19 +690,19 @@ impl Simulation {
     }
     /// Sends since the last call, laid out by `SendField`.
     pub fn take_sends(&mut self) -> Vec<f64> {
-        std::mem::take(&mut self.captured.borrow_mut().sends)
+        hand_over(&mut self.captured.borrow_mut().sends)
     }
     /// First arrivals since the last call, laid out by `ArrivalField`.
     pub fn take_deliveries(&mut self) -> Vec<f64> {
-        std::mem::take(&mut self.captured.borrow_mut().deliveries)
+        hand_over(&mut self.captured.borrow_mut().deliveries)
     }
     /// Duplicate full copies since the last call, laid out by `ArrivalField`.
     pub fn take_duplicates(&mut self) -> Vec<f64> {
-        std::mem::take(&mut self.captured.borrow_mut().duplicates)
+        hand_over(&mut self.captured.borrow_mut().duplicates)
     }
     /// Counter moves since the last call, laid out by `CountField`.
     pub fn take_counts(&mut self) -> Vec<f64> {
-        std::mem::take(&mut self.captured.borrow_mut().counts)
+        hand_over(&mut self.captured.borrow_mut().counts)
     }
 
     /// The arrival logs' range scan over txs [seq_lo, seq_hi), up to `until_us`: node, seq,
