@@ -94,20 +94,21 @@ describe('WASM engine', () => {
     const rows = (sliceEvents: number) => {
       const sim = new Simulation(scenario, 0, undefined);
       sim.capture_sends(true);
-      const sends: number[] = [];
-      const deliveries: number[] = [];
+      const sends: Float64Array[] = [];
+      const deliveries: Float64Array[] = [];
       let slices = 0;
       try {
         for (let more = true; more; slices += 1) {
           more = sim.advance(sim.end_us, sliceEvents);
-          sends.push(...sim.take_sends());
-          deliveries.push(...sim.take_deliveries());
+          sends.push(sim.take_sends());
+          deliveries.push(sim.take_deliveries());
           expect(sim.take_sends().length).toBe(0);
         }
       } finally {
         sim.free();
       }
-      return { sends, deliveries, slices };
+      const flat = (parts: Float64Array[]) => parts.flatMap((part) => Array.from(part));
+      return { sends: flat(sends), deliveries: flat(deliveries), slices };
     };
     const sliced = rows(40);
     const whole = rows(1e9);
