@@ -18,8 +18,8 @@ const SLICE_EVENTS = 10_000;
  * Wall time a worker computes, slice after slice, before it gives its permit back (and answers the
  * page while it waits for the next). Where runs take turns on fewer cores than workers, each hand-over
  * costs the next worker's wake-up and the caches the last one left warm: 4 Strokkur runs on 2 cores
- * computed 3-15% more in turns of 50 ms than in turns of one 10,000-event slice, and 3-8% more
- * again in turns of 100 ms.
+ * computed 11-13% more in 10 s in turns of 100 ms than in turns of one 10,000-event slice (turns of
+ * 50 ms: 3-15%).
  */
 const PERMIT_TURN_MS = 100;
 /** Wall time between chunks: often enough to play smoothly behind the engine, rarely enough to batch. */
