@@ -223,10 +223,10 @@ mod tests {
             let mut name = vec![0u8; len];
             rng.fill(&mut name);
             let word = |i: usize| {
+                let bytes = name.get(8 * i..).unwrap_or(&[]);
+                let bytes = &bytes[..bytes.len().min(8)];
                 let mut w = [0u8; 8];
-                for (j, b) in name.iter().skip(8 * i).take(8).enumerate() {
-                    w[j] = *b;
-                }
+                w[..bytes.len()].copy_from_slice(bytes);
                 u64::from_le_bytes(w)
             };
             let expected = SplitMix64::new(word(0) ^ word(1).rotate_left(32)).next_u64() as u32;
