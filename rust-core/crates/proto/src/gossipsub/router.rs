@@ -763,7 +763,11 @@ impl Gossipsub {
         for &b in &broken {
             self.penalize(b, 1.0);
         }
-        cx.count(&counters::BROKEN_PROMISES, broken.len() as u64);
+        // Counted only when some broke: a count of 0 would still be a trace line per
+        // heartbeat of every node, and list the counter in reports where nothing happened.
+        if !broken.is_empty() {
+            cx.count(&counters::BROKEN_PROMISES, broken.len() as u64);
+        }
         self.scratch = broken;
         self.peers.reset_heartbeat_counters();
 

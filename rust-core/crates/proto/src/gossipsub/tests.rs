@@ -603,10 +603,16 @@ fn broken_iwant_promises_are_penalized() {
         },
     ));
     assert_eq!(out, vec![(0, Rpc::IWant(vec![TxId(1)]))]);
-    s.input(ms(100), Input::Timer(GossipsubTimer::Heartbeat));
+    let before = s.input(ms(100), Input::Timer(GossipsubTimer::Heartbeat));
     assert_eq!(s.node.peer_score(PeerIdx(0)), 0.0, "not yet expired");
-    s.input(ms(3_100), Input::Timer(GossipsubTimer::Heartbeat));
+    assert_eq!(
+        broken_promises(&before),
+        None,
+        "nothing is counted, not even 0"
+    );
+    let after = s.input(ms(3_100), Input::Timer(GossipsubTimer::Heartbeat));
     assert!(s.node.peer_score(PeerIdx(0)) < 0.0);
+    assert_eq!(broken_promises(&after), Some(1));
     // A promise kept costs nothing.
     let out = sends(&s.msg(
         ms(3_200),
@@ -632,8 +638,17 @@ fn broken_iwant_promises_are_penalized() {
             true,
         ),
     );
-    s.input(ms(6_300), Input::Timer(GossipsubTimer::Heartbeat));
+    let kept = s.input(ms(6_300), Input::Timer(GossipsubTimer::Heartbeat));
     assert_eq!(s.node.peer_score(PeerIdx(1)), 0.0);
+    assert_eq!(broken_promises(&kept), None);
+}
+
+/// What a heartbeat counted as broken promises, if it counted any.
+fn broken_promises(actions: &[Act]) -> Option<u64> {
+    actions.iter().find_map(|a| match a {
+        Action::Count(c, n) if **c == counters::BROKEN_PROMISES => Some(*n),
+        _ => None,
+    })
 }
 
 #[test]
