@@ -9,7 +9,7 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 pub struct Rng(Xoshiro256PlusPlus);
 
 /// SplitMix64 finaliser: mixes a seed and labels into a well-spread 64-bit value.
-fn mix(mut z: u64) -> u64 {
+pub(crate) fn mix(mut z: u64) -> u64 {
     z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
     z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);

@@ -21,6 +21,7 @@
 //! full to the peers not known to have it; `Censor` leaves a share of txs out of everything.
 
 pub mod counters;
+mod jitter;
 mod msg;
 mod record;
 
@@ -81,8 +82,13 @@ impl Default for InvConfig {
 pub enum InvTimer {
     /// A peer's Poisson timer: send its queued hashes.
     Trickle(PeerSession),
-    /// Announce one hash to one peer (uniform jitter).
-    Announce { tx: TxId, peer: PeerSession },
+    /// Announce a hash to a peer, its turn in the tx's chain of announcements (uniform
+    /// jitter, `jitter.rs`; `key` gives the chain's delays).
+    Announce {
+        tx: TxId,
+        peer: PeerSession,
+        key: u32,
+    },
     /// A request may have gone unanswered (`dedup_requests`).
     Retry(TxId),
     /// One copy of a tx has been verified.
@@ -105,6 +111,9 @@ pub struct Inv {
     /// Hashes waiting for each peer's Poisson timer, and whether that timer is armed.
     queued: Vec<Vec<TxId>>,
     armed: Vec<bool>,
+    /// When each peer index's current session began: a tx's jitter chain skips peers that
+    /// connected after it was announced.
+    up_since: Vec<Time>,
 }
 
 impl Inv {
@@ -142,6 +151,13 @@ impl Inv {
     }
 
     fn announce(&mut self, id: TxId, cx: &mut Ctx<'_, Self>) {
+        if let Trickle::UniformJitter { max_ms } = self.cfg.trickle {
+            if max_ms > 0.0 {
+                let key = cx.rng.next_u32();
+                self.jitter_chain(id, key, cx.now, None, max_ms, cx);
+                return;
+            }
+        }
         let targets: Vec<PeerIdx> = self
             .peers
             .iter_up()
@@ -161,17 +177,56 @@ impl Inv {
                         cx.set_timer_in(wait, InvTimer::Trickle(self.peers.session(p)));
                     }
                 }
-                Trickle::UniformJitter { max_ms } => {
-                    let wait = Dur::from_millis_f64(cx.rng.unit() * max_ms);
-                    if wait == Dur::ZERO {
-                        self.send_inv(p, id.into(), cx);
-                    } else {
-                        let peer = self.peers.session(p);
-                        cx.set_timer_in(wait, InvTimer::Announce { tx: id, peer });
-                    }
-                }
+                // Without jitter, at once (with it, `jitter_chain`).
+                Trickle::UniformJitter { .. } => self.send_inv(p, id.into(), cx),
             }
         }
+    }
+
+    /// Goes down the chain of `id`'s announcements (announced at `at`, delays from `key`)
+    /// from the turn `after`: sends those due by now and sets the timer of the next. The
+    /// peers are those up since `at` that are not known to have the tx.
+    fn jitter_chain(
+        &mut self,
+        id: TxId,
+        key: u32,
+        at: Time,
+        mut after: Option<(Dur, PeerIdx)>,
+        max_ms: f64,
+        cx: &mut Ctx<'_, Self>,
+    ) {
+        loop {
+            let candidates = self.peers.iter_up().filter(|&p| {
+                self.up_since.get(p.idx()).is_some_and(|&t| t <= at)
+                    && !self.txs.has(id, p, Mark::Known)
+            });
+            let Some((wait, p)) =
+                jitter::next_turn(candidates, after, |p| jitter::delay(key, p, max_ms))
+            else {
+                return;
+            };
+            if at + wait > cx.now {
+                let peer = self.peers.session(p);
+                cx.set_timer(at + wait, InvTimer::Announce { tx: id, peer, key });
+                return;
+            }
+            self.send_inv(p, id.into(), cx);
+            after = Some((wait, p));
+        }
+    }
+
+    /// A peer's turn in a tx's jitter chain: announces to it if it is still the peer the
+    /// turn was for, and goes on down the chain.
+    fn on_jitter_turn(&mut self, id: TxId, peer: PeerSession, key: u32, cx: &mut Ctx<'_, Self>) {
+        let Trickle::UniformJitter { max_ms } = self.cfg.trickle else {
+            return;
+        };
+        let wait = jitter::delay(key, peer.peer, max_ms);
+        if self.peers.is_current(peer) {
+            self.send_inv(peer.peer, id.into(), cx);
+        }
+        let at = jitter::announced_at(cx.now, wait);
+        self.jitter_chain(id, key, at, Some((wait, peer.peer)), max_ms, cx);
     }
 
     /// Sends the hashes the peer is still not known to have, and marks it as having them.
@@ -410,12 +465,19 @@ impl Protocol for Inv {
             held: 0,
             queued: Vec::new(),
             armed: Vec::new(),
+            up_since: Vec::new(),
         }
     }
 
     fn handle(&mut self, input: Input<InvMsg, InvTimer>, cx: &mut Ctx<'_, Self>) {
         match input {
-            Input::PeerUp(p) => self.peers.set(p, true),
+            Input::PeerUp(p) => {
+                self.peers.set(p, true);
+                if self.up_since.len() <= p.idx() {
+                    self.up_since.resize(p.idx() + 1, Time::ZERO);
+                }
+                self.up_since[p.idx()] = cx.now;
+            }
             Input::PeerDown(p) => self.on_peer_down(p, cx),
             Input::Submit(tx) => {
                 if !self.txs.get(tx.id).held {
@@ -429,11 +491,7 @@ impl Protocol for Inv {
             },
             Input::Timer(t) => match t {
                 InvTimer::Trickle(peer) => self.on_trickle_timer(peer, cx),
-                InvTimer::Announce { tx, peer } => {
-                    if self.peers.is_current(peer) {
-                        self.send_inv(peer.peer, tx.into(), cx);
-                    }
-                }
+                InvTimer::Announce { tx, peer, key } => self.on_jitter_turn(tx, peer, key, cx),
                 InvTimer::Retry(tx) => self.on_retry(tx, cx),
                 InvTimer::Verified(tx) => self.on_verified(tx, cx),
                 InvTimer::Reply { to, id, len } => {

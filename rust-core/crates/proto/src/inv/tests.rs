@@ -291,9 +291,46 @@ fn scattered_ids_and_many_peers_give_the_same_run() {
     }
 }
 
-/// A run keeps millions of timers queued (jitter: one per hash and peer); each event in the
-/// simulator's queue is as large as its largest timer or message.
+/// A run keeps hundreds of thousands of timers queued (jitter: one per hash); each event in
+/// the simulator's queue is as large as its largest timer or message.
 #[test]
 fn a_timer_is_no_larger_than_three_words() {
     assert!(std::mem::size_of::<InvTimer>() <= 24);
+}
+
+/// Under uniform jitter every peer up when a tx is held hears of it once, each at its own
+/// time within the jitter, and a peer that connects later does not: as when every (tx, peer)
+/// pair had a timer of its own, though a tx's announcements now wait on one timer.
+#[test]
+fn a_jitter_chain_announces_once_to_each_peer_up_at_the_start_and_spreads_out() {
+    use crate::testnet::Solo;
+    let mut node: Solo<Inv> = Solo::new(&jitter(1_000.0), Behaviour::Honest, 4);
+    for p in 0..16 {
+        node.input(Input::PeerUp(PeerIdx(p)));
+    }
+    node.input(Input::Submit(tx(7)));
+    node.input(Input::Submit(tx(8)));
+    node.run_until(Time(1_000));
+    node.input(Input::PeerUp(PeerIdx(16)));
+    let mut per_tenth = Vec::new();
+    for tenth in 1..=10 {
+        node.run_until(Time(tenth * 100_000));
+        per_tenth.push(node.sent.len());
+    }
+    for p in 0..16 {
+        assert_eq!(
+            announced(&node.sent_to(PeerIdx(p))),
+            [TxId(7), TxId(8)],
+            "peer {p}"
+        );
+    }
+    assert!(node.sent_to(PeerIdx(16)).is_empty(), "it connected after");
+    // 32 announcements, spread over the second: every tenth of it saw some.
+    assert_eq!(node.sent.len(), 32);
+    assert!(
+        per_tenth.windows(2).all(|w| w[1] > w[0]) && per_tenth[0] > 0,
+        "{per_tenth:?}"
+    );
+    node.run_until(Time(60_000_000));
+    assert_eq!(node.sent.len(), 32, "nothing more");
 }
