@@ -16,6 +16,11 @@ pub(crate) fn mix(mut z: u64) -> u64 {
     z ^ (z >> 31)
 }
 
+/// A uniform 64-bit value as a uniform number in [0, 1), from its top 53 bits.
+pub(crate) fn unit_of(bits: u64) -> f64 {
+    (bits >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
+}
+
 /// Labels for the independent streams derived from one master seed.
 pub mod stream {
     pub const TOPOLOGY: u64 = 1;
@@ -67,7 +72,7 @@ impl Rng {
 
     /// Uniform in [0, 1) with 53 bits of precision.
     pub fn unit(&mut self) -> f64 {
-        (self.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
+        unit_of(self.next_u64())
     }
 
     /// True with probability `p`.

@@ -9,14 +9,13 @@
 //! fewer host queue entries of about 60 bytes each), and no side table that firing would
 //! have to look up.
 
-use crate::rng::mix;
+use crate::rng::{mix, unit_of};
 use crate::{Dur, PeerIdx, Time};
 
 /// The delay before a tx is announced to `peer`: uniform in [0, max_ms], from the tx's `key`.
 pub(super) fn delay(key: u32, peer: PeerIdx, max_ms: f64) -> Dur {
     let h = mix(u64::from(key) << 32 | u64::from(peer.0));
-    let unit = (h >> 11) as f64 * (1.0 / (1u64 << 53) as f64);
-    Dur::from_millis_f64(unit * max_ms)
+    Dur::from_millis_f64(unit_of(h) * max_ms)
 }
 
 /// The turn after `after` among `candidates`: the smallest (delay, peer) above it.
