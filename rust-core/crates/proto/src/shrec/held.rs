@@ -6,7 +6,11 @@ use super::prefix_of;
 use crate::{Tx, TxId, TxIdMap};
 
 /// The first tx held under a prefix. The default is no tx.
+///
+/// Packed (13 bytes, not 16): there is one per tx a node holds, kept for the whole run, and
+/// its fields are only ever copied out.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[repr(C, packed)]
 struct First {
     id: u64,
     len: u32,
@@ -80,6 +84,11 @@ impl HeldTxs {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_entry_stays_small() {
+        assert_eq!(std::mem::size_of::<First>(), 13);
+    }
 
     #[test]
     fn txs_sharing_a_prefix_are_all_found() {
