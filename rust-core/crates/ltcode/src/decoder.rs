@@ -202,9 +202,14 @@ struct Pending {
     remaining: u32,
     id_xor: ShortId,
     first_edge: u32,
+    /// Where its entry in `expiry` is, counted from the first entry ever queued (wrapping).
+    queued_at: u32,
     live: bool,
     queued: bool,
 }
+
+/// The slot of an entry in `expiry` whose codeword was resolved or lost.
+const GONE: u32 = u32::MAX;
 
 pub struct Decoder {
     form: Form,
@@ -239,8 +244,12 @@ pub struct Decoder {
     free_codewords: Vec<u32>,
     edges: Vec<Edge>,
     free_edges: Vec<u32>,
-    /// Codewords waiting on missing symbols, in arrival order: (slot, generation, deadline).
-    expiry: VecDeque<(u32, u32, u64)>,
+    /// Codewords waiting on missing symbols, in arrival order: (slot, deadline), the slot
+    /// `GONE` once the codeword is retired. Retiring marks the entry itself, so that dropping
+    /// retired entries reads no codeword: the oldest ones are no longer in the cache.
+    expiry: VecDeque<(u32, u64)>,
+    /// Entries ever taken off the front of `expiry` (wrapping), which locates `queued_at`.
+    expiry_taken: u32,
     queued_live: usize,
     work: Vec<(u32, u32)>,
     unknown: Vec<ShortId>,
@@ -285,6 +294,7 @@ impl Decoder {
             edges: Vec::new(),
             free_edges: Vec::new(),
             expiry: VecDeque::new(),
+            expiry_taken: 0,
             queued_live: 0,
             work: Vec::new(),
             unknown: Vec::new(),
@@ -388,6 +398,7 @@ impl Decoder {
         self.edges.clear();
         self.free_edges.clear();
         self.expiry.clear();
+        self.expiry_taken = 0;
         self.queued_live = 0;
         self.work.clear();
     }
@@ -436,22 +447,19 @@ impl Decoder {
 
     /// The earliest time `poll` has something to do (it may find nothing: never cancelled).
     pub fn next_deadline(&self) -> Option<u64> {
-        self.expiry.front().map(|&(_, _, deadline)| deadline)
+        self.expiry.front().map(|&(_, deadline)| deadline)
     }
 
     /// Reports codewords whose timeout passed as losses and frees them.
     pub fn poll(&mut self, now_us: u64, out: &mut Vec<Event>) {
-        while let Some(&(slot, generation, deadline)) = self.expiry.front() {
-            let cw = self.codewords[slot as usize];
-            if !cw.live || cw.generation != generation {
-                self.expiry.pop_front();
-                continue;
-            }
-            if deadline > now_us {
+        while let Some(&(slot, deadline)) = self.expiry.front() {
+            if slot != GONE && deadline > now_us {
                 break;
             }
-            self.expiry.pop_front();
-            self.lose(slot, out);
+            self.take_oldest();
+            if slot != GONE {
+                self.lose(slot, out);
+            }
         }
     }
 
@@ -533,12 +541,14 @@ impl Decoder {
             cw.remaining = remaining;
             cw.id_xor = id_xor;
             self.link_unknown(slot, sender);
-            let generation = self.codewords[slot as usize].generation;
-            self.codewords[slot as usize].queued = true;
+            let queued_at = self.expiry_taken.wrapping_add(self.expiry.len() as u32);
+            let cw = &mut self.codewords[slot as usize];
+            cw.queued = true;
+            cw.queued_at = queued_at;
             self.queued_live += 1;
             self.senders[sender as usize].queued += 1;
             let deadline = now_us.saturating_add(self.timeout_us);
-            self.expiry.push_back((slot, generation, deadline));
+            self.expiry.push_back((slot, deadline));
             if self.senders[sender as usize].queued > self.max_pending_per_sender {
                 self.lose(slot, out);
             }
@@ -621,6 +631,7 @@ impl Decoder {
                     remaining: 0,
                     id_xor: 0,
                     first_edge: NIL,
+                    queued_at: 0,
                     live: false,
                     queued: false,
                 });
@@ -676,22 +687,28 @@ impl Decoder {
     /// Drops the oldest pending codewords (as losses) while more than `max_pending` wait.
     fn bound_pending(&mut self, out: &mut Vec<Event>) {
         while self.queued_live > self.max_pending {
-            let Some((slot, generation, _)) = self.expiry.pop_front() else {
+            let Some(slot) = self.take_oldest() else {
                 break;
             };
-            let cw = self.codewords[slot as usize];
-            if cw.live && cw.generation == generation {
+            if slot != GONE {
                 self.lose(slot, out);
             }
         }
-        // Resolved codewords leave stale queue entries behind a live head; compact rarely.
+        // Resolved codewords leave their entries behind a live head; compact rarely.
         if self.expiry.len() > 2 * self.max_pending + 64 {
-            let codewords = &self.codewords;
-            self.expiry.retain(|&(slot, generation, _)| {
-                let cw = codewords[slot as usize];
-                cw.live && cw.generation == generation
-            });
+            self.expiry.retain(|&(slot, _)| slot != GONE);
+            self.expiry_taken = 0;
+            for (at, &(slot, _)) in self.expiry.iter().enumerate() {
+                self.codewords[slot as usize].queued_at = at as u32;
+            }
         }
+    }
+
+    /// Takes the oldest entry off `expiry`: its slot, `GONE` if retired.
+    fn take_oldest(&mut self) -> Option<u32> {
+        let (slot, _) = self.expiry.pop_front()?;
+        self.expiry_taken = self.expiry_taken.wrapping_add(1);
+        Some(slot)
     }
 
     fn lose(&mut self, slot: u32, out: &mut Vec<Event>) {
@@ -728,6 +745,11 @@ impl Decoder {
         if cw.queued {
             self.queued_live -= 1;
             self.senders[cw.sender as usize].queued -= 1;
+            // Its entry is still queued unless it is being taken off (then the index is past it).
+            let at = cw.queued_at.wrapping_sub(self.expiry_taken) as usize;
+            if let Some(entry) = self.expiry.get_mut(at).filter(|e| e.0 == slot) {
+                entry.0 = GONE;
+            }
         }
         let cw = &mut self.codewords[slot as usize];
         cw.live = false;

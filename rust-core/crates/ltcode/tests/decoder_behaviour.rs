@@ -58,6 +58,49 @@ fn codewords_decoded_in_time_are_not_losses() {
 }
 
 #[test]
+fn exactly_the_undecoded_codewords_time_out_also_after_the_queue_is_compacted() {
+    let mut params = small_params(256, 16);
+    params.timeout_us = 1_000_000;
+    params.max_pending = 8;
+    let mut rng = SplitMix64::new(7);
+    let key = LinkKey::random(&mut rng);
+    let syms = random_symbols(&mut rng, 256, 16);
+    let mut tx = Sender::new(&params, key);
+    for s in &syms {
+        tx.window.push(s).unwrap();
+    }
+    let mut rx = Receiver::new(&params, &mut rng);
+    let from = rx.decoder.add_sender(&key);
+    let mut pair = |i: usize| {
+        let mut cw = Codeword::default();
+        tx.encoder
+            .encode_members(&tx.window, &mut tx.link, &[i, i + 1], &mut cw);
+        cw
+    };
+    // A head that stays undecoded, then 100 codewords decoded behind it: the queue of
+    // timeouts outgrows 2 * max_pending + 64 and is compacted.
+    rx.take(from, 0, &pair(0)).unwrap();
+    for m in 1..=100 {
+        rx.take(from, m, &pair(2 * m as usize)).unwrap();
+        rx.insert(&syms[2 * m as usize]);
+    }
+    assert_eq!(rx.decoded.len(), 100);
+    // After the compaction: one decoded, one not.
+    rx.take(from, 200, &pair(240)).unwrap();
+    rx.take(from, 201, &pair(242)).unwrap();
+    rx.insert(&syms[240]);
+    assert_eq!(rx.decoder.pending(), 2);
+    rx.poll(999_999);
+    assert!(rx.losses.is_empty());
+    rx.poll(1_000_000);
+    assert_eq!(rx.losses, vec![from]);
+    rx.poll(1_000_201);
+    assert_eq!(rx.losses, vec![from, from]);
+    assert_eq!(rx.decoder.pending(), 0);
+    assert_eq!(rx.decoder.stats(from).unwrap().lost, 2);
+}
+
+#[test]
 fn pending_codewords_are_bounded() {
     let mut params = small_params(4, 16);
     params.max_pending = 8;
