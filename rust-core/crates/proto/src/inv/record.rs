@@ -4,17 +4,28 @@
 //! A tx it lacks also has a `Wanted` (the announcers in order, the request in flight) in the
 //! node's map of txs being fetched; once it holds the tx, that order is never read again and
 //! the record keeps only who is known to have it and whom it asked, as bits.
+//!
+//! The record has bits for 32 peers. A node with more keeps the marks of peers 32 to 63 in a
+//! second dense table of the same bits, made only once such a peer is marked, and those of
+//! peers 64 and up (rare) in a hashed set: a node of 16 peers pays 16 bytes a tx, not the 24
+//! that bits for 64 would take, and one of 40 peers no more than it did with them.
 
 use crate::{IdSet, PeerIdx, TxId, TxIdMap};
+
+/// Which of 32 peers have a mark on a held tx. The default is none.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+struct Marks {
+    /// Known to have it (they announced or sent it, or we did to them).
+    known: u32,
+    /// Asked for it.
+    asked: u32,
+}
 
 /// A node's record of one tx. The default is a tx it knows nothing of.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub(super) struct TxRecord {
-    /// Once held: peers below `LOW_PEERS` known to have it (they announced or sent it, or we
-    /// did to them).
-    known: u32,
-    /// Once held: peers below `LOW_PEERS` we asked for it.
-    asked: u32,
+    /// Once held: the marks of peers 0 to 31.
+    marks: Marks,
     /// Once held: its size.
     pub len: u32,
     /// Copies being verified. Saturates: only 65,535 copies of one tx at once would reach it.
@@ -24,9 +35,8 @@ pub(super) struct TxRecord {
     pub held: bool,
 }
 
-/// Peers whose marks are bits in the record. 32, not 64: the record is kept for every tx
-/// for the whole run (this saves 8 of its 24 bytes), and nodes seldom have more peers.
-const LOW_PEERS: u32 = u32::BITS;
+/// Peers a `Marks` holds.
+const PEERS_PER_MARKS: u32 = u32::BITS;
 
 /// What a peer is to a held tx.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -35,28 +45,57 @@ pub(super) enum Mark {
     Asked,
 }
 
-impl TxRecord {
-    fn bits_of(&self, mark: Mark) -> u32 {
-        match mark {
-            Mark::Known => self.known,
-            Mark::Asked => self.asked,
-        }
-    }
-
+impl Marks {
     fn bits(&mut self, mark: Mark) -> &mut u32 {
         match mark {
             Mark::Known => &mut self.known,
             Mark::Asked => &mut self.asked,
         }
     }
+
+    fn has(&self, bit: u32, mark: Mark) -> bool {
+        let bits = match mark {
+            Mark::Known => self.known,
+            Mark::Asked => self.asked,
+        };
+        bits & 1 << bit != 0
+    }
+
+    /// Sets the mark; false if it was set already.
+    fn set(&mut self, bit: u32, mark: Mark) -> bool {
+        let bits = self.bits(mark);
+        let fresh = *bits & 1 << bit == 0;
+        *bits |= 1 << bit;
+        fresh
+    }
+
+    fn clear(&mut self, bit: u32) {
+        self.known &= !(1 << bit);
+        self.asked &= !(1 << bit);
+    }
 }
 
-/// Every record of a node, and the marks of peers `LOW_PEERS` and up (on nodes with more
-/// peers than that; rare, so a hashed set).
+/// Every record of a node, the marks of its peers 32 to 63, and those of peers 64 and up.
 #[derive(Default)]
 pub(super) struct Records {
     txs: TxIdMap<TxRecord>,
+    wide: TxIdMap<Marks>,
     high: IdSet<(TxId, PeerIdx, Mark)>,
+}
+
+/// Where a peer's marks are kept: bit `b` of the record's marks, or of the wide table's.
+enum Place {
+    Record(u32),
+    Wide(u32),
+    High,
+}
+
+fn place(peer: PeerIdx) -> Place {
+    match peer.0 {
+        p if p < PEERS_PER_MARKS => Place::Record(p),
+        p if p < 2 * PEERS_PER_MARKS => Place::Wide(p - PEERS_PER_MARKS),
+        _ => Place::High,
+    }
 }
 
 impl Records {
@@ -73,33 +112,28 @@ impl Records {
 
     /// Whether `peer` has `mark` on held tx `id`.
     pub fn has(&self, id: TxId, peer: PeerIdx, mark: Mark) -> bool {
-        if peer.0 < LOW_PEERS {
-            return self.get(id).bits_of(mark) & 1 << peer.0 != 0;
+        match place(peer) {
+            Place::Record(bit) => self.get(id).marks.has(bit, mark),
+            Place::Wide(bit) => self.wide.get(id).is_some_and(|m| m.has(bit, mark)),
+            Place::High => self.high.contains(&(id, peer, mark)),
         }
-        self.high.contains(&(id, peer, mark))
     }
 
     /// Gives `peer` `mark` on held tx `id`; false if it had it already.
     pub fn set(&mut self, id: TxId, peer: PeerIdx, mark: Mark) -> bool {
-        if peer.0 < LOW_PEERS {
-            let bits = self.txs.entry(id).bits(mark);
-            let fresh = *bits & 1 << peer.0 == 0;
-            *bits |= 1 << peer.0;
-            return fresh;
+        match place(peer) {
+            Place::Record(bit) => self.txs.entry(id).marks.set(bit, mark),
+            Place::Wide(bit) => self.wide.entry(id).set(bit, mark),
+            Place::High => self.high.insert((id, peer, mark)),
         }
-        self.high.insert((id, peer, mark))
     }
 
     /// Takes every mark off a peer that left (its index may go to another peer).
     pub fn forget(&mut self, peer: PeerIdx) {
-        if peer.0 < LOW_PEERS {
-            let keep = !(1u32 << peer.0);
-            for rec in self.txs.values_mut() {
-                rec.known &= keep;
-                rec.asked &= keep;
-            }
-        } else {
-            self.high.retain(|&(_, p, _)| p != peer);
+        match place(peer) {
+            Place::Record(bit) => self.txs.values_mut().for_each(|r| r.marks.clear(bit)),
+            Place::Wide(bit) => self.wide.values_mut().for_each(|m| m.clear(bit)),
+            Place::High => self.high.retain(|&(_, p, _)| p != peer),
         }
     }
 
@@ -122,20 +156,39 @@ mod tests {
     }
 
     #[test]
-    fn marks_of_low_and_high_peers_are_kept_apart_and_forgotten() {
+    fn marks_of_peers_in_each_place_are_kept_apart_and_forgotten() {
         let mut r = Records::default();
-        let (low, high) = (PeerIdx(LOW_PEERS - 1), PeerIdx(LOW_PEERS));
-        for p in [low, high] {
+        let peers = [
+            PeerIdx(5),
+            PeerIdx(31),
+            PeerIdx(32),
+            PeerIdx(63),
+            PeerIdx(64),
+        ];
+        for p in peers {
             assert!(r.set(TxId(3), p, Mark::Known));
             assert!(!r.set(TxId(3), p, Mark::Known));
             assert!(r.has(TxId(3), p, Mark::Known));
             assert!(!r.has(TxId(3), p, Mark::Asked));
             assert!(!r.has(TxId(4), p, Mark::Known));
         }
-        r.forget(low);
-        assert!(!r.has(TxId(3), low, Mark::Known));
-        assert!(r.has(TxId(3), high, Mark::Known));
-        r.forget(high);
-        assert!(!r.has(TxId(3), high, Mark::Known));
+        for (i, &p) in peers.iter().enumerate() {
+            r.forget(p);
+            assert!(!r.has(TxId(3), p, Mark::Known));
+            assert!(peers[i + 1..]
+                .iter()
+                .all(|&q| r.has(TxId(3), q, Mark::Known)));
+        }
+    }
+
+    #[test]
+    fn a_node_of_few_peers_makes_no_wide_table() {
+        let mut r = Records::default();
+        for p in 0..32 {
+            r.set(TxId(p as u64), PeerIdx(p), Mark::Asked);
+        }
+        assert!(r.wide.get(TxId(0)).is_none() && r.high.is_empty());
+        assert!(r.set(TxId(0), PeerIdx(40), Mark::Asked));
+        assert!(r.wide.get(TxId(0)).is_some());
     }
 }
