@@ -202,7 +202,7 @@ struct Pending {
     remaining: u32,
     id_xor: ShortId,
     first_edge: u32,
-    /// Where its entry in `expiry` is, counted from the first entry ever queued (wrapping).
+    /// Where its entry in `expiry` is: the entry's index plus `expiry_taken` (wrapping).
     queued_at: u32,
     live: bool,
     queued: bool,
@@ -248,7 +248,7 @@ pub struct Decoder {
     /// `GONE` once the codeword is retired. Retiring marks the entry itself, so that dropping
     /// retired entries reads no codeword: the oldest ones are no longer in the cache.
     expiry: VecDeque<(u32, u64)>,
-    /// Entries ever taken off the front of `expiry` (wrapping), which locates `queued_at`.
+    /// Entries taken off the front of `expiry` since it was last compacted (wrapping).
     expiry_taken: u32,
     queued_live: usize,
     work: Vec<(u32, u32)>,
