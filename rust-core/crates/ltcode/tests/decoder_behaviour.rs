@@ -3,13 +3,26 @@
 mod common;
 
 use common::{random_symbols, small_params, Receiver, Sender};
-use ltcode::{Codeword, LinkKey, Reject, SplitMix64};
+use ltcode::{Codeword, LinkKey, Params, Reject, SplitMix64};
 
-fn pair_codeword(sender: &mut Sender) -> Codeword {
+/// A sender whose window holds `symbols`, in order.
+fn sender_holding(params: &Params, key: LinkKey, symbols: &[Vec<u8>]) -> Sender {
+    let mut tx = Sender::new(params, key);
+    for s in symbols {
+        tx.window.push(s).unwrap();
+    }
+    tx
+}
+
+/// The codeword of window members `first` and `first + 1`.
+fn pair_codeword(sender: &mut Sender, first: usize) -> Codeword {
     let mut cw = Codeword::default();
-    sender
-        .encoder
-        .encode_members(&sender.window, &mut sender.link, &[0, 1], &mut cw);
+    sender.encoder.encode_members(
+        &sender.window,
+        &mut sender.link,
+        &[first, first + 1],
+        &mut cw,
+    );
     cw
 }
 
@@ -19,13 +32,11 @@ fn undecoded_codewords_become_losses_after_tau() {
     params.timeout_us = 1_000;
     let mut rng = SplitMix64::new(3);
     let key = LinkKey::random(&mut rng);
-    let mut tx = Sender::new(&params, key);
-    for s in random_symbols(&mut rng, 4, 16) {
-        tx.window.push(&s).unwrap();
-    }
+    let syms = random_symbols(&mut rng, 4, 16);
+    let mut tx = sender_holding(&params, key, &syms);
     let mut rx = Receiver::new(&params, &mut rng);
     let from = rx.decoder.add_sender(&key);
-    rx.take(from, 100, &pair_codeword(&mut tx)).unwrap();
+    rx.take(from, 100, &pair_codeword(&mut tx, 0)).unwrap();
     assert_eq!(rx.decoder.pending(), 1);
     assert_eq!(rx.decoder.next_deadline(), Some(1_100));
     rx.poll(1_099);
@@ -43,13 +54,10 @@ fn codewords_decoded_in_time_are_not_losses() {
     let mut rng = SplitMix64::new(4);
     let key = LinkKey::random(&mut rng);
     let syms = random_symbols(&mut rng, 4, 16);
-    let mut tx = Sender::new(&params, key);
-    for s in &syms {
-        tx.window.push(s).unwrap();
-    }
+    let mut tx = sender_holding(&params, key, &syms);
     let mut rx = Receiver::new(&params, &mut rng);
     let from = rx.decoder.add_sender(&key);
-    rx.take(from, 0, &pair_codeword(&mut tx)).unwrap();
+    rx.take(from, 0, &pair_codeword(&mut tx, 0)).unwrap();
     // The node learns member 0 by itself: the pending codeword yields member 1.
     rx.insert(&syms[0]);
     assert_eq!(rx.decoded, vec![syms[1].clone()]);
@@ -65,29 +73,21 @@ fn exactly_the_undecoded_codewords_time_out_also_after_the_queue_is_compacted() 
     let mut rng = SplitMix64::new(7);
     let key = LinkKey::random(&mut rng);
     let syms = random_symbols(&mut rng, 256, 16);
-    let mut tx = Sender::new(&params, key);
-    for s in &syms {
-        tx.window.push(s).unwrap();
-    }
+    let mut tx = sender_holding(&params, key, &syms);
     let mut rx = Receiver::new(&params, &mut rng);
     let from = rx.decoder.add_sender(&key);
-    let mut pair = |i: usize| {
-        let mut cw = Codeword::default();
-        tx.encoder
-            .encode_members(&tx.window, &mut tx.link, &[i, i + 1], &mut cw);
-        cw
-    };
     // A head that stays undecoded, then 100 codewords decoded behind it: the queue of
     // timeouts outgrows 2 * max_pending + 64 and is compacted.
-    rx.take(from, 0, &pair(0)).unwrap();
+    rx.take(from, 0, &pair_codeword(&mut tx, 0)).unwrap();
     for m in 1..=100 {
-        rx.take(from, m, &pair(2 * m as usize)).unwrap();
+        rx.take(from, m, &pair_codeword(&mut tx, 2 * m as usize))
+            .unwrap();
         rx.insert(&syms[2 * m as usize]);
     }
     assert_eq!(rx.decoded.len(), 100);
     // After the compaction: one decoded, one not.
-    rx.take(from, 200, &pair(240)).unwrap();
-    rx.take(from, 201, &pair(242)).unwrap();
+    rx.take(from, 200, &pair_codeword(&mut tx, 240)).unwrap();
+    rx.take(from, 201, &pair_codeword(&mut tx, 242)).unwrap();
     rx.insert(&syms[240]);
     assert_eq!(rx.decoder.pending(), 2);
     rx.poll(999_999);
@@ -181,11 +181,8 @@ fn a_late_sender_is_keyed_for_symbols_already_held() {
     rx.insert(&syms[0]);
     let key = LinkKey::random(&mut rng);
     let from = rx.decoder.add_sender(&key);
-    let mut tx = Sender::new(&params, key);
-    for s in &syms {
-        tx.window.push(s).unwrap();
-    }
-    rx.take(from, 0, &pair_codeword(&mut tx)).unwrap();
+    let mut tx = sender_holding(&params, key, &syms);
+    rx.take(from, 0, &pair_codeword(&mut tx, 0)).unwrap();
     assert_eq!(rx.decoded, vec![syms[1].clone()]);
 }
 
@@ -207,6 +204,6 @@ fn the_peeling_window_forgets_old_symbols() {
     let mut tx = Sender::new(&params, key);
     tx.window.push(&syms[0]).unwrap();
     tx.window.push(&syms[5]).unwrap();
-    rx.take(from, 0, &pair_codeword(&mut tx)).unwrap();
+    rx.take(from, 0, &pair_codeword(&mut tx, 0)).unwrap();
     assert_eq!(rx.decoded, vec![syms[0].clone()]);
 }
