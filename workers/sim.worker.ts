@@ -72,9 +72,12 @@ function effects(counts: Float64Array, names: string[]): Float64Array {
   return Float64Array.from(out);
 }
 
-/** Runs `work` holding a permit to compute; undefined, without running it, if `stale()` by then. */
-async function holding<T>(permit: Permit, stale: () => boolean, work: () => T): Promise<T | undefined> {
-  await permit.acquire();
+/**
+ * Runs `work` holding a permit to compute, asked for with the run's simulated time `nowUs`;
+ * undefined, without running it, if `stale()` by then.
+ */
+async function holding<T>(permit: Permit, nowUs: number, stale: () => boolean, work: () => T): Promise<T | undefined> {
+  await permit.acquire(nowUs / 1000);
   try {
     return stale() ? undefined : work();
   } finally {
@@ -97,7 +100,7 @@ async function simulate(request: RunRequest): Promise<void> {
   // The layout is the heaviest part of a big run's start.
   const layout = !request.layout
     ? { positions: new Float32Array(0), ms: 0 }
-    : await holding(permit, cancelled, () => {
+    : await holding(permit, sim.now_us, cancelled, () => {
         const layoutStarted = performance.now();
         return { positions: layoutPositions(nodes, edges, request.layoutSeed), ms: performance.now() - layoutStarted };
       });
@@ -188,7 +191,7 @@ async function simulate(request: RunRequest): Promise<void> {
     return more;
   };
   for (let more = true; more; ) {
-    const next = await holding(permit, cancelled, turn);
+    const next = await holding(permit, sim.now_us, cancelled, turn);
     if (next === undefined) return;
     more = next;
     if (!more || chunkDue()) {
@@ -201,7 +204,8 @@ async function simulate(request: RunRequest): Promise<void> {
   }
   me.done = true;
   me.sends.trim();
-  const end = await holding(permit, cancelled, () => {
+  // Finishing is short and frees the run's memory: it goes first, as a run that has not begun would.
+  const end = await holding(permit, 0, cancelled, () => {
     const counterNames = sim.counter_names();
     return { counterNames, nowUs: sim.now_us, events: sim.events, report: sim.finish(), counterBins: counters.flat(counterNames.length) };
   });
