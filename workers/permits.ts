@@ -5,7 +5,7 @@
 //
 // One word of shared memory holds who holds a permit (bit k for worker slot k) and who waits for
 // one (bit 16 + k); beside it, each slot's progress: how far its run has simulated when it asks.
-// A worker asks before each slice of events and gives the permit back after it; giving back hands
+// A worker asks before each turn of computing and gives the permit back after it; giving back hands
 // it straight to the waiting worker whose run is furthest behind (round robin among equals), so
 // the runs advance together in simulated time: the page can show a scenario only as far as its
 // slowest run has computed, and a run that costs more per simulated second gets more turns. The

@@ -3,7 +3,7 @@
 mod common;
 
 use common::{random_symbols, small_params, Receiver, Sender};
-use ltcode::{Codeword, LinkKey, Params, Reject, SplitMix64};
+use ltcode::{Codeword, LinkKey, Params, Reject, SenderId, SplitMix64};
 
 /// A sender whose window holds `symbols`, in order.
 fn sender_holding(params: &Params, key: LinkKey, symbols: &[Vec<u8>]) -> Sender {
@@ -12,6 +12,18 @@ fn sender_holding(params: &Params, key: LinkKey, symbols: &[Vec<u8>]) -> Sender 
         tx.window.push(s).unwrap();
     }
     tx
+}
+
+/// `count` random symbols, a sender holding them and a receiver that added that sender, all
+/// drawn from one generator seeded `seed`.
+fn linked(params: &Params, seed: u64, count: usize) -> (Vec<Vec<u8>>, Sender, Receiver, SenderId) {
+    let mut rng = SplitMix64::new(seed);
+    let key = LinkKey::random(&mut rng);
+    let syms = random_symbols(&mut rng, count, params.symbol_len);
+    let tx = sender_holding(params, key, &syms);
+    let mut rx = Receiver::new(params, &mut rng);
+    let from = rx.decoder.add_sender(&key);
+    (syms, tx, rx, from)
 }
 
 /// The codeword of window members `first` and `first + 1`.
@@ -30,12 +42,7 @@ fn pair_codeword(sender: &mut Sender, first: usize) -> Codeword {
 fn undecoded_codewords_become_losses_after_tau() {
     let mut params = small_params(4, 16);
     params.timeout_us = 1_000;
-    let mut rng = SplitMix64::new(3);
-    let key = LinkKey::random(&mut rng);
-    let syms = random_symbols(&mut rng, 4, 16);
-    let mut tx = sender_holding(&params, key, &syms);
-    let mut rx = Receiver::new(&params, &mut rng);
-    let from = rx.decoder.add_sender(&key);
+    let (_, mut tx, mut rx, from) = linked(&params, 3, 4);
     rx.take(from, 100, &pair_codeword(&mut tx, 0)).unwrap();
     assert_eq!(rx.decoder.pending(), 1);
     assert_eq!(rx.decoder.next_deadline(), Some(1_100));
@@ -51,12 +58,7 @@ fn undecoded_codewords_become_losses_after_tau() {
 fn codewords_decoded_in_time_are_not_losses() {
     let mut params = small_params(4, 16);
     params.timeout_us = 1_000;
-    let mut rng = SplitMix64::new(4);
-    let key = LinkKey::random(&mut rng);
-    let syms = random_symbols(&mut rng, 4, 16);
-    let mut tx = sender_holding(&params, key, &syms);
-    let mut rx = Receiver::new(&params, &mut rng);
-    let from = rx.decoder.add_sender(&key);
+    let (syms, mut tx, mut rx, from) = linked(&params, 4, 4);
     rx.take(from, 0, &pair_codeword(&mut tx, 0)).unwrap();
     // The node learns member 0 by itself: the pending codeword yields member 1.
     rx.insert(&syms[0]);
@@ -70,12 +72,7 @@ fn exactly_the_undecoded_codewords_time_out_also_after_the_queue_is_compacted() 
     let mut params = small_params(256, 16);
     params.timeout_us = 1_000_000;
     params.max_pending = 8;
-    let mut rng = SplitMix64::new(7);
-    let key = LinkKey::random(&mut rng);
-    let syms = random_symbols(&mut rng, 256, 16);
-    let mut tx = sender_holding(&params, key, &syms);
-    let mut rx = Receiver::new(&params, &mut rng);
-    let from = rx.decoder.add_sender(&key);
+    let (syms, mut tx, mut rx, from) = linked(&params, 7, 256);
     // A head that stays undecoded, then 100 codewords decoded behind it: the queue of
     // timeouts outgrows 2 * max_pending + 64 and is compacted.
     rx.take(from, 0, &pair_codeword(&mut tx, 0)).unwrap();
