@@ -73,14 +73,17 @@ export function ensureNpmPackages() {
 
 /**
  * Re-runs the current script on the project's Node 22 when started by another Node
- * (on a fresh machine `npm start` begins on the system Node, before node_modules exists).
- * Resolves only when already on Node 22; otherwise this process ends with the child, passing on
- * the signals that stop it (so stopping `npm start` stops the server it re-ran).
+ * (on a fresh machine `npm start` begins on the system Node, before node_modules exists), or
+ * without the V8 flags in `nodeFlags` (they size the heap, which only the command line can).
+ * Resolves only when already so; otherwise this process ends with the child, passing on the
+ * signals that stop it (so stopping `npm start` stops the server it re-ran).
  */
-export async function ensureProjectNode() {
-  if (Number(process.versions.node.split('.')[0]) === NODE_MAJOR) return;
-  if (!fs.existsSync(PROJECT_NODE)) throw new Error(`Node ${NODE_MAJOR} missing at ${PROJECT_NODE}`);
-  const child = spawn(PROJECT_NODE, [...process.execArgv, ...process.argv.slice(1)], {
+export async function ensureProjectNode(nodeFlags = []) {
+  const rightNode = Number(process.versions.node.split('.')[0]) === NODE_MAJOR;
+  const missing = nodeFlags.filter((flag) => !process.execArgv.includes(flag));
+  if (rightNode && missing.length === 0) return;
+  if (!rightNode && !fs.existsSync(PROJECT_NODE)) throw new Error(`Node ${NODE_MAJOR} missing at ${PROJECT_NODE}`);
+  const child = spawn(rightNode ? process.execPath : PROJECT_NODE, [...missing, ...process.execArgv, ...process.argv.slice(1)], {
     stdio: 'inherit',
     env: projectEnv(),
   });
