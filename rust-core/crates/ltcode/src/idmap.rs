@@ -197,23 +197,40 @@ impl IdMap {
         self.len -= 1;
     }
 
-    /// Keeps the entries for which `keep(key, value)` holds, in place: one pass from an empty
-    /// slot round the table, so no run crosses where it starts, and an entry shifted back into
-    /// a slot just emptied is one the pass has yet to judge (it judges that slot again).
+    /// Keeps the entries for which `keep(key, value)` holds, in place, one run of taken slots
+    /// at a time: the run is emptied and its kept entries placed again in their old order. Each
+    /// lands at or before its old slot and at or after its home (the ones placed before it sat
+    /// before it), so lookups still find it; the pass costs one probe per kept entry, where
+    /// removing entries one by one shifts the rest of the run back each time.
     pub fn retain(&mut self, mut keep: impl FnMut(u32, u32) -> bool) {
         let mask = self.mask();
-        // The load limit leaves a quarter of the slots empty.
+        // The load limit leaves a quarter of the slots empty; starting after one, no run
+        // wraps round to where the pass started.
         let Some(start) = self.slots.iter().position(|&s| (s >> 32) as u32 == EMPTY) else {
             return;
         };
+        let mut kept = Vec::new();
         let mut i = (start + 1) & mask;
         while i != start {
-            let slot = self.slots[i];
-            let value = (slot >> 32) as u32;
-            if value != EMPTY && !keep(slot as u32, value) {
-                self.remove_at(i);
-            } else {
+            if (self.slots[i] >> 32) as u32 == EMPTY {
                 i = (i + 1) & mask;
+                continue;
+            }
+            kept.clear();
+            while (self.slots[i] >> 32) as u32 != EMPTY {
+                let slot = std::mem::replace(&mut self.slots[i], free_slot());
+                match keep(slot as u32, (slot >> 32) as u32) {
+                    true => kept.push(slot),
+                    false => self.len -= 1,
+                }
+                i = (i + 1) & mask;
+            }
+            for &slot in &kept {
+                let mut j = self.home(slot as u32);
+                while (self.slots[j] >> 32) as u32 != EMPTY {
+                    j = (j + 1) & mask;
+                }
+                self.slots[j] = slot;
             }
         }
     }
