@@ -15,6 +15,7 @@
 //! would only take the place of a useful draw.
 
 use crate::form::Form;
+use crate::named::Named;
 use crate::params::{ParamError, Params};
 use crate::prefetch::warm;
 use crate::rng::{below, CodecRng};
@@ -56,16 +57,17 @@ impl Codeword {
     }
 }
 
-/// The sending side of one link direction: the receiver's key and the short IDs of the
-/// current window members under it (each member is hashed once per link, not per codeword).
+/// The sending side of one link direction: the receiver's key, which window members its
+/// codewords have named, and (where naming a member means hashing it) their short IDs, so each
+/// member is hashed once per link, not per codeword.
 #[derive(Clone, Debug)]
 pub struct LinkEncoder {
     hasher: ShortIdHasher,
     key: LinkKey,
-    /// Per window position: (sequence number of the member hashed, its short ID), side by
-    /// side so a lookup touches one cache line. A member is hashed when a codeword first names
-    /// it, so this also says which members this link has named.
-    cached: Vec<(u64, ShortId)>,
+    named: Named,
+    /// Per window position, the short ID of the member there if `named` says it was named;
+    /// empty where IDs cost no hash (stand-ins: `shortid`).
+    ids: Vec<ShortId>,
     /// Every member older than this sequence number has been named on this link (or left).
     unnamed_from: u64,
     /// `window.pushed()` when this link last encoded.
@@ -91,7 +93,8 @@ impl LinkEncoder {
         LinkEncoder {
             hasher: ShortIdHasher::for_form(&key, form),
             key,
-            cached: Vec::new(),
+            named: Named::default(),
+            ids: Vec::new(),
             unnamed_from: 0,
             pushed_at_last: 0,
             pace: START_PACE,
@@ -102,23 +105,27 @@ impl LinkEncoder {
         &self.key
     }
 
-    /// Short ID of window member `pos` under this link's key.
+    /// Short ID of window member `pos` under this link's key; the member counts as named.
     pub fn id_of(&mut self, window: &CodingWindow, pos: usize) -> ShortId {
-        if self.cached.len() < window.len() {
-            self.cached.resize(window.len(), (u64::MAX, 0));
+        self.named.sync(window);
+        let named = self.named.get(pos);
+        self.named.set(pos);
+        if self.hasher.mask().is_some() {
+            return self.hasher.id(window.name(pos));
         }
-        let seq = window.seq(pos);
-        let entry = &mut self.cached[pos];
-        if entry.0 != seq {
-            *entry = (seq, self.hasher.id(window.name(pos)));
+        if self.ids.len() < window.len() {
+            self.ids.resize(window.len(), 0);
         }
-        entry.1
+        if !named {
+            self.ids[pos] = self.hasher.id(window.name(pos));
+        }
+        self.ids[pos]
     }
 
-    /// Starts loading the cached short ID of window member `pos`, if there is one.
+    /// Starts loading the cached short ID of window member `pos`, if IDs are cached.
     fn warm(&self, pos: usize) {
-        if let Some(entry) = self.cached.get(pos) {
-            warm(entry);
+        if let Some(id) = self.ids.get(pos) {
+            warm(id);
         }
     }
 
@@ -137,8 +144,9 @@ impl LinkEncoder {
         if entered == 0 || !keeps_up || window.len() < window.capacity() {
             return None;
         }
+        self.named.sync(window);
         let mut seq = self.unnamed_from.max(end - window.len() as u64);
-        while seq < end && self.cached.get(window.position(seq)).map(|e| e.0) == Some(seq) {
+        while seq < end && self.named.get(window.position(seq)) {
             seq += 1;
         }
         self.unnamed_from = seq;

@@ -99,6 +99,7 @@ pub mod encoder;
 pub mod form;
 pub mod fragment;
 mod idmap;
+mod named;
 pub mod params;
 pub mod peeling;
 pub mod prefetch;

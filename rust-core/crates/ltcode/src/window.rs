@@ -18,8 +18,6 @@ pub struct CodingWindow {
     /// Each member's digest (`Form::DigestedBytes` only: the other forms' values hold their
     /// names).
     digests: Vec<Digest>,
-    /// Sequence number (0, 1, ...) of the symbol held at each position.
-    seqs: Vec<u64>,
     pushed: u64,
 }
 
@@ -39,7 +37,6 @@ impl CodingWindow {
             value_len: params.value_len(),
             data: Vec::with_capacity(params.window * params.value_len()),
             digests: Vec::new(),
-            seqs: Vec::with_capacity(params.window),
             pushed: 0,
         })
     }
@@ -78,14 +75,12 @@ impl CodingWindow {
     fn put(&mut self, value: &[u8], digest: Option<Digest>) {
         let seq = self.pushed;
         self.pushed += 1;
-        if self.seqs.len() < self.capacity {
-            self.seqs.push(seq);
+        if seq < self.capacity as u64 {
             self.digests.extend(digest);
             self.data.extend_from_slice(value);
         } else {
             let pos = (seq % self.capacity as u64) as usize;
             let v = self.value_len;
-            self.seqs[pos] = seq;
             if let Some(digest) = digest {
                 self.digests[pos] = digest;
             }
@@ -95,11 +90,11 @@ impl CodingWindow {
 
     /// Members currently held (k once full).
     pub fn len(&self) -> usize {
-        self.seqs.len()
+        self.pushed.min(self.capacity as u64) as usize
     }
 
     pub fn is_empty(&self) -> bool {
-        self.seqs.is_empty()
+        self.pushed == 0
     }
 
     pub fn symbol_len(&self) -> usize {
@@ -119,11 +114,10 @@ impl CodingWindow {
         self.capacity
     }
 
-    /// Starts loading the members' values and sequence numbers: what encoding a codeword
-    /// reads, at positions drawn as it is encoded.
+    /// Starts loading the members' values: what encoding a codeword reads, at positions
+    /// drawn as it is encoded.
     pub fn warm(&self) {
         prefetch_all(&self.data[..]);
-        prefetch_all(&self.seqs[..]);
     }
 
     /// Where the member with sequence number `seq` is (or was) held.
@@ -148,10 +142,5 @@ impl CodingWindow {
             Form::DigestedBytes => &self.digests[pos],
             Form::StandIn => &self.member(pos)[..DIGEST_LEN],
         }
-    }
-
-    /// Sequence number of the member at `pos`: lets link encoders cache its short ID.
-    pub fn seq(&self, pos: usize) -> u64 {
-        self.seqs[pos]
     }
 }

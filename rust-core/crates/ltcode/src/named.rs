@@ -1,0 +1,117 @@
+//! Which coding-window positions hold a member a link has named (a codeword of the link
+//! listed it), kept beside the link's other state: a bit per position, the first 128 inline
+//! (windows of the paper's sizes fit, so checking one costs no memory access of its own), the
+//! rest on the heap. A position's bit is cleared when a new member takes the position.
+
+use crate::window::CodingWindow;
+
+const INLINE: usize = 128;
+
+#[derive(Clone, Debug, Default)]
+pub struct Named {
+    low: u128,
+    high: Vec<u64>,
+    /// Symbols the window had pushed when the bits were last brought up to date.
+    synced: u64,
+}
+
+impl Named {
+    /// Clears the positions that new members took since the last call.
+    #[inline]
+    pub fn sync(&mut self, window: &CodingWindow) {
+        let pushed = window.pushed();
+        if pushed == self.synced {
+            return;
+        }
+        if pushed - self.synced >= window.capacity() as u64 {
+            self.low = 0;
+            self.high.fill(0);
+        } else {
+            for seq in self.synced..pushed {
+                self.clear(window.position(seq));
+            }
+        }
+        self.synced = pushed;
+    }
+
+    #[inline]
+    pub fn get(&self, pos: usize) -> bool {
+        match pos < INLINE {
+            true => self.low >> pos & 1 == 1,
+            false => self
+                .high
+                .get((pos - INLINE) / 64)
+                .is_some_and(|word| word >> ((pos - INLINE) % 64) & 1 == 1),
+        }
+    }
+
+    #[inline]
+    pub fn set(&mut self, pos: usize) {
+        if pos < INLINE {
+            self.low |= 1 << pos;
+            return;
+        }
+        let (word, bit) = ((pos - INLINE) / 64, (pos - INLINE) % 64);
+        if self.high.len() <= word {
+            self.high.resize(word + 1, 0);
+        }
+        self.high[word] |= 1 << bit;
+    }
+
+    #[inline]
+    fn clear(&mut self, pos: usize) {
+        if pos < INLINE {
+            self.low &= !(1 << pos);
+        } else if let Some(word) = self.high.get_mut((pos - INLINE) / 64) {
+            *word &= !(1 << ((pos - INLINE) % 64));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::params::Params;
+    use crate::rng::{CodecRng, SplitMix64};
+
+    /// Against a model that remembers which sequence number was named at each position, over
+    /// inline and heap positions, single pushes and pushes that replace the whole window.
+    #[test]
+    fn a_position_counts_as_named_until_a_new_member_takes_it() {
+        let params = Params {
+            window: 200,
+            symbol_len: 8,
+            ..Params::default()
+        };
+        let mut window = CodingWindow::new(&params).expect("valid");
+        let mut named = Named::default();
+        let mut model: Vec<Option<u64>> = vec![None; 200];
+        let mut rng = SplitMix64::new(5);
+        for step in 0..5_000u64 {
+            let pushes = match step % 97 {
+                0 => 250,
+                _ => rng.next_u64() % 3,
+            };
+            for _ in 0..pushes {
+                window.push(&rng.next_u64().to_le_bytes()).expect("8 bytes");
+            }
+            named.sync(&window);
+            let seq_at = |pos: usize| {
+                let newest = window.pushed() - 1;
+                newest - (newest - pos as u64) % 200
+            };
+            for pos in 0..window.len() {
+                assert_eq!(
+                    named.get(pos),
+                    model[pos] == Some(seq_at(pos)),
+                    "step {step} pos {pos}"
+                );
+            }
+            if !window.is_empty() {
+                let pos = (rng.next_u64() % window.len() as u64) as usize;
+                named.set(pos);
+                model[pos] = Some(seq_at(pos));
+            }
+        }
+    }
+}
