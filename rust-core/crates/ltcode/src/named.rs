@@ -5,11 +5,13 @@
 
 use crate::window::CodingWindow;
 
-const INLINE: usize = 128;
+/// Words held inline: 64-bit, which WebAssembly shifts natively (a u128 takes a call).
+const INLINE_WORDS: usize = 2;
+const INLINE: usize = 64 * INLINE_WORDS;
 
 #[derive(Clone, Debug, Default)]
 pub struct Named {
-    low: u128,
+    low: [u64; INLINE_WORDS],
     high: Vec<u64>,
     /// Symbols the window had pushed when the bits were last brought up to date.
     synced: u64,
@@ -24,7 +26,7 @@ impl Named {
             return;
         }
         if pushed - self.synced >= window.capacity() as u64 {
-            self.low = 0;
+            self.low = [0; INLINE_WORDS];
             self.high.fill(0);
         } else {
             for seq in self.synced..pushed {
@@ -36,34 +38,44 @@ impl Named {
 
     #[inline]
     pub fn get(&self, pos: usize) -> bool {
-        match pos < INLINE {
-            true => self.low >> pos & 1 == 1,
-            false => self
-                .high
-                .get((pos - INLINE) / 64)
-                .is_some_and(|word| word >> ((pos - INLINE) % 64) & 1 == 1),
-        }
+        self.word(pos)
+            .is_some_and(|word| *word >> (pos % 64) & 1 == 1)
     }
 
     #[inline]
     pub fn set(&mut self, pos: usize) {
-        if pos < INLINE {
-            self.low |= 1 << pos;
-            return;
+        if pos >= INLINE {
+            let high_words = (pos - INLINE) / 64 + 1;
+            if self.high.len() < high_words {
+                self.high.resize(high_words, 0);
+            }
         }
-        let (word, bit) = ((pos - INLINE) / 64, (pos - INLINE) % 64);
-        if self.high.len() <= word {
-            self.high.resize(word + 1, 0);
+        if let Some(word) = self.word_mut(pos) {
+            *word |= 1 << (pos % 64);
         }
-        self.high[word] |= 1 << bit;
     }
 
     #[inline]
     fn clear(&mut self, pos: usize) {
-        if pos < INLINE {
-            self.low &= !(1 << pos);
-        } else if let Some(word) = self.high.get_mut((pos - INLINE) / 64) {
-            *word &= !(1 << ((pos - INLINE) % 64));
+        if let Some(word) = self.word_mut(pos) {
+            *word &= !(1 << (pos % 64));
+        }
+    }
+
+    /// The word holding `pos`'s bit, if there is one yet.
+    #[inline]
+    fn word(&self, pos: usize) -> Option<&u64> {
+        match pos < INLINE {
+            true => self.low.get(pos / 64),
+            false => self.high.get((pos - INLINE) / 64),
+        }
+    }
+
+    #[inline]
+    fn word_mut(&mut self, pos: usize) -> Option<&mut u64> {
+        match pos < INLINE {
+            true => self.low.get_mut(pos / 64),
+            false => self.high.get_mut((pos - INLINE) / 64),
         }
     }
 }

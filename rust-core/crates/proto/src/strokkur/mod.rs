@@ -690,8 +690,9 @@ impl Protocol for Strokkur {
     }
 
     /// What sending a codeword to the peer reads beyond the node: the peer's entry (its link
-    /// state) and every member of the coding window. Not the link's cached short IDs: the
-    /// codeword names only a few of them, and asking for them all made strokkur-250 about 6%
+    /// state, with which members the link named) and every member of the coding window. Not a
+    /// link's cached short IDs where naming costs a hash (no simulation of stand-ins has them):
+    /// a codeword names only a few of them, and asking for them all made strokkur-250 about 6%
     /// slower.
     #[cfg(not(target_arch = "wasm32"))]
     #[inline(always)]
