@@ -112,12 +112,9 @@ mod tests {
                 let newest = window.pushed() - 1;
                 newest - (newest - pos as u64) % 200
             };
-            for pos in 0..window.len() {
-                assert_eq!(
-                    named.get(pos),
-                    model[pos] == Some(seq_at(pos)),
-                    "step {step} pos {pos}"
-                );
+            for (pos, named_seq) in model.iter().enumerate().take(window.len()) {
+                let expected = *named_seq == Some(seq_at(pos));
+                assert_eq!(named.get(pos), expected, "step {step} pos {pos}");
             }
             if !window.is_empty() {
                 let pos = (rng.next_u64() % window.len() as u64) as usize;
