@@ -13,7 +13,8 @@
 //! - [`CodingWindow`]: the node's FIFO of its k most recent symbols (received or created).
 //!   One per node; push every new symbol into it.
 //! - [`LinkEncoder`]: one per link direction, holding the key the *receiver* sent
-//!   ([`LinkKey`]); caches the short IDs of window members under that key.
+//!   ([`LinkKey`]); remembers which window members the link has named, and caches their
+//!   short IDs under that key where an ID costs a hash.
 //! - [`Encoder`]: degree sampling ([`RobustSoliton`]) and scratch, shared by all links.
 //!   `encoder.encode(&window, &mut link, &mut rng, &mut codeword)` writes one [`Codeword`]
 //!   (short IDs + XOR payload), reusing the codeword's buffers. Members are drawn uniformly,
