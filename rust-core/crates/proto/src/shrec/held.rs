@@ -2,19 +2,45 @@
 //! name them by: one read in a dense table (`TxIdMap`, by prefix; in the simulator the prefix
 //! is the id itself) for the first tx held under a prefix, and a list for the rare later ones.
 
+use super::msg::PREFIX_BITS;
 use super::prefix_of;
 use crate::{Tx, TxId, TxIdMap};
 
 /// The first tx held under a prefix. The default is no tx.
 ///
-/// Packed (13 bytes, not 16): there is one per tx a node holds, kept for the whole run, and
-/// its fields are only ever copied out.
+/// Packed (10 bytes, not 16): there is one per tx a node holds, kept for the whole run, and
+/// its fields are only ever copied out. The id's low bits are the prefix the entry sits
+/// under, so only the bits above it are kept.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 #[repr(C, packed)]
 struct First {
-    id: u64,
+    /// The id's bits above the prefix, little-endian.
+    high: [u8; HIGH_BYTES],
     len: u32,
     held: bool,
+}
+
+const HIGH_BYTES: usize = (u64::BITS - PREFIX_BITS) as usize / 8;
+
+impl First {
+    fn new(tx: Tx) -> First {
+        let mut high = [0; HIGH_BYTES];
+        high.copy_from_slice(&(tx.id.0 >> PREFIX_BITS).to_le_bytes()[..HIGH_BYTES]);
+        First {
+            high,
+            len: tx.len,
+            held: true,
+        }
+    }
+
+    fn tx(self, prefix: u32) -> Tx {
+        let mut high = [0; 8];
+        high[..HIGH_BYTES].copy_from_slice(&self.high);
+        Tx {
+            id: TxId(u64::from_le_bytes(high) << PREFIX_BITS | u64::from(prefix)),
+            len: self.len,
+        }
+    }
 }
 
 #[derive(Default)]
@@ -30,11 +56,7 @@ impl HeldTxs {
     pub fn insert(&mut self, tx: Tx) {
         let first = self.by_prefix.entry(TxId(prefix_of(tx.id) as u64));
         if !first.held {
-            *first = First {
-                id: tx.id.0,
-                len: tx.len,
-                held: true,
-            };
+            *first = First::new(tx);
         } else {
             self.clashes.push(tx);
         }
@@ -47,10 +69,7 @@ impl HeldTxs {
             .by_prefix
             .get(TxId(prefix as u64))
             .filter(|f| f.held)
-            .map(|f| Tx {
-                id: TxId(f.id),
-                len: f.len,
-            });
+            .map(|f| f.tx(prefix));
         first.into_iter().chain(
             self.clashes
                 .iter()
@@ -87,7 +106,7 @@ mod tests {
 
     #[test]
     fn an_entry_stays_small() {
-        assert_eq!(std::mem::size_of::<First>(), 13);
+        assert_eq!(std::mem::size_of::<First>(), 10);
     }
 
     #[test]
@@ -101,12 +120,19 @@ mod tests {
             id: TxId(0x0200_0005),
             len: 20,
         };
+        // The first held under the prefix: every bit of its id above the prefix comes back.
+        let c = Tx {
+            id: TxId(0xfedc_ba98_7600_0005),
+            len: u32::MAX,
+        };
+        held.insert(c);
         held.insert(a);
         held.insert(b);
         assert_eq!(held.get(a.id), Some(a));
         assert_eq!(held.get(b.id), Some(b));
+        assert_eq!(held.get(c.id), Some(c));
         assert!(!held.contains(TxId(5)));
-        assert_eq!(held.under(5).collect::<Vec<_>>(), [a, b]);
-        assert_eq!(held.len(), 2);
+        assert_eq!(held.under(5).collect::<Vec<_>>(), [c, a, b]);
+        assert_eq!(held.len(), 3);
     }
 }

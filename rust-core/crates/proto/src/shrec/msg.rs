@@ -18,7 +18,9 @@ pub const SHORT_ID_LEN: usize = 4;
 pub const KEY_LEN: usize = 16;
 /// Most short IDs in one Announce or Request (as Bitcoin's MAX_INV_SZ).
 pub const MAX_IDS: usize = 50_000;
-const PREFIX_MASK: u32 = 0x00ff_ffff;
+/// A short ID's prefix is the tx id's low `PREFIX_BITS` bits.
+pub const PREFIX_BITS: u32 = 24;
+const PREFIX_MASK: u32 = (1 << PREFIX_BITS) - 1;
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct ShortId(pub u32);
