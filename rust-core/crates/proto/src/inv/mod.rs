@@ -24,6 +24,7 @@ pub mod counters;
 mod jitter;
 mod msg;
 mod record;
+mod state;
 
 pub use msg::{
     compact_size_len, InvMsg, HEADER_LEN, INV_VECTOR_LEN, MAX_INV_ENTRIES, MAX_PAYLOAD_BYTES,
@@ -98,15 +99,24 @@ pub enum InvTimer {
     Reply { to: PeerSession, id: TxId, len: u32 },
 }
 
+/// A tx the node lacks: the peers known to have it, in order, and whom it asked; and how many
+/// of its copies are being verified (which matters only until the node holds it).
+#[derive(Default)]
+struct Lacking {
+    known: Wanted,
+    /// Saturates: only 65,535 copies of one tx at once would reach it.
+    verifying: u16,
+}
+
 pub struct Inv {
     cfg: InvConfig,
     behaviour: Behaviour,
     peers: Peers,
     /// Every tx the node has held or received a copy of (`record.rs`).
     txs: Records,
-    /// Txs it lacks that a peer announced or sent: the peers known to have them, in order,
-    /// and whom it asked. Handed over to the record's marks once it holds the tx.
-    fetching: IdMap<TxId, Wanted>,
+    /// Txs it lacks that a peer announced or sent. Handed over to the record's marks once it
+    /// holds the tx.
+    fetching: IdMap<TxId, Lacking>,
     held: usize,
     /// Hashes waiting for each peer's Poisson timer, and whether that timer is armed.
     queued: Vec<Vec<TxId>>,
@@ -122,12 +132,10 @@ impl Inv {
     }
 
     fn hold(&mut self, tx: Tx, cx: &mut Ctx<'_, Self>) {
-        let rec = self.txs.entry(tx.id);
-        rec.held = true;
-        rec.len = tx.len;
+        self.txs.hold(tx);
         self.held += 1;
         // The announcers' order matters no more: keep who is known to have it, and whom we asked.
-        if let Some(known) = self.fetching.remove(&tx.id) {
+        if let Some(Lacking { known, .. }) = self.fetching.remove(&tx.id) {
             for &p in known.announcer_list() {
                 self.txs.set(tx.id, p, Mark::Known);
                 if known.asked(p) {
@@ -258,23 +266,22 @@ impl Inv {
         }
         let mut want = Few::default();
         for &id in ids.iter() {
-            let rec = self.txs.get(id);
-            if rec.held {
+            if self.txs.get(id).held() {
                 if !self.txs.set(id, from, Mark::Known) {
                     cx.count(&counters::DUPLICATE_INV, 1);
                 }
                 continue;
             }
-            let known = self.fetching.entry(id).or_default();
-            if !known.add(from) {
+            let lacking = self.fetching.entry(id).or_default();
+            if !lacking.known.add(from) {
                 cx.count(&counters::DUPLICATE_INV, 1);
             }
-            let busy = rec.verifying > 0 || known.in_flight.is_some();
+            let busy = lacking.verifying > 0 || lacking.known.in_flight.is_some();
             if self.cfg.dedup_requests && busy {
                 cx.count(&counters::REQUESTS_SAVED, 1);
                 continue;
             }
-            if known.ask(from, cx.timers) {
+            if lacking.known.ask(from, cx.timers) {
                 want.push(id);
             }
         }
@@ -286,8 +293,8 @@ impl Inv {
             let wait = millis(self.cfg.retry_timeout_ms);
             for &tx in want.iter() {
                 let timeout = cx.set_timer_in(wait, InvTimer::Retry(tx));
-                if let Some(known) = self.fetching.get_mut(&tx) {
-                    known.set_timeout(timeout);
+                if let Some(lacking) = self.fetching.get_mut(&tx) {
+                    lacking.known.set_timeout(timeout);
                 }
             }
         }
@@ -301,12 +308,10 @@ impl Inv {
             return;
         }
         for &id in ids.iter() {
-            let rec = self.txs.get(id);
-            if !rec.held {
+            let Some(len) = self.txs.held_len(id) else {
                 cx.count(&counters::GETDATA_UNKNOWN, 1);
                 continue;
-            }
-            let len = rec.len;
+            };
             if !self.may_send_about(id) {
                 continue;
             }
@@ -333,33 +338,36 @@ impl Inv {
             cx.count(&counters::OVERSIZED_TXS, 1);
             return;
         }
-        let held = self.txs.get(tx.id).held;
-        let requested = if held {
+        let fail_fast = self.cfg.fail_fast;
+        // With fail-fast, a copy of a tx held or being verified is dropped.
+        let (requested, dropped) = if self.txs.get(tx.id).held() {
             let asked = self.txs.has(tx.id, from, Mark::Asked);
             self.txs.set(tx.id, from, Mark::Known);
-            asked
+            (asked, fail_fast)
         } else {
-            let known = self.fetching.entry(tx.id).or_default();
-            let asked = known.asked(from);
-            known.add(from);
-            if known.in_flight == Some(from) {
-                known.in_flight = None;
+            let lacking = self.fetching.entry(tx.id).or_default();
+            let asked = lacking.known.asked(from);
+            lacking.known.add(from);
+            if lacking.known.in_flight == Some(from) {
+                lacking.known.in_flight = None;
             }
-            asked
+            let dropped = fail_fast && lacking.verifying > 0;
+            if !dropped {
+                lacking.verifying = lacking.verifying.saturating_add(1);
+            }
+            (asked, dropped)
         };
         if !requested {
             cx.count(&counters::UNREQUESTED_TXS, 1);
         }
-        let rec = self.txs.entry(tx.id);
-        if self.cfg.fail_fast && (rec.held || rec.verifying > 0) {
+        if dropped {
             cx.count(&counters::FAIL_FAST_DROPS, 1);
             return;
         }
-        rec.verifying = rec.verifying.saturating_add(1);
         // Counted up to 3: the second copy is counted once, and later ones are not.
-        rec.copies = rec.copies.saturating_add(1).min(3);
+        let copies = self.txs.entry(tx.id).add_copy();
         cx.count(&counters::VERIFICATIONS, 1);
-        if rec.copies == 2 {
+        if copies == 2 {
             cx.count(&counters::TXS_PROCESSED_TWICE, 1);
         }
         if self.cfg.validate_ms > 0.0 {
@@ -373,23 +381,20 @@ impl Inv {
     }
 
     fn on_verified(&mut self, tx: Tx, cx: &mut Ctx<'_, Self>) {
-        // A copy was being verified, so the record is there.
-        let rec = self.txs.entry(tx.id);
-        rec.verifying = rec.verifying.saturating_sub(1);
-        if !rec.held {
+        // Copies of a tx held already are not counted (see `Lacking`).
+        if let Some(lacking) = self.fetching.get_mut(&tx.id) {
+            lacking.verifying = lacking.verifying.saturating_sub(1);
+        }
+        if !self.txs.get(tx.id).held() {
             self.hold(tx, cx);
         }
     }
 
     fn on_retry(&mut self, id: TxId, cx: &mut Ctx<'_, Self>) {
-        let rec = self.txs.get(id);
-        if rec.held || rec.verifying > 0 {
-            return;
-        }
-        let Some(known) = self.fetching.get_mut(&id) else {
+        let Some(lacking) = self.fetching.get_mut(&id) else {
             return;
         };
-        if known.in_flight.take().is_none() {
+        if lacking.verifying > 0 || lacking.known.in_flight.take().is_none() {
             return;
         }
         self.request_next(id, cx);
@@ -401,7 +406,7 @@ impl Inv {
         if self.behaviour == Behaviour::Silent {
             return;
         }
-        let Some(known) = self.fetching.get_mut(&id) else {
+        let Some(Lacking { known, .. }) = self.fetching.get_mut(&id) else {
             return;
         };
         match known.ask_next(|p| self.peers.is_up(p), cx.timers) {
@@ -426,13 +431,16 @@ impl Inv {
             self.armed[p.idx()] = false;
         }
         self.txs.forget(p);
-        let stalled = forget_peer(self.fetching.iter_mut(), p);
+        let stalled = forget_peer(
+            self.fetching.iter_mut().map(|(id, l)| (id, &mut l.known)),
+            p,
+        );
         if !self.cfg.dedup_requests || self.behaviour == Behaviour::Silent {
             // Every announcer was asked as it announced, or none is asked at all.
             return;
         }
         for id in stalled {
-            if self.txs.get(id).verifying == 0 {
+            if self.fetching.get(&id).is_some_and(|l| l.verifying == 0) {
                 self.request_next(id, cx);
             }
         }
@@ -480,7 +488,7 @@ impl Protocol for Inv {
             }
             Input::PeerDown(p) => self.on_peer_down(p, cx),
             Input::Submit(tx) => {
-                if !self.txs.get(tx.id).held {
+                if !self.txs.get(tx.id).held() {
                     self.hold(tx, cx);
                 }
             }
@@ -540,15 +548,13 @@ impl Protocol for Inv {
     }
 
     fn tx_status(&self, tx: TxId) -> TxStatus {
-        let rec = self.txs.get(tx);
-        if rec.held {
-            TxStatus::Have
-        } else if rec.verifying > 0 {
-            TxStatus::Verifying
-        } else {
-            self.fetching
-                .get(&tx)
-                .map_or(TxStatus::Unknown, Wanted::status)
+        if self.txs.get(tx).held() {
+            return TxStatus::Have;
+        }
+        match self.fetching.get(&tx) {
+            Some(lacking) if lacking.verifying > 0 => TxStatus::Verifying,
+            Some(lacking) => lacking.known.status(),
+            None => TxStatus::Unknown,
         }
     }
 
@@ -573,11 +579,10 @@ impl Protocol for Inv {
         let mut ids: Vec<TxId> = self.fetching.keys().copied().collect();
         ids.sort_unstable();
         for id in ids {
-            let known = &self.fetching[&id];
+            let Lacking { known, verifying } = &self.fetching[&id];
             let from = known.in_flight.map_or(Cell::from("-"), Cell::Peer);
             let by = Cell::Peers(known.announcer_list().to_vec());
-            let verifying = self.txs.get(id).verifying;
-            wants.tx(id, vec![from, by, Cell::from(verifying as usize)]);
+            wants.tx(id, vec![from, by, Cell::from(*verifying as usize)]);
         }
         let mut queued = Table::new("hashes queued for the trickle", &["hashes"]);
         for (p, q) in self.queued.iter().enumerate() {

@@ -1,16 +1,17 @@
-//! What an `inv` node keeps per tx for as long as it runs: a 16-byte record in a dense table,
+//! What an `inv` node keeps per tx for as long as it runs: a 12-byte record in a dense table,
 //! so that the hash of a tx it already holds (most of what arrives) costs one read.
 //!
-//! A tx it lacks also has a `Wanted` (the announcers in order, the request in flight) in the
-//! node's map of txs being fetched; once it holds the tx, that order is never read again and
-//! the record keeps only who is known to have it and whom it asked, as bits.
+//! A tx it lacks also has an entry in the node's map of txs being fetched (the announcers in
+//! order, the request in flight, copies being verified); once it holds the tx, none of that is
+//! read again and the record keeps only who is known to have it and whom it asked, as bits.
 //!
 //! The record has bits for 32 peers. A node with more keeps the marks of peers 32 to 63 in a
 //! second dense table of the same bits, made only once such a peer is marked, and those of
-//! peers 64 and up (rare) in a hashed set: a node of 16 peers pays 16 bytes a tx, not the 24
+//! peers 64 and up (rare) in a hashed set: a node of 16 peers pays 12 bytes a tx, not the 20
 //! that bits for 64 would take, and one of 40 peers no more than it did with them.
 
-use crate::{IdSet, PeerIdx, TxId, TxIdMap};
+use super::state::State;
+use crate::{IdMap, IdSet, PeerIdx, Tx, TxId, TxIdMap};
 
 /// Which of 32 peers have a mark on a held tx. The default is none.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -26,13 +27,21 @@ struct Marks {
 pub(super) struct TxRecord {
     /// Once held: the marks of peers 0 to 31.
     marks: Marks,
-    /// Once held: its size.
-    pub len: u32,
-    /// Copies being verified. Saturates: only 65,535 copies of one tx at once would reach it.
-    pub verifying: u16,
-    /// Copies verified, counted up to two (`inv.txs_processed_twice` counts the second).
-    pub copies: u8,
-    pub held: bool,
+    /// Whether it is held, copies verified, and once held its size, in the bits `state.rs`
+    /// packs them in (12 bytes a record, not 16: one per tx and node for the whole run).
+    state: State,
+}
+
+impl TxRecord {
+    pub fn held(self) -> bool {
+        self.state.held()
+    }
+
+    /// Counts a verified copy; the copies counted so far, up to 3 (`inv.txs_processed_twice`
+    /// counts the second).
+    pub fn add_copy(&mut self) -> u32 {
+        self.state.add_copy()
+    }
 }
 
 /// Peers a `Marks` holds.
@@ -75,12 +84,14 @@ impl Marks {
     }
 }
 
-/// Every record of a node, the marks of its peers 32 to 63, and those of peers 64 and up.
+/// Every record of a node, the marks of its peers 32 to 63, those of peers 64 and up, and the
+/// sizes of held txs too long for a record's bits.
 #[derive(Default)]
 pub(super) struct Records {
     txs: TxIdMap<TxRecord>,
     wide: TxIdMap<Marks>,
     high: IdSet<(TxId, PeerIdx, Mark)>,
+    long: IdMap<TxId, u32>,
 }
 
 /// Where a peer's marks are kept: bit `b` of the record's marks, or of the wide table's.
@@ -108,6 +119,22 @@ impl Records {
     #[inline(always)]
     pub fn entry(&mut self, id: TxId) -> &mut TxRecord {
         self.txs.entry(id)
+    }
+
+    /// Records that the node holds `tx`.
+    pub fn hold(&mut self, tx: Tx) {
+        if !self.txs.entry(tx.id).state.hold(tx.len) {
+            self.long.insert(tx.id, tx.len);
+        }
+    }
+
+    /// The size of `id`, if held.
+    pub fn held_len(&self, id: TxId) -> Option<u32> {
+        let state = self.get(id).state;
+        if !state.held() {
+            return None;
+        }
+        state.len().or_else(|| self.long.get(&id).copied())
     }
 
     /// Whether `peer` has `mark` on held tx `id`.
@@ -152,7 +179,7 @@ mod tests {
 
     #[test]
     fn a_record_stays_small() {
-        assert_eq!(std::mem::size_of::<TxRecord>(), 16);
+        assert_eq!(std::mem::size_of::<TxRecord>(), 12);
     }
 
     #[test]

@@ -166,6 +166,24 @@ fn oversized_input_is_counted() {
 }
 
 #[test]
+fn a_tx_too_long_for_the_record_bits_is_relayed_at_its_size() {
+    let cfg = InvConfig {
+        max_tx_bytes: u32::MAX,
+        ..jitter(0.0)
+    };
+    let ms = Dur::from_millis;
+    let edges = [(0, 1, ms(10)), (1, 2, ms(10))];
+    for len in [3_000_000_000, 250] {
+        let mut net: TestNet<Inv> = TestNet::new(&cfg, 3, &edges, &[], 1);
+        net.submit_at(Time(0), 0, Tx { id: TxId(1), len });
+        net.run_until(Time(1_000_000));
+        assert_eq!(net.reached(TxId(1)), 3);
+        // Node 1 answers node 2's GETDATA with the size it was sent.
+        assert_eq!(net.payload_bytes_sent, 2 * u64::from(len));
+    }
+}
+
+#[test]
 fn spam_is_counted_as_unrequested() {
     let ms = Dur::from_millis;
     let edges = [(0, 1, ms(10)), (1, 2, ms(10))];
