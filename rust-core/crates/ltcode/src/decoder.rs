@@ -228,6 +228,9 @@ pub struct Decoder {
     shared: Option<IdMap>,
     /// Each sender's key schedule, apart so one symbol is hashed under all of them at once.
     hashers: Vec<ShortIdHasher>,
+    /// Each sender's mask where one table serves them all (0 elsewhere), apart from the keys:
+    /// the hint before a codeword (`warm_early`) loads one line of them, not every key.
+    masks: Vec<u32>,
     /// Peeling window: ring of `peel_window` values, grown on demand.
     ring: Vec<u8>,
     /// The digest of each value in the ring (`Form::DigestedBytes` only: the other forms'
@@ -283,6 +286,7 @@ impl Decoder {
             senders: Vec::new(),
             shared: one_table.then(|| IdMap::new(mix.0, mix.1)),
             hashers: Vec::new(),
+            masks: Vec::new(),
             ring: Vec::new(),
             digests: Vec::new(),
             learned: 0,
@@ -347,11 +351,13 @@ impl Decoder {
             Some(slot) => {
                 self.senders[slot] = sender;
                 self.hashers[slot] = hasher;
+                self.masks[slot] = hasher.mask().unwrap_or(0);
                 slot as SenderId
             }
             None => {
                 self.senders.push(sender);
                 self.hashers.push(hasher);
+                self.masks.push(hasher.mask().unwrap_or(0));
                 (self.senders.len() - 1) as SenderId
             }
         }
@@ -572,12 +578,12 @@ impl Decoder {
         ids.iter().for_each(|&id| ids_table.warm(id ^ mask));
     }
 
-    /// A hint before `warm`: starts loading every sender's key, which `warm` reads for the
-    /// sender's mask where one table serves every sender (elsewhere it reads no key).
+    /// A hint before `warm`: starts loading every sender's mask, which `warm` reads where one
+    /// table serves every sender (elsewhere it reads none).
     #[inline]
     pub fn warm_early(&self) {
         if self.shared.is_some() {
-            prefetch_all(&self.hashers[..]);
+            prefetch_all(&self.masks[..]);
         }
     }
 
@@ -586,11 +592,7 @@ impl Decoder {
     #[inline]
     fn mask(&self, sender: SenderId) -> u32 {
         match self.shared {
-            Some(_) => self
-                .hashers
-                .get(sender as usize)
-                .and_then(|h| h.mask())
-                .unwrap_or(0),
+            Some(_) => self.masks.get(sender as usize).copied().unwrap_or(0),
             None => 0,
         }
     }

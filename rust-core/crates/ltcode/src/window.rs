@@ -5,7 +5,6 @@
 use crate::digest::{Digest, DIGEST_LEN};
 use crate::form::Form;
 use crate::params::{ParamError, Params};
-use crate::prefetch::prefetch_all;
 
 #[derive(Clone, Debug)]
 pub struct CodingWindow {
@@ -112,12 +111,6 @@ impl CodingWindow {
     /// Members held once full (k).
     pub fn capacity(&self) -> usize {
         self.capacity
-    }
-
-    /// Starts loading the members' values: what encoding a codeword reads, at positions
-    /// drawn as it is encoded.
-    pub fn warm(&self) {
-        prefetch_all(&self.data[..]);
     }
 
     /// Where the member with sequence number `seq` is (or was) held.

@@ -689,24 +689,9 @@ impl Protocol for Strokkur {
         }
     }
 
-    /// What sending a codeword to the peer reads beyond the node: the peer's entry (its link
-    /// state, with which members the link named) and every member of the coding window. Not a
-    /// link's cached short IDs where naming costs a hash (no simulation of stand-ins has them):
-    /// a codeword names only a few of them, and asking for them all made strokkur-250 about 6%
-    /// slower.
-    #[cfg(not(target_arch = "wasm32"))]
-    #[inline(always)]
-    fn warm_timer(&self, timer: &StrokkurTimer) {
-        let StrokkurTimer::Send(to) = timer else {
-            return;
-        };
-        if let Some(peer) = self.peers.get(to.idx()) {
-            crate::prefetch::prefetch_all(peer);
-        }
-        if let Some(codec) = &self.codec {
-            codec.window.warm();
-        }
-    }
+    // No `warm_timer`: asking for the peer's entry and the coding window (about 30 lines)
+    // before each codeword sent made the 250-node bench 3-6% slower. The window stays cached
+    // between a node's codewords, and the prefetches took fill buffers the arrivals' misses need.
 
     /// A codeword's ID list (which `warm` reads) and its payload.
     #[cfg(not(target_arch = "wasm32"))]
