@@ -332,6 +332,7 @@ impl Decoder {
     /// peel its codewords.
     pub fn add_sender(&mut self, key: &LinkKey) -> SenderId {
         let hasher = ShortIdHasher::for_form(key, self.form);
+        let mask = hasher.mask().unwrap_or(0);
         let mut sender = Sender {
             ids: IdMap::new(self.mix.0, self.mix.1),
             stats: SenderStats::default(),
@@ -351,13 +352,13 @@ impl Decoder {
             Some(slot) => {
                 self.senders[slot] = sender;
                 self.hashers[slot] = hasher;
-                self.masks[slot] = hasher.mask().unwrap_or(0);
+                self.masks[slot] = mask;
                 slot as SenderId
             }
             None => {
                 self.senders.push(sender);
                 self.hashers.push(hasher);
-                self.masks.push(hasher.mask().unwrap_or(0));
+                self.masks.push(mask);
                 (self.senders.len() - 1) as SenderId
             }
         }

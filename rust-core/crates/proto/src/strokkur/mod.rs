@@ -659,7 +659,7 @@ impl Protocol for Strokkur {
     #[cfg(not(target_arch = "wasm32"))]
     const WARM_LINES: usize = std::mem::size_of::<Self>().div_ceil(64) + 1;
 
-    /// What `warm` reads through the node: the sender's peer entry and the decoder's keys.
+    /// What `warm` reads through the node: the sender's peer entry and the decoder's masks.
     ///
     /// None of the warms are on WebAssembly: there a warm is a load, not a prefetch, and with
     /// these compiled in the 250-node WASM bench ran about 10% slower although the engine
