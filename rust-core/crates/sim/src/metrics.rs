@@ -53,11 +53,18 @@ pub struct Metrics {
     pub logs: Vec<ArrivalLog>,
     /// First arrivals not yet written to `logs`: (node, tx, delay after creation in µs).
     pending: Vec<(u32, u32, u64)>,
+    /// Flush `pending` when it holds this many.
+    max_pending: usize,
 }
 
 pub const NOT_YET: u64 = u64::MAX;
-/// First arrivals buffered before they are written to the logs (16 bytes each).
-const MAX_PENDING: usize = 1 << 16;
+/// First arrivals buffered before they are written to the logs (16 bytes each): about 256 a
+/// node, so that a flush writes each of a node's 16 rows some 16 times while its lines are
+/// cached (1,000 nodes flooding 100,000 txs: 28.3 s at 64 a node, 19.9 s at 256), within 1 MB
+/// and 16 MB.
+fn max_pending(nodes: usize) -> usize {
+    nodes.saturating_mul(256).clamp(1 << 16, 1 << 20)
+}
 
 impl Metrics {
     pub fn new(net: &Network, plan: &TxPlan, layout: Layout) -> Metrics {
@@ -85,6 +92,7 @@ impl Metrics {
             sites: Vec::new(),
             logs: (0..n).map(|_| ArrivalLog::new(layout)).collect(),
             pending: Vec::new(),
+            max_pending: max_pending(n),
         }
     }
 
@@ -118,7 +126,7 @@ impl Metrics {
         // Buffered: writing the logs node by node later touches each log's rows once
         // instead of chasing its tree pointers on every delivery.
         self.pending.push((node as u32, tx as u32, latency));
-        if self.pending.len() >= MAX_PENDING {
+        if self.pending.len() >= self.max_pending {
             // A long step budget must not hold a whole run's arrivals in the buffer.
             self.flush_arrivals();
         }
