@@ -224,9 +224,11 @@ impl Encoder {
             Form::Bytes | Form::DigestedBytes => 0,
             Form::StandIn => window.symbol_len(),
         };
-        // A link's cache is cold by its next codeword: its misses overlap when warmed first.
+        // A link's cache is cold by its next codeword, and in a large network so is the
+        // window: their misses overlap when warmed first.
         for &pos in positions {
             link.warm(pos);
+            window.warm(pos);
         }
         for &pos in positions {
             out.ids.push(link.id_of(window, pos));

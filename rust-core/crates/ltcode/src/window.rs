@@ -5,6 +5,7 @@
 use crate::digest::{Digest, DIGEST_LEN};
 use crate::form::Form;
 use crate::params::{ParamError, Params};
+use crate::prefetch::warm;
 
 #[derive(Clone, Debug)]
 pub struct CodingWindow {
@@ -126,6 +127,16 @@ impl CodingWindow {
     /// The value of the member at `pos` (< len); positions are stable while the member stays.
     pub fn member(&self, pos: usize) -> &[u8] {
         &self.data[pos * self.value_len..(pos + 1) * self.value_len]
+    }
+
+    /// Starts loading what encoding reads of the member at `pos`: its value (each line, the
+    /// last too, as a value may straddle one) and its name.
+    pub fn warm(&self, pos: usize) {
+        let value = self.member(pos);
+        value.iter().step_by(64).chain(value.last()).for_each(warm);
+        if self.form == Form::DigestedBytes {
+            warm(&self.digests[pos]);
+        }
     }
 
     /// What short IDs hash for the member at `pos`: its bytes, or its digest (see `form`).
