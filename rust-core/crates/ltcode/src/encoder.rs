@@ -17,7 +17,7 @@
 use crate::form::Form;
 use crate::named::Named;
 use crate::params::{ParamError, Params};
-use crate::prefetch::warm;
+use crate::prefetch::{prefetch, warm};
 use crate::rng::{below, CodecRng};
 use crate::shortid::{LinkKey, ShortId, ShortIdHasher};
 use crate::soliton::RobustSoliton;
@@ -170,6 +170,14 @@ impl Encoder {
             picked: Vec::new(),
             positions: Vec::new(),
         })
+    }
+
+    /// Starts loading what drawing a codeword's members reads and writes first: the degree
+    /// table and the scratch lists (in a large network they are cold by a node's next codeword).
+    pub fn warm(&self) {
+        self.soliton.warm();
+        prefetch(self.picked.as_ptr());
+        prefetch(self.positions.as_ptr());
     }
 
     pub fn soliton(&self) -> &RobustSoliton {

@@ -1,5 +1,6 @@
 //! The Robust Soliton degree distribution (Luby, "LT codes", 2002) as a sampling table.
 
+use crate::prefetch::prefetch;
 use crate::rng::CodecRng;
 
 /// Degrees 1..=k with cumulative thresholds on the u64 range, so a sample is one draw and a
@@ -77,6 +78,12 @@ impl RobustSoliton {
             .enumerate()
             .map(|(i, p)| (i + 1) as f64 * p)
             .sum()
+    }
+
+    /// Starts loading the start of the table, where most draws end (degrees 1 to 8 in its
+    /// first line at k=50: 87% of them).
+    pub fn warm(&self) {
+        prefetch(self.thresholds.as_ptr());
     }
 
     pub fn sample(&self, rng: &mut (impl CodecRng + ?Sized)) -> usize {
