@@ -129,13 +129,11 @@ impl CodingWindow {
         &self.data[pos * self.value_len..(pos + 1) * self.value_len]
     }
 
-    /// Starts loading what encoding reads of the member at `pos`: its value (each line, the
-    /// last too, as a value may straddle one) and its name.
+    /// Starts loading the member at `pos` (its first line: one prefetch a member, as where the
+    /// window is cached every one is a cost).
     pub fn warm(&self, pos: usize) {
-        let value = self.member(pos);
-        value.iter().step_by(64).chain(value.last()).for_each(warm);
-        if self.form == Form::DigestedBytes {
-            warm(&self.digests[pos]);
+        if let Some(first) = self.member(pos).first() {
+            warm(first);
         }
     }
 
