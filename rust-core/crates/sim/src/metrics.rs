@@ -53,8 +53,6 @@ pub struct Metrics {
     pub logs: Vec<ArrivalLog>,
     /// First arrivals not yet written to `logs`: (node, tx, delay after creation in µs).
     pending: Vec<(u32, u32, u64)>,
-    /// Flush `pending` when it holds this many.
-    max_pending: usize,
 }
 
 pub const NOT_YET: u64 = u64::MAX;
@@ -92,7 +90,6 @@ impl Metrics {
             sites: Vec::new(),
             logs: (0..n).map(|_| ArrivalLog::new(layout)).collect(),
             pending: Vec::new(),
-            max_pending: max_pending(n),
         }
     }
 
@@ -126,7 +123,7 @@ impl Metrics {
         // Buffered: writing the logs node by node later touches each log's rows once
         // instead of chasing its tree pointers on every delivery.
         self.pending.push((node as u32, tx as u32, latency));
-        if self.pending.len() >= self.max_pending {
+        if self.pending.len() >= max_pending(self.nodes) {
             // A long step budget must not hold a whole run's arrivals in the buffer.
             self.flush_arrivals();
         }

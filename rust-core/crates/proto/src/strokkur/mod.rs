@@ -696,8 +696,8 @@ impl Protocol for Strokkur {
     #[cfg(not(target_arch = "wasm32"))]
     #[inline(always)]
     fn warm_timer(&self, timer: &StrokkurTimer) {
-        if let StrokkurTimer::Send(peer) = timer {
-            if let Some(peer) = self.peers.get(peer.idx()) {
+        if let StrokkurTimer::Send(to) = timer {
+            if let Some(peer) = self.peers.get(to.idx()) {
                 crate::prefetch::prefetch_all(peer);
             }
             if let Some(spare) = self.spare.last() {
