@@ -1006,7 +1006,13 @@ impl Protocol for Gossipsub {
                 prefetch_all(&self.acache);
                 prefetch_all(&self.mcache);
             }
-            Rpc::IHave { .. } => self.peers.prefetch_topic(topic),
+            Rpc::IHave { ids, .. } => {
+                self.peers.prefetch_topic(topic);
+                // The ids themselves were asked for by `warm_message`, earlier.
+                if let Some(&id) = ids.first() {
+                    self.seen.prefetch(id);
+                }
+            }
             Rpc::IAnnounce { id, .. } => {
                 self.seen.prefetch(*id);
                 prefetch_all(&self.acache);
@@ -1015,6 +1021,17 @@ impl Protocol for Gossipsub {
                 prefetch_all(&self.dont_want);
                 prefetch_all(&self.mcache);
             }
+            _ => {}
+        }
+    }
+
+    /// The id lists gossip carries live in their own buffers.
+    #[inline(always)]
+    fn warm_message(msg: &Rpc) {
+        use crate::prefetch::prefetch;
+        match msg {
+            Rpc::IHave { ids, .. } => prefetch(ids.as_ptr()),
+            Rpc::IWant(ids) => prefetch(ids.as_ptr()),
             _ => {}
         }
     }
