@@ -166,7 +166,7 @@ impl Encoder {
     pub fn new(params: &Params) -> Result<Encoder, ParamError> {
         params.validate()?;
         Ok(Encoder {
-            soliton: RobustSoliton::new(params.window, params.c, params.delta),
+            soliton: RobustSoliton::shared(params.window, params.c, params.delta),
             picked: Vec::new(),
             positions: Vec::new(),
         })

@@ -1,15 +1,25 @@
 //! The Robust Soliton degree distribution (Luby, "LT codes", 2002) as a sampling table.
 
+use std::cell::RefCell;
+use std::sync::Arc;
+
 use crate::prefetch::prefetch;
 use crate::rng::CodecRng;
 
 /// Degrees 1..=k with cumulative thresholds on the u64 range, so a sample is one draw and a
 /// short search. Built with libm so the table is bit-identical natively and in WASM.
+/// Clones share the table.
 #[derive(Clone, Debug)]
 pub struct RobustSoliton {
     /// `thresholds[i]`: a draw below it (and not below `thresholds[i-1]`) gives degree i+1.
-    thresholds: Vec<u64>,
-    probabilities: Vec<f64>,
+    thresholds: Arc<[u64]>,
+    probabilities: Arc<[f64]>,
+}
+
+thread_local! {
+    /// The table `shared` built last on this thread, and its parameters (c and delta as bits).
+    static LAST_BUILT: RefCell<Option<((usize, u64, u64), RobustSoliton)>> =
+        const { RefCell::new(None) };
 }
 
 impl RobustSoliton {
@@ -54,9 +64,26 @@ impl RobustSoliton {
             *last = u64::MAX;
         }
         RobustSoliton {
-            thresholds,
-            probabilities,
+            thresholds: thresholds.into(),
+            probabilities: probabilities.into(),
         }
+    }
+
+    /// The same table as `new`, shared with the last one built here for the same parameters:
+    /// every node of a run samples from one table, which stays cached, not one of its own.
+    pub fn shared(k: usize, c: f64, delta: f64) -> RobustSoliton {
+        let key = (k, c.to_bits(), delta.to_bits());
+        LAST_BUILT.with(|last| {
+            let mut last = last.borrow_mut();
+            match &*last {
+                Some((built_for, table)) if *built_for == key => table.clone(),
+                _ => {
+                    let table = RobustSoliton::new(k, c, delta);
+                    *last = Some((key, table.clone()));
+                    table
+                }
+            }
+        })
     }
 
     pub fn max_degree(&self) -> usize {
@@ -133,5 +160,22 @@ mod tests {
         }
         let mean = (1..=50).map(|d| d as f64 * counts[d] as f64).sum::<f64>() / n as f64;
         assert!((mean - s.mean()).abs() < 0.1);
+    }
+
+    #[test]
+    fn shared_tables_are_the_tables_new_builds() {
+        let a = RobustSoliton::shared(50, 0.03, 0.5);
+        let b = RobustSoliton::shared(50, 0.03, 0.5);
+        assert!(
+            Arc::ptr_eq(&a.thresholds, &b.thresholds),
+            "one table for equal parameters"
+        );
+        let other = RobustSoliton::shared(50, 0.03, 0.25);
+        assert!(!Arc::ptr_eq(&a.thresholds, &other.thresholds));
+        for (shared, delta) in [(&a, 0.5), (&other, 0.25)] {
+            let fresh = RobustSoliton::new(50, 0.03, delta);
+            assert_eq!(shared.thresholds, fresh.thresholds);
+            assert_eq!(shared.probabilities, fresh.probabilities);
+        }
     }
 }
