@@ -16,10 +16,12 @@ pub struct RobustSoliton {
     probabilities: Arc<[f64]>,
 }
 
+/// The parameters a table is built for: k, then c and delta as bits.
+type Key = (usize, u64, u64);
+
 thread_local! {
-    /// The table `shared` built last on this thread, and its parameters (c and delta as bits).
-    static LAST_BUILT: RefCell<Option<((usize, u64, u64), RobustSoliton)>> =
-        const { RefCell::new(None) };
+    /// The table `shared` built last on this thread, and its parameters.
+    static LAST_BUILT: RefCell<Option<(Key, RobustSoliton)>> = const { RefCell::new(None) };
 }
 
 impl RobustSoliton {
@@ -72,7 +74,7 @@ impl RobustSoliton {
     /// The same table as `new`, shared with the last one built here for the same parameters:
     /// every node of a run samples from one table, which stays cached, not one of its own.
     pub fn shared(k: usize, c: f64, delta: f64) -> RobustSoliton {
-        let key = (k, c.to_bits(), delta.to_bits());
+        let key: Key = (k, c.to_bits(), delta.to_bits());
         LAST_BUILT.with(|last| {
             let mut last = last.borrow_mut();
             match &*last {
