@@ -100,6 +100,7 @@ pub mod encoder;
 pub mod form;
 pub mod fragment;
 mod idmap;
+pub mod last_built;
 mod named;
 pub mod params;
 pub mod peeling;

@@ -3,6 +3,7 @@
 use std::cell::RefCell;
 use std::sync::Arc;
 
+use crate::last_built::{reuse_or_build, LastBuilt};
 use crate::prefetch::prefetch;
 use crate::rng::CodecRng;
 
@@ -16,12 +17,9 @@ pub struct RobustSoliton {
     probabilities: Arc<[f64]>,
 }
 
-/// The parameters a table is built for: k, then c and delta as bits.
-type Key = (usize, u64, u64);
-
 thread_local! {
-    /// The table `shared` built last on this thread, and its parameters.
-    static LAST_BUILT: RefCell<Option<(Key, RobustSoliton)>> = const { RefCell::new(None) };
+    /// The table `shared` built last on this thread, for k and the bits of c and delta.
+    static LAST_BUILT: LastBuilt<(usize, u64, u64), RobustSoliton> = const { RefCell::new(None) };
 }
 
 impl RobustSoliton {
@@ -74,18 +72,8 @@ impl RobustSoliton {
     /// The same table as `new`, shared with the last one built here for the same parameters:
     /// every node of a run samples from one table, which stays cached, not one of its own.
     pub fn shared(k: usize, c: f64, delta: f64) -> RobustSoliton {
-        let key: Key = (k, c.to_bits(), delta.to_bits());
-        LAST_BUILT.with(|last| {
-            let mut last = last.borrow_mut();
-            match &*last {
-                Some((built_for, table)) if *built_for == key => table.clone(),
-                _ => {
-                    let table = RobustSoliton::new(k, c, delta);
-                    *last = Some((key, table.clone()));
-                    table
-                }
-            }
-        })
+        let key = (k, c.to_bits(), delta.to_bits());
+        reuse_or_build(&LAST_BUILT, &key, || RobustSoliton::new(k, c, delta))
     }
 
     pub fn max_degree(&self) -> usize {

@@ -4,6 +4,7 @@
 //! `D_announce` and the INEED timeout.
 
 use crate::Dur;
+use ltcode::last_built::{reuse_or_build, LastBuilt};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::cell::RefCell;
@@ -401,7 +402,7 @@ fn finite_or(x: f64, fallback: f64) -> f64 {
 
 thread_local! {
     /// The parameters last built, with the configuration they were built from.
-    static LAST_BUILT: RefCell<Option<(GossipsubConfig, Arc<Params>)>> = const { RefCell::new(None) };
+    static LAST_BUILT: LastBuilt<GossipsubConfig, Arc<Params>> = const { RefCell::new(None) };
 }
 
 impl Params {
@@ -409,17 +410,7 @@ impl Params {
     /// row (the nodes of a run): a copy per node would cost each message several cache misses
     /// on networks too big for the CPU's caches (100,000 nodes: about 10% of the run).
     pub fn shared(c: &GossipsubConfig) -> Arc<Params> {
-        LAST_BUILT.with(|last| {
-            let mut last = last.borrow_mut();
-            match &*last {
-                Some((built_from, params)) if built_from == c => params.clone(),
-                _ => {
-                    let params = Arc::new(Params::from_config(c));
-                    *last = Some((c.clone(), params.clone()));
-                    params
-                }
-            }
-        })
+        reuse_or_build(&LAST_BUILT, c, || Arc::new(Params::from_config(c)))
     }
 
     pub fn from_config(c: &GossipsubConfig) -> Params {
