@@ -59,7 +59,7 @@ pub fn demo_flood(seed: u64, nodes: u32, degree: u32) -> Result<DemoRun, Scenari
     let done = run.finish();
     let mut arrival_us = vec![-1.0; nodes as usize];
     arrival_us[origin as usize] = 0.0;
-    for &(node, _, t) in &done.metrics.arrivals(&prep.plan) {
+    for (node, _, t) in done.metrics.arrivals(&prep.plan) {
         arrival_us[node as usize] = t as f64;
     }
     Ok(DemoRun {

@@ -69,7 +69,7 @@ fn arrivals(s: Scenario) -> Vec<(u32, u32, u64)> {
     let prep = Prepared::new(s).unwrap();
     let mut run = start_run(&prep, 0, &EngineOptions::default()).unwrap().run;
     run.run_until(u64::MAX);
-    let mut a = run.metrics().arrivals(&prep.plan);
+    let mut a: Vec<_> = run.metrics().arrivals(&prep.plan).collect();
     a.sort_by_key(|&(node, tx, t)| (t, tx, node));
     a
 }

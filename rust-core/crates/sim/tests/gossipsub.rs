@@ -71,7 +71,7 @@ fn measure(prep: &Prepared, run: usize, deadline_ms: f64) -> Measured {
     // Per tx: how many honest nodes got it and when the last of them did.
     let mut reached = vec![0usize; txs];
     let mut last_us = vec![0u64; txs];
-    for &(node, tx, t) in &done.metrics.arrivals(plan) {
+    for (node, tx, t) in done.metrics.arrivals(plan) {
         if net.is_honest(node as usize) {
             let tx = tx as usize;
             reached[tx] += 1;

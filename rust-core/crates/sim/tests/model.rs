@@ -72,7 +72,7 @@ fn flooding_latency_is_the_shortest_path_latency() {
     let mut run = start_run(&prep, 0, &EngineOptions::default()).unwrap().run;
     run.run_until(u64::MAX);
     let done = run.finish();
-    let arrivals = done.metrics.arrivals(&prep.plan);
+    let arrivals: Vec<_> = done.metrics.arrivals(&prep.plan).collect();
     assert_eq!(arrivals.len(), 20 * 299, "every node gets every tx");
     let mut by_origin = std::collections::BTreeMap::new();
     for &(node, tx, t) in &arrivals {
@@ -159,12 +159,7 @@ fn a_slow_uplink_delays_the_later_copies() {
     let prep = Prepared::new(s).unwrap();
     let mut run = start_run(&prep, 0, &EngineOptions::default()).unwrap().run;
     run.run_until(u64::MAX);
-    let mut times: Vec<u64> = run
-        .metrics()
-        .arrivals(&prep.plan)
-        .iter()
-        .map(|a| a.2)
-        .collect();
+    let mut times: Vec<u64> = run.metrics().arrivals(&prep.plan).map(|a| a.2).collect();
     times.sort();
     // 12,500 B + 3 B of framing at 1 Mbit/s = 100.024 ms each, plus 10 ms latency and the
     // receiver's 1 Gbit/s downlink (100 us).
