@@ -8,6 +8,9 @@ use std::io::Write;
 use std::process::ExitCode;
 use std::sync::Mutex;
 
+#[cfg(target_os = "linux")]
+mod huge_pages;
+
 const HELP: &str = "\
 txsim - simulate transaction broadcast protocols
 
@@ -41,6 +44,8 @@ With --only, the studies run replace theirs on the page already in --out; the ot
 ";
 
 fn main() -> ExitCode {
+    #[cfg(target_os = "linux")]
+    huge_pages::collapse_in_background();
     let args: Vec<String> = std::env::args().skip(1).collect();
     match dispatch(&args) {
         Ok(()) => ExitCode::SUCCESS,
