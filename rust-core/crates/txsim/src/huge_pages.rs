@@ -10,8 +10,10 @@
 //! the thread at its first refusal.
 //!
 //! Measured (pairs of builds, same machine): strokkur-250.json with 2 jobs 104.0 -> 96.1 s at
-//! the same peak; strokkur-scale-4000-d16.json 157.7 -> 148.7 s. Runs of a few seconds gain
-//! nothing: their memory is resident only by the time they end.
+//! the same peak; strokkur-scale-4000-d16.json 157.7 -> 148.7 s; INV and Shrec on its network
+//! 5% less CPU. Runs of a few seconds gain nothing (their memory is resident only by the time
+//! they end), nor does `txsim reproduce` as a whole: 276 s either way, its user time 36 s lower
+//! and its system time 28 s higher (the copies; memory freed and refilled is collapsed again).
 
 use std::ffi::c_void;
 use std::time::Duration;
@@ -63,13 +65,7 @@ fn sweep() -> Sweep {
         let [range, "rw-p", _, _, "0"] = fields[..] else {
             continue;
         };
-        let Some((start, end)) = range.split_once('-') else {
-            continue;
-        };
-        if let (Ok(start), Ok(end)) = (
-            usize::from_str_radix(start, 16),
-            usize::from_str_radix(end, 16),
-        ) {
+        if let Some((start, end)) = address_range(range) {
             match collapse_resident(start, end) {
                 Sweep::Asked(n) => asked += n,
                 Sweep::Unsupported => return Sweep::Unsupported,
@@ -77,6 +73,15 @@ fn sweep() -> Sweep {
         }
     }
     Sweep::Asked(asked)
+}
+
+/// A mapping's addresses as `/proc/self/maps` and `smaps` write them: `start-end` in hex.
+fn address_range(text: &str) -> Option<(usize, usize)> {
+    let (start, end) = text.split_once('-')?;
+    Some((
+        usize::from_str_radix(start, 16).ok()?,
+        usize::from_str_radix(end, 16).ok()?,
+    ))
 }
 
 /// Collapses the 2 MiB ranges between `start` and `end` whose every page is resident.
@@ -118,15 +123,10 @@ mod tests {
         let smaps = std::fs::read_to_string("/proc/self/smaps").unwrap_or_default();
         let mut inside = false;
         for line in smaps.lines() {
-            if let Some((range, _)) = line.split_once(' ') {
-                if let Some((a, b)) = range.split_once('-') {
-                    if let (Ok(a), Ok(b)) =
-                        (usize::from_str_radix(a, 16), usize::from_str_radix(b, 16))
-                    {
-                        inside = (a..b).contains(&addr);
-                        continue;
-                    }
-                }
+            let first = line.split_whitespace().next().unwrap_or_default();
+            if let Some((start, end)) = address_range(first) {
+                inside = (start..end).contains(&addr);
+                continue;
             }
             if let Some(kb) = line.strip_prefix("AnonHugePages:").filter(|_| inside) {
                 return kb
