@@ -89,11 +89,9 @@ fn address_range(text: &str) -> Option<(usize, usize)> {
 fn collapse_resident(start: usize, end: usize) -> Sweep {
     let mut resident = [0u8; HUGE_PAGE / PAGE];
     let mut collapsed = 0;
-    let first = start.next_multiple_of(HUGE_PAGE);
-    for range in (first..end).step_by(HUGE_PAGE) {
-        if range + HUGE_PAGE > end {
-            break;
-        }
+    // The whole huge pages inside the mapping.
+    let (first, last) = (start.next_multiple_of(HUGE_PAGE), end - end % HUGE_PAGE);
+    for range in (first..last).step_by(HUGE_PAGE) {
         let at = range as *mut c_void;
         // SAFETY: mincore writes one byte per page of the mapped range into `resident`, which
         // has room for all of them.
@@ -129,12 +127,7 @@ mod tests {
                 continue;
             }
             if let Some(kb) = line.strip_prefix("AnonHugePages:").filter(|_| inside) {
-                return kb
-                    .trim()
-                    .trim_end_matches(" kB")
-                    .trim()
-                    .parse()
-                    .unwrap_or(0);
+                return crate::kilobytes(kb).unwrap_or(0);
             }
         }
         0

@@ -606,9 +606,14 @@ fn peak_rss_mb() -> f64 {
     status
         .lines()
         .find_map(|l| l.strip_prefix("VmHWM:"))
-        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<f64>().ok())
-        .map(|kb| kb / 1024.0)
+        .and_then(kilobytes)
+        .map(|kb| kb as f64 / 1024.0)
         .unwrap_or(f64::NAN)
+}
+
+/// The number in a `/proc` field's value written in kB ("   2048 kB").
+fn kilobytes(value: &str) -> Option<u64> {
+    value.trim().trim_end_matches("kB").trim().parse().ok()
 }
 
 fn cmd_bench(args: &[String]) -> Result<(), String> {
