@@ -18,18 +18,21 @@
 //! A known entry names its symbol by sequence number, so whether the symbol is still in the
 //! peeling window follows from the number alone (no per-sender record of the ring to read).
 //!
-//! Storage is flat: codewords and edges live in slabs with free lists, each codeword keeps
-//! the XOR of its remaining unknown IDs (so a degree-1 codeword names its last ID without a
-//! list), and edges form doubly linked lists per waiting ID plus a singly linked list per
-//! codeword (used to unlink them when the codeword retires).
+//! Storage is flat: codewords (`pending`) and edges (`edges`) live in slabs with free lists,
+//! each codeword keeps the XOR of its remaining unknown IDs (so a degree-1 codeword names its
+//! last ID without a list), and edges form doubly linked lists per waiting ID; a codeword's
+//! own edges sit together (used to unlink them when the codeword retires).
 
 use std::collections::VecDeque;
 
 use crate::digest::{Digest, DIGEST_LEN};
+use crate::edges::{Edge, Edges, NIL};
 use crate::form::Form;
 use crate::idmap::IdMap;
 use crate::params::{ParamError, Params};
+use crate::pending::Codewords;
 use crate::prefetch::{prefetch_all, warm};
+use crate::ring::Ring;
 use crate::rng::CodecRng;
 use crate::shortid::{common_id, ids_into, LinkKey, ShortId, ShortIdHasher};
 use crate::window::WrongLength;
@@ -83,7 +86,6 @@ pub struct SenderStats {
     pub lost: u64,
 }
 
-const NIL: u32 = u32::MAX;
 /// Map entries: the top bit clear means "known: the symbol with this sequence number (mod
 /// 2^31)"; set means "missing: waiting codewords' edge list starts at the edge in the low
 /// bits". Known entries keep the bit clear so that none is all ones, the map's mark of an
@@ -185,29 +187,6 @@ struct Sender {
     queued: usize,
 }
 
-#[derive(Clone, Copy, Debug)]
-struct Edge {
-    cw: u32,
-    id: ShortId,
-    prev: u32,
-    next: u32,
-    next_in_cw: u32,
-    linked: bool,
-}
-
-#[derive(Clone, Copy, Debug)]
-struct Pending {
-    sender: SenderId,
-    generation: u32,
-    remaining: u32,
-    id_xor: ShortId,
-    first_edge: u32,
-    /// Where its entry in `expiry` is: the entry's index plus `expiry_taken` (wrapping).
-    queued_at: u32,
-    live: bool,
-    queued: bool,
-}
-
 /// The slot of an entry in `expiry` whose codeword was resolved or lost.
 const GONE: u32 = u32::MAX;
 
@@ -232,7 +211,7 @@ pub struct Decoder {
     /// the hint before a codeword (`warm_early`) loads one line of them, not every key.
     masks: Vec<u32>,
     /// Peeling window: ring of `peel_window` values, grown on demand.
-    ring: Vec<u8>,
+    ring: Ring,
     /// The digest of each value in the ring (`Form::DigestedBytes` only: the other forms'
     /// values hold their names).
     digests: Vec<Digest>,
@@ -242,11 +221,8 @@ pub struct Decoder {
     next_pos: usize,
     /// Symbols evicted since stale map entries were last swept.
     evicted: usize,
-    codewords: Vec<Pending>,
-    payloads: Vec<u8>,
-    free_codewords: Vec<u32>,
-    edges: Vec<Edge>,
-    free_edges: Vec<u32>,
+    codewords: Codewords,
+    edges: Edges,
     /// Codewords waiting on missing symbols, in arrival order: (slot, deadline), the slot
     /// `GONE` once the codeword is retired. Retiring marks the entry itself, so that dropping
     /// retired entries reads no codeword: the oldest ones are no longer in the cache.
@@ -287,16 +263,13 @@ impl Decoder {
             shared: one_table.then(|| IdMap::new(mix.0, mix.1)),
             hashers: Vec::new(),
             masks: Vec::new(),
-            ring: Vec::new(),
+            ring: Ring::new(params.value_len()),
             digests: Vec::new(),
             learned: 0,
             next_pos: 0,
             evicted: 0,
-            codewords: Vec::new(),
-            payloads: Vec::new(),
-            free_codewords: Vec::new(),
-            edges: Vec::new(),
-            free_edges: Vec::new(),
+            codewords: Codewords::new(params.value_len()),
+            edges: Edges::default(),
             expiry: VecDeque::new(),
             expiry_taken: 0,
             queued_live: 0,
@@ -373,10 +346,10 @@ impl Decoder {
         if !state.active {
             return;
         }
-        for slot in 0..self.codewords.len() {
-            let cw = self.codewords[slot];
+        for slot in 0..self.codewords.len() as u32 {
+            let cw = self.codewords.get(slot);
             if cw.live && cw.sender == sender {
-                self.retire(slot as u32);
+                self.retire(slot);
             }
         }
         let state = &mut self.senders[sender as usize];
@@ -400,10 +373,7 @@ impl Decoder {
             shared.clear();
         }
         self.codewords.clear();
-        self.payloads.clear();
-        self.free_codewords.clear();
         self.edges.clear();
-        self.free_edges.clear();
         self.expiry.clear();
         self.expiry_taken = 0;
         self.queued_live = 0;
@@ -528,12 +498,12 @@ impl Decoder {
         }
         // Warm every line of the known symbols before peeling, so their misses overlap.
         for &pos in &self.known {
-            let symbol = &self.ring[pos * l..(pos + 1) * l];
+            let symbol = self.ring.value(pos);
             symbol.iter().step_by(64).for_each(warm);
             warm(&symbol[l - 1]);
         }
         for &pos in &self.known {
-            xor_into(&mut value, &self.ring[pos * l..(pos + 1) * l]);
+            xor_into(&mut value, self.ring.value(pos));
         }
         let remaining = self.unknown.len() as u32;
         let id_xor = self.unknown.iter().fold(0, |acc, id| acc ^ id);
@@ -541,15 +511,14 @@ impl Decoder {
             // Settled at once: it never takes a slot.
             self.settle(sender, remaining, id_xor, &value, out);
         } else {
-            let slot = self.alloc_codeword(sender);
-            let at = slot as usize * l;
-            self.payloads[at..at + l].copy_from_slice(&value);
-            let cw = &mut self.codewords[slot as usize];
+            let slot = self.codewords.alloc(sender);
+            self.codewords.set_payload(slot, &value);
+            let cw = self.codewords.get_mut(slot);
             cw.remaining = remaining;
             cw.id_xor = id_xor;
             self.link_unknown(slot, sender);
             let queued_at = self.expiry_taken.wrapping_add(self.expiry.len() as u32);
-            let cw = &mut self.codewords[slot as usize];
+            let cw = self.codewords.get_mut(slot);
             cw.queued = true;
             cw.queued_at = queued_at;
             self.queued_live += 1;
@@ -624,67 +593,31 @@ impl Decoder {
         Ok(())
     }
 
-    fn alloc_codeword(&mut self, sender: SenderId) -> u32 {
-        let slot = match self.free_codewords.pop() {
-            Some(slot) => slot,
-            None => {
-                self.codewords.push(Pending {
-                    sender,
-                    generation: 0,
-                    remaining: 0,
-                    id_xor: 0,
-                    first_edge: NIL,
-                    queued_at: 0,
-                    live: false,
-                    queued: false,
-                });
-                self.payloads
-                    .resize(self.payloads.len() + self.value_len, 0);
-                (self.codewords.len() - 1) as u32
-            }
-        };
-        let cw = &mut self.codewords[slot as usize];
-        cw.sender = sender;
-        cw.first_edge = NIL;
-        cw.live = true;
-        cw.queued = false;
-        slot
-    }
-
     /// Adds an edge per unknown ID of codeword `slot` at the head of that ID's waiting list.
     fn link_unknown(&mut self, slot: u32, sender: SenderId) {
         let ids = table(&mut self.shared, &mut self.senders, sender);
-        let mut first = NIL;
+        let block = self.edges.alloc(self.unknown.len());
+        let mut walk = self.edges.walk(block);
         for &id in &self.unknown {
-            let edge = Edge {
-                cw: slot,
-                id,
-                prev: NIL,
-                next: NIL,
-                next_in_cw: first,
-                linked: true,
-            };
-            let e = match self.free_edges.pop() {
-                Some(e) => {
-                    self.edges[e as usize] = edge;
-                    e
-                }
-                None => {
-                    self.edges.push(edge);
-                    (self.edges.len() - 1) as u32
-                }
+            let Some(e) = self.edges.next(&mut walk) else {
+                break;
             };
             // The ID is not live (checked by the caller): an entry is a waiting list or a
             // stale known one, which this replaces.
             let previous =
                 ids.insert_or_sweep(id, waiting(e), stale(self.learned, self.peel_window));
-            if let Some(head) = previous.and_then(waiting_head) {
-                self.edges[e as usize].next = head;
-                self.edges[head as usize].prev = e;
+            let next = previous.and_then(waiting_head).unwrap_or(NIL);
+            *self.edges.get_mut(e) = Edge {
+                cw: slot,
+                id,
+                prev: NIL,
+                next,
+            };
+            if next != NIL {
+                self.edges.get_mut(next).prev = e;
             }
-            first = e;
         }
-        self.codewords[slot as usize].first_edge = first;
+        self.codewords.get_mut(slot).edges = block;
     }
 
     /// Drops the oldest pending codewords (as losses) while more than `max_pending` wait.
@@ -702,7 +635,7 @@ impl Decoder {
             self.expiry.retain(|&(slot, _)| slot != GONE);
             self.expiry_taken = 0;
             for (at, &(slot, _)) in self.expiry.iter().enumerate() {
-                self.codewords[slot as usize].queued_at = at as u32;
+                self.codewords.get_mut(slot).queued_at = at as u32;
             }
         }
     }
@@ -715,7 +648,7 @@ impl Decoder {
     }
 
     fn lose(&mut self, slot: u32, out: &mut Vec<Event>) {
-        let sender = self.codewords[slot as usize].sender;
+        let sender = self.codewords.get(slot).sender;
         self.senders[sender as usize].stats.lost += 1;
         out.push(Event::Loss { sender });
         self.retire(slot);
@@ -723,28 +656,28 @@ impl Decoder {
 
     /// Frees a codeword: unlinks its remaining edges and returns its slot.
     fn retire(&mut self, slot: u32) {
-        let cw = self.codewords[slot as usize];
+        let cw = *self.codewords.get(slot);
         let ids = table(&mut self.shared, &mut self.senders, cw.sender);
-        let mut e = cw.first_edge;
-        while e != NIL {
-            let edge = self.edges[e as usize];
-            if edge.linked {
-                if edge.prev == NIL {
-                    if edge.next == NIL {
-                        ids.remove(edge.id);
-                    } else {
-                        ids.insert(edge.id, waiting(edge.next));
-                    }
-                } else {
-                    self.edges[edge.prev as usize].next = edge.next;
-                }
-                if edge.next != NIL {
-                    self.edges[edge.next as usize].prev = edge.prev;
-                }
+        let mut walk = self.edges.walk(cw.edges);
+        while let Some(e) = self.edges.next(&mut walk) {
+            let edge = *self.edges.get(e);
+            if !edge.linked() {
+                continue;
             }
-            self.free_edges.push(e);
-            e = edge.next_in_cw;
+            if edge.prev == NIL {
+                if edge.next == NIL {
+                    ids.remove(edge.id);
+                } else {
+                    ids.insert(edge.id, waiting(edge.next));
+                }
+            } else {
+                self.edges.get_mut(edge.prev).next = edge.next;
+            }
+            if edge.next != NIL {
+                self.edges.get_mut(edge.next).prev = edge.prev;
+            }
         }
+        self.edges.free(cw.edges);
         if cw.queued {
             self.queued_live -= 1;
             self.senders[cw.sender as usize].queued -= 1;
@@ -754,22 +687,14 @@ impl Decoder {
                 entry.0 = GONE;
             }
         }
-        let cw = &mut self.codewords[slot as usize];
-        cw.live = false;
-        cw.queued = false;
-        cw.first_edge = NIL;
-        cw.generation = cw.generation.wrapping_add(1);
-        self.free_codewords.push(slot);
+        self.codewords.free(slot);
     }
 
     /// Settles a pending codeword left with at most one unknown symbol.
     fn resolve(&mut self, slot: u32, out: &mut Vec<Event>) {
-        let l = self.value_len;
-        let at = slot as usize * l;
-        let cw = self.codewords[slot as usize];
+        let cw = *self.codewords.get(slot);
         let mut value = std::mem::take(&mut self.resolving);
-        value.clear();
-        value.extend_from_slice(&self.payloads[at..at + l]);
+        self.codewords.payload_into(slot, &mut value);
         self.retire(slot);
         self.settle(cw.sender, cw.remaining, cw.id_xor, &value, out);
         self.resolving = value;
@@ -817,7 +742,7 @@ impl Decoder {
 
     fn drain_work(&mut self, out: &mut Vec<Event>) {
         while let Some((slot, generation)) = self.work.pop() {
-            let cw = self.codewords[slot as usize];
+            let cw = self.codewords.get(slot);
             if cw.live && cw.generation == generation {
                 self.resolve(slot, out);
             }
@@ -835,9 +760,8 @@ impl Decoder {
         } else {
             pos + 1
         };
-        let l = self.value_len;
-        if self.ring.len() < (pos + 1) * l {
-            self.ring.resize((pos + 1) * l, 0);
+        if self.ring.len() <= pos {
+            self.ring.grow_to(pos + 1);
             if self.form == Form::DigestedBytes {
                 self.digests.push([0; DIGEST_LEN]);
             }
@@ -866,8 +790,7 @@ impl Decoder {
 
     /// Writes a value and its digest (where it names the value) at ring `pos`.
     fn store(&mut self, pos: usize, value: &[u8], digest: Option<&Digest>) {
-        let l = self.value_len;
-        self.ring[pos * l..(pos + 1) * l].copy_from_slice(value);
+        self.ring.value_mut(pos).copy_from_slice(value);
         if let (Form::DigestedBytes, Some(digest)) = (self.form, digest) {
             self.digests[pos] = *digest;
         }
@@ -876,8 +799,7 @@ impl Decoder {
     /// Re-keys symbol `seq` (at ring `pos`) for every sender and peels the codewords waiting
     /// on it. `origin` carries the ID already verified for the sender it was decoded from.
     fn announce(&mut self, seq: u64, pos: usize, origin: Option<(SenderId, ShortId)>) {
-        let l = self.value_len;
-        let symbol = &self.ring[pos * l..(pos + 1) * l];
+        let symbol = self.ring.value(pos);
         let name = match self.form {
             Form::Bytes => symbol,
             Form::DigestedBytes => &self.digests[pos][..],
@@ -893,7 +815,7 @@ impl Decoder {
             }
             // Queued as tables per sender would: by sender, each one's newest codeword first.
             let codewords = &self.codewords;
-            self.work[queued_before..].sort_by_key(|&(slot, _)| codewords[slot as usize].sender);
+            self.work[queued_before..].sort_by_key(|&(slot, _)| codewords.get(slot).sender);
             return;
         }
         // Hash first, then touch every sender's slot, then insert: the table misses overlap.
@@ -938,16 +860,13 @@ impl Decoder {
     /// Peels symbol `pos` out of the codewords on the waiting list that starts at `edge`, all
     /// waiting on it under `id`, and queues those left with one unknown symbol or none.
     fn peel(&mut self, mut edge: u32, pos: usize, id: ShortId) {
-        let l = self.value_len;
-        let symbol = &self.ring[pos * l..(pos + 1) * l];
+        let symbol = self.ring.value(pos);
         while edge != NIL {
-            let e = &mut self.edges[edge as usize];
-            e.linked = false;
-            let next = e.next;
-            let slot = e.cw;
-            let at = slot as usize * l;
-            xor_into(&mut self.payloads[at..at + l], symbol);
-            let cw = &mut self.codewords[slot as usize];
+            let e = self.edges.get_mut(edge);
+            let (next, slot) = (e.next, e.cw);
+            e.unlink();
+            self.codewords.xor_payload(slot, symbol);
+            let cw = self.codewords.get_mut(slot);
             cw.remaining -= 1;
             cw.id_xor ^= id;
             if cw.remaining <= 1 {
@@ -975,7 +894,7 @@ impl Decoder {
     }
 
     fn ring_value(&self, pos: usize) -> &[u8] {
-        &self.ring[pos * self.value_len..(pos + 1) * self.value_len]
+        self.ring.value(pos)
     }
 
     /// What short IDs hash for the value at ring `pos` (see `form`).

@@ -96,6 +96,7 @@
 
 pub mod decoder;
 pub mod digest;
+mod edges;
 pub mod encoder;
 pub mod form;
 pub mod fragment;
@@ -104,7 +105,9 @@ pub mod last_built;
 mod named;
 pub mod params;
 pub mod peeling;
+mod pending;
 pub mod prefetch;
+mod ring;
 pub mod rng;
 pub mod shortid;
 pub mod soliton;

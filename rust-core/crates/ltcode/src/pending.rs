@@ -1,0 +1,180 @@
+//! The decoder's pending codewords: a slab of records with a free list, each record on a
+//! cache line of its own with the first `INLINE` bytes of the codeword's payload inside it.
+//! Peeling a symbol out of a waiting codeword changes both its count of unknown IDs and its
+//! payload; with the payload apart that was two misses, and a stand-in's whole payload (32
+//! bytes) fits in the line. Longer payloads keep the rest in `tails`.
+
+use crate::decoder::SenderId;
+use crate::edges::Block;
+use crate::shortid::ShortId;
+use crate::xor::xor_into;
+
+/// Payload bytes kept in the record.
+const INLINE: usize = 32;
+
+#[repr(C, align(64))]
+#[derive(Clone, Copy, Debug)]
+pub struct Pending {
+    pub sender: SenderId,
+    /// Moves on each time the slot is freed, so work queued for an earlier codeword is dropped.
+    pub generation: u32,
+    /// Unknown IDs left, and their XOR.
+    pub remaining: u32,
+    pub id_xor: ShortId,
+    pub edges: Block,
+    /// Where its entry in the decoder's `expiry` is: the entry's index plus the entries taken
+    /// off its front so far (wrapping).
+    pub queued_at: u32,
+    pub live: bool,
+    pub queued: bool,
+    head: [u8; INLINE],
+}
+
+#[derive(Clone, Debug)]
+pub struct Codewords {
+    records: Vec<Pending>,
+    /// Each slot's payload past its first `INLINE` bytes.
+    tails: Vec<u8>,
+    head_len: usize,
+    tail_len: usize,
+    free: Vec<u32>,
+}
+
+impl Codewords {
+    /// A slab for payloads of `value_len` bytes.
+    pub fn new(value_len: usize) -> Codewords {
+        Codewords {
+            records: Vec::new(),
+            tails: Vec::new(),
+            head_len: value_len.min(INLINE),
+            tail_len: value_len.saturating_sub(INLINE),
+            free: Vec::new(),
+        }
+    }
+
+    pub fn clear(&mut self) {
+        self.records.clear();
+        self.tails.clear();
+        self.free.clear();
+    }
+
+    /// Slots ever taken (live or free).
+    pub fn len(&self) -> usize {
+        self.records.len()
+    }
+
+    /// Takes a slot for a live codeword from `sender` with no edges yet.
+    pub fn alloc(&mut self, sender: SenderId) -> u32 {
+        let slot = match self.free.pop() {
+            Some(slot) => slot,
+            None => {
+                self.records.push(Pending {
+                    sender,
+                    generation: 0,
+                    remaining: 0,
+                    id_xor: 0,
+                    edges: Block::NONE,
+                    queued_at: 0,
+                    live: false,
+                    queued: false,
+                    head: [0; INLINE],
+                });
+                self.tails.resize(self.tails.len() + self.tail_len, 0);
+                (self.records.len() - 1) as u32
+            }
+        };
+        let cw = &mut self.records[slot as usize];
+        cw.sender = sender;
+        cw.edges = Block::NONE;
+        cw.live = true;
+        cw.queued = false;
+        slot
+    }
+
+    /// Gives a slot back: its record is no longer live, and its generation moves on.
+    pub fn free(&mut self, slot: u32) {
+        let cw = &mut self.records[slot as usize];
+        cw.live = false;
+        cw.queued = false;
+        cw.edges = Block::NONE;
+        cw.generation = cw.generation.wrapping_add(1);
+        self.free.push(slot);
+    }
+
+    pub fn get(&self, slot: u32) -> &Pending {
+        &self.records[slot as usize]
+    }
+
+    pub fn get_mut(&mut self, slot: u32) -> &mut Pending {
+        &mut self.records[slot as usize]
+    }
+
+    /// Sets a slot's payload to `value` (the decoder's value length).
+    pub fn set_payload(&mut self, slot: u32, value: &[u8]) {
+        let (head, tail) = self.parts_mut(slot);
+        let (value_head, value_tail) = value.split_at(head.len());
+        head.copy_from_slice(value_head);
+        tail.copy_from_slice(value_tail);
+    }
+
+    /// XORs `symbol` into a slot's payload.
+    #[inline]
+    pub fn xor_payload(&mut self, slot: u32, symbol: &[u8]) {
+        let (head, tail) = self.parts_mut(slot);
+        let (symbol_head, symbol_tail) = symbol.split_at(head.len());
+        xor_into(head, symbol_head);
+        xor_into(tail, symbol_tail);
+    }
+
+    /// Replaces `out` with a slot's payload.
+    pub fn payload_into(&self, slot: u32, out: &mut Vec<u8>) {
+        let at = slot as usize * self.tail_len;
+        out.clear();
+        out.extend_from_slice(&self.records[slot as usize].head[..self.head_len]);
+        out.extend_from_slice(&self.tails[at..at + self.tail_len]);
+    }
+
+    fn parts_mut(&mut self, slot: u32) -> (&mut [u8], &mut [u8]) {
+        let at = slot as usize * self.tail_len;
+        (
+            &mut self.records[slot as usize].head[..self.head_len],
+            &mut self.tails[at..at + self.tail_len],
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Payloads shorter than, as long as and longer than the record's part read back as
+    /// written and XORed, each slot's apart from the others', through frees and reuse.
+    #[test]
+    fn payloads_keep_their_bytes_in_every_length() {
+        for len in [1, 16, INLINE, INLINE + 1, 128] {
+            let mut codewords = Codewords::new(len);
+            let pattern = |slot: u32, k: u8| -> Vec<u8> {
+                (0..len)
+                    .map(|i| (i as u8) ^ (slot as u8 * 31) ^ k)
+                    .collect()
+            };
+            let slots: Vec<u32> = (0..5).map(|s| codewords.alloc(s)).collect();
+            for &slot in &slots {
+                codewords.set_payload(slot, &pattern(slot, 0));
+            }
+            codewords.free(slots[2]);
+            let again = codewords.alloc(9);
+            assert_eq!((again, codewords.get(again).generation), (slots[2], 1));
+            codewords.set_payload(again, &pattern(again, 7));
+            let mask = vec![0x5a; len];
+            let mut out = Vec::new();
+            for &slot in &slots {
+                codewords.xor_payload(slot, &mask);
+                codewords.payload_into(slot, &mut out);
+                let k = if slot == again { 7 } else { 0 };
+                let expected: Vec<u8> = pattern(slot, k).iter().map(|b| b ^ 0x5a).collect();
+                assert_eq!(out, expected, "length {len}, slot {slot}");
+            }
+        }
+    }
+}
