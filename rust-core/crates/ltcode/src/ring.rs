@@ -44,6 +44,8 @@ impl Ring {
         if self.start != old_start {
             self.bytes
                 .copy_within(old_start..old_start + held, self.start);
+            // What the move left past the held values is theirs, not the new ones' zeros.
+            self.bytes[self.start + held..].fill(0);
         }
     }
 
@@ -68,8 +70,8 @@ impl Ring {
 mod tests {
     use super::*;
 
-    /// Values keep their bytes as the ring grows (and its buffer moves), and each starts a
-    /// whole number of values past a line boundary.
+    /// Values keep their bytes as the ring grows (and its buffer moves), and the first starts
+    /// on a line boundary.
     #[test]
     fn values_survive_growth_on_line_boundaries() {
         for value_len in [1, 32, 100, 128] {
@@ -83,6 +85,26 @@ mod tests {
                 assert_eq!(ring.len(), n);
                 assert_eq!(ring.value(0).as_ptr() as usize % LINE, 0, "l = {value_len}");
             }
+        }
+    }
+
+    /// A buffer the allocator handed back off its line boundary: growing moves the values
+    /// back onto one, and what the move leaves behind is not read as the new values.
+    #[test]
+    fn a_move_onto_a_boundary_keeps_new_values_zero() {
+        let mut ring = Ring::new(32);
+        ring.grow_to(2);
+        // The values as they would sit 16 bytes past the boundary.
+        let boundary = ring.start;
+        let off = boundary + 16;
+        ring.start = off;
+        ring.bytes.resize(off + 2 * 32 + LINE, 0);
+        ring.value_mut(0).fill(1);
+        ring.value_mut(1).fill(2);
+        ring.grow_to(4);
+        assert_eq!(ring.start, boundary);
+        for (pos, byte) in [(0, 1), (1, 2), (2, 0), (3, 0)] {
+            assert!(ring.value(pos).iter().all(|&b| b == byte), "value {pos}");
         }
     }
 }
