@@ -1,15 +1,16 @@
 //! The decoder's pending codewords: a slab of records with a free list, each record on a
-//! cache line of its own with the first `INLINE` bytes of the codeword's payload inside it.
-//! Peeling a symbol out of a waiting codeword changes both its count of unknown IDs and its
-//! payload; with the payload apart that was two misses, and a stand-in's whole payload (32
-//! bytes) fits in the line. Longer payloads keep the rest in `tails`.
+//! cache line of its own, with the codeword's payload inside it where it fits (`INLINE`
+//! bytes: a stand-in's). Peeling a symbol out of a waiting codeword changes both its count of
+//! unknown IDs and its payload; with the payload apart that was two misses. Longer payloads
+//! (symbols' bytes) sit whole in `tails`: split in two they cost more passes than the one
+//! line saves.
 
 use crate::decoder::SenderId;
 use crate::edges::Block;
 use crate::shortid::ShortId;
 use crate::xor::xor_into;
 
-/// Payload bytes kept in the record.
+/// Room for a payload in the record.
 const INLINE: usize = 32;
 
 #[repr(C, align(64))]
@@ -33,8 +34,9 @@ pub struct Pending {
 #[derive(Clone, Debug)]
 pub struct Codewords {
     records: Vec<Pending>,
-    /// Each slot's payload past its first `INLINE` bytes.
+    /// Each slot's payload where it is too long for the record.
     tails: Vec<u8>,
+    /// Payload bytes in the record and in `tails` (one of them is 0).
     head_len: usize,
     tail_len: usize,
     free: Vec<u32>,
@@ -46,8 +48,8 @@ impl Codewords {
         Codewords {
             records: Vec::new(),
             tails: Vec::new(),
-            head_len: value_len.min(INLINE),
-            tail_len: value_len.saturating_sub(INLINE),
+            head_len: if value_len <= INLINE { value_len } else { 0 },
+            tail_len: if value_len <= INLINE { 0 } else { value_len },
             free: Vec::new(),
         }
     }
