@@ -512,7 +512,7 @@ impl Decoder {
             self.settle(sender, remaining, id_xor, &value, out);
         } else {
             let slot = self.codewords.alloc(sender);
-            self.codewords.set_payload(slot, &value);
+            self.codewords.payload_mut(slot).copy_from_slice(&value);
             let cw = self.codewords.get_mut(slot);
             cw.remaining = remaining;
             cw.id_xor = id_xor;
@@ -694,7 +694,8 @@ impl Decoder {
     fn resolve(&mut self, slot: u32, out: &mut Vec<Event>) {
         let cw = *self.codewords.get(slot);
         let mut value = std::mem::take(&mut self.resolving);
-        self.codewords.payload_into(slot, &mut value);
+        value.clear();
+        value.extend_from_slice(self.codewords.payload(slot));
         self.retire(slot);
         self.settle(cw.sender, cw.remaining, cw.id_xor, &value, out);
         self.resolving = value;
@@ -865,7 +866,7 @@ impl Decoder {
             let e = self.edges.get_mut(edge);
             let (next, slot) = (e.next, e.cw);
             e.unlink();
-            self.codewords.xor_payload(slot, symbol);
+            xor_into(self.codewords.payload_mut(slot), symbol);
             let cw = self.codewords.get_mut(slot);
             cw.remaining -= 1;
             cw.id_xor ^= id;

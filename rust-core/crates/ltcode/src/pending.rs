@@ -8,7 +8,6 @@
 use crate::decoder::SenderId;
 use crate::edges::Block;
 use crate::shortid::ShortId;
-use crate::xor::xor_into;
 
 /// Room for a payload in the record.
 const INLINE: usize = 32;
@@ -36,9 +35,9 @@ pub struct Codewords {
     records: Vec<Pending>,
     /// Each slot's payload where it is too long for the record.
     tails: Vec<u8>,
-    /// Payload bytes in the record and in `tails` (one of them is 0).
-    head_len: usize,
-    tail_len: usize,
+    value_len: usize,
+    /// Whether payloads sit in the records (else in `tails`).
+    inline: bool,
     free: Vec<u32>,
 }
 
@@ -48,8 +47,8 @@ impl Codewords {
         Codewords {
             records: Vec::new(),
             tails: Vec::new(),
-            head_len: if value_len <= INLINE { value_len } else { 0 },
-            tail_len: if value_len <= INLINE { 0 } else { value_len },
+            value_len,
+            inline: value_len <= INLINE,
             free: Vec::new(),
         }
     }
@@ -81,7 +80,9 @@ impl Codewords {
                     queued: false,
                     head: [0; INLINE],
                 });
-                self.tails.resize(self.tails.len() + self.tail_len, 0);
+                if !self.inline {
+                    self.tails.resize(self.tails.len() + self.value_len, 0);
+                }
                 (self.records.len() - 1) as u32
             }
         };
@@ -111,43 +112,28 @@ impl Codewords {
         &mut self.records[slot as usize]
     }
 
-    /// Sets a slot's payload to `value` (the decoder's value length).
-    pub fn set_payload(&mut self, slot: u32, value: &[u8]) {
-        let (head, tail) = self.parts_mut(slot);
-        let (value_head, value_tail) = value.split_at(head.len());
-        head.copy_from_slice(value_head);
-        tail.copy_from_slice(value_tail);
+    /// A slot's payload (the decoder's value length).
+    pub fn payload(&self, slot: u32) -> &[u8] {
+        let (slot, len) = (slot as usize, self.value_len);
+        match self.inline {
+            true => &self.records[slot].head[..len],
+            false => &self.tails[slot * len..(slot + 1) * len],
+        }
     }
 
-    /// XORs `symbol` into a slot's payload.
-    #[inline]
-    pub fn xor_payload(&mut self, slot: u32, symbol: &[u8]) {
-        let (head, tail) = self.parts_mut(slot);
-        let (symbol_head, symbol_tail) = symbol.split_at(head.len());
-        xor_into(head, symbol_head);
-        xor_into(tail, symbol_tail);
-    }
-
-    /// Replaces `out` with a slot's payload.
-    pub fn payload_into(&self, slot: u32, out: &mut Vec<u8>) {
-        let at = slot as usize * self.tail_len;
-        out.clear();
-        out.extend_from_slice(&self.records[slot as usize].head[..self.head_len]);
-        out.extend_from_slice(&self.tails[at..at + self.tail_len]);
-    }
-
-    fn parts_mut(&mut self, slot: u32) -> (&mut [u8], &mut [u8]) {
-        let at = slot as usize * self.tail_len;
-        (
-            &mut self.records[slot as usize].head[..self.head_len],
-            &mut self.tails[at..at + self.tail_len],
-        )
+    pub fn payload_mut(&mut self, slot: u32) -> &mut [u8] {
+        let (slot, len) = (slot as usize, self.value_len);
+        match self.inline {
+            true => &mut self.records[slot].head[..len],
+            false => &mut self.tails[slot * len..(slot + 1) * len],
+        }
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::xor::xor_into;
 
     /// Payloads shorter than, as long as and longer than the record's part read back as
     /// written and XORed, each slot's apart from the others', through frees and reuse.
@@ -162,20 +148,26 @@ mod tests {
             };
             let slots: Vec<u32> = (0..5).map(|s| codewords.alloc(s)).collect();
             for &slot in &slots {
-                codewords.set_payload(slot, &pattern(slot, 0));
+                codewords
+                    .payload_mut(slot)
+                    .copy_from_slice(&pattern(slot, 0));
             }
             codewords.free(slots[2]);
             let again = codewords.alloc(9);
             assert_eq!((again, codewords.get(again).generation), (slots[2], 1));
-            codewords.set_payload(again, &pattern(again, 7));
+            codewords
+                .payload_mut(again)
+                .copy_from_slice(&pattern(again, 7));
             let mask = vec![0x5a; len];
-            let mut out = Vec::new();
             for &slot in &slots {
-                codewords.xor_payload(slot, &mask);
-                codewords.payload_into(slot, &mut out);
+                xor_into(codewords.payload_mut(slot), &mask);
                 let k = if slot == again { 7 } else { 0 };
                 let expected: Vec<u8> = pattern(slot, k).iter().map(|b| b ^ 0x5a).collect();
-                assert_eq!(out, expected, "length {len}, slot {slot}");
+                assert_eq!(
+                    codewords.payload(slot),
+                    expected,
+                    "length {len}, slot {slot}"
+                );
             }
         }
     }
