@@ -406,7 +406,7 @@ impl Decoder {
     /// window.
     pub fn symbol(&self, seq: u64) -> Option<&[u8]> {
         self.in_window(seq)
-            .then(|| self.ring_value(self.ring_pos(seq)))
+            .then(|| self.ring.value(self.ring_pos(seq)))
     }
 
     /// The digest of symbol `seq` if it is still in the peeling window and the codec's form
@@ -894,16 +894,12 @@ impl Decoder {
         (seq % self.peel_window as u64) as usize
     }
 
-    fn ring_value(&self, pos: usize) -> &[u8] {
-        self.ring.value(pos)
-    }
-
     /// What short IDs hash for the value at ring `pos` (see `form`).
     fn ring_name(&self, pos: usize) -> &[u8] {
         match self.form {
-            Form::Bytes => self.ring_value(pos),
+            Form::Bytes => self.ring.value(pos),
             Form::DigestedBytes => &self.digests[pos],
-            Form::StandIn => &self.ring_value(pos)[..DIGEST_LEN],
+            Form::StandIn => &self.ring.value(pos)[..DIGEST_LEN],
         }
     }
 }

@@ -2,7 +2,7 @@
 //! cache line of its own, with the codeword's payload inside it where it fits (`INLINE`
 //! bytes: a stand-in's). Peeling a symbol out of a waiting codeword changes both its count of
 //! unknown IDs and its payload; with the payload apart that was two misses. Longer payloads
-//! (symbols' bytes) sit whole in `tails`: split in two they cost more passes than the one
+//! (symbols' bytes) sit whole in `long_payloads`: split in two they cost more passes than the one
 //! line saves.
 
 use crate::decoder::SenderId;
@@ -27,16 +27,17 @@ pub struct Pending {
     pub queued_at: u32,
     pub live: bool,
     pub queued: bool,
-    head: [u8; INLINE],
+    /// The payload, where it fits (else it is in `Codewords::long_payloads`).
+    payload: [u8; INLINE],
 }
 
 #[derive(Clone, Debug)]
 pub struct Codewords {
     records: Vec<Pending>,
     /// Each slot's payload where it is too long for the record.
-    tails: Vec<u8>,
+    long_payloads: Vec<u8>,
     value_len: usize,
-    /// Whether payloads sit in the records (else in `tails`).
+    /// Whether payloads sit in the records (else in `long_payloads`).
     inline: bool,
     free: Vec<u32>,
 }
@@ -46,7 +47,7 @@ impl Codewords {
     pub fn new(value_len: usize) -> Codewords {
         Codewords {
             records: Vec::new(),
-            tails: Vec::new(),
+            long_payloads: Vec::new(),
             value_len,
             inline: value_len <= INLINE,
             free: Vec::new(),
@@ -55,7 +56,7 @@ impl Codewords {
 
     pub fn clear(&mut self) {
         self.records.clear();
-        self.tails.clear();
+        self.long_payloads.clear();
         self.free.clear();
     }
 
@@ -78,10 +79,11 @@ impl Codewords {
                     queued_at: 0,
                     live: false,
                     queued: false,
-                    head: [0; INLINE],
+                    payload: [0; INLINE],
                 });
                 if !self.inline {
-                    self.tails.resize(self.tails.len() + self.value_len, 0);
+                    self.long_payloads
+                        .resize(self.long_payloads.len() + self.value_len, 0);
                 }
                 (self.records.len() - 1) as u32
             }
@@ -116,16 +118,16 @@ impl Codewords {
     pub fn payload(&self, slot: u32) -> &[u8] {
         let (slot, len) = (slot as usize, self.value_len);
         match self.inline {
-            true => &self.records[slot].head[..len],
-            false => &self.tails[slot * len..(slot + 1) * len],
+            true => &self.records[slot].payload[..len],
+            false => &self.long_payloads[slot * len..(slot + 1) * len],
         }
     }
 
     pub fn payload_mut(&mut self, slot: u32) -> &mut [u8] {
         let (slot, len) = (slot as usize, self.value_len);
         match self.inline {
-            true => &mut self.records[slot].head[..len],
-            false => &mut self.tails[slot * len..(slot + 1) * len],
+            true => &mut self.records[slot].payload[..len],
+            false => &mut self.long_payloads[slot * len..(slot + 1) * len],
         }
     }
 }
@@ -135,7 +137,7 @@ mod tests {
     use super::*;
     use crate::xor::xor_into;
 
-    /// Payloads shorter than, as long as and longer than the record's part read back as
+    /// Payloads shorter than, as long as and longer than the room in a record read back as
     /// written and XORed, each slot's apart from the others', through frees and reuse.
     #[test]
     fn payloads_keep_their_bytes_in_every_length() {
