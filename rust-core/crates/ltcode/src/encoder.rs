@@ -107,14 +107,26 @@ impl LinkEncoder {
 
     /// Short ID of window member `pos` under this link's key; the member counts as named.
     pub fn id_of(&mut self, window: &CodingWindow, pos: usize) -> ShortId {
+        self.catch_up(window);
+        self.id_of_caught_up(window, pos)
+    }
+
+    /// Brings the named bits and the ID cache up to the window's members: once per codeword,
+    /// not once per member.
+    fn catch_up(&mut self, window: &CodingWindow) {
         self.named.sync(window);
+        if self.hasher.mask().is_none() && self.ids.len() < window.len() {
+            self.ids.resize(window.len(), 0);
+        }
+    }
+
+    /// `id_of` for a window this link has caught up with.
+    #[inline(always)]
+    fn id_of_caught_up(&mut self, window: &CodingWindow, pos: usize) -> ShortId {
         let named = self.named.get(pos);
         self.named.set(pos);
         if self.hasher.mask().is_some() {
             return self.hasher.id(window.name(pos));
-        }
-        if self.ids.len() < window.len() {
-            self.ids.resize(window.len(), 0);
         }
         if !named {
             self.ids[pos] = self.hasher.id(window.name(pos));
@@ -226,8 +238,6 @@ impl Encoder {
         out: &mut Codeword,
     ) {
         out.ids.clear();
-        out.payload.clear();
-        out.payload.resize(window.value_len(), 0);
         out.stands_for = match window.form() {
             Form::Bytes | Form::DigestedBytes => 0,
             Form::StandIn => window.symbol_len(),
@@ -238,9 +248,20 @@ impl Encoder {
             link.warm(pos);
             window.warm(pos);
         }
+        link.catch_up(window);
         for &pos in positions {
-            out.ids.push(link.id_of(window, pos));
-            xor_into(&mut out.payload, window.member(pos));
+            out.ids.push(link.id_of_caught_up(window, pos));
+        }
+        // The first member is copied, not XORed onto zeros: one pass over the payload fewer.
+        out.payload.clear();
+        match positions.split_first() {
+            Some((&first, rest)) => {
+                out.payload.extend_from_slice(window.member(first));
+                for &pos in rest {
+                    xor_into(&mut out.payload, window.member(pos));
+                }
+            }
+            None => out.payload.resize(window.value_len(), 0),
         }
     }
 
