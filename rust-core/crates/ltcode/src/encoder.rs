@@ -125,8 +125,11 @@ impl LinkEncoder {
     fn id_of_caught_up(&mut self, window: &CodingWindow, pos: usize) -> ShortId {
         let named = self.named.get(pos);
         self.named.set(pos);
-        if self.hasher.mask().is_some() {
-            return self.hasher.id(window.name(pos));
+        if let Some(mask) = self.hasher.mask() {
+            return match window.common_id(pos) {
+                Some(common) => common ^ mask,
+                None => self.hasher.id(window.name(pos)),
+            };
         }
         if !named {
             self.ids[pos] = self.hasher.id(window.name(pos));

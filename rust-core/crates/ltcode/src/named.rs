@@ -25,15 +25,31 @@ impl Named {
         if pushed == self.synced {
             return;
         }
-        if pushed - self.synced >= window.capacity() as u64 {
+        let (new, capacity) = (pushed - self.synced, window.capacity());
+        if new >= capacity as u64 {
             self.low = [0; INLINE_WORDS];
             self.high.fill(0);
         } else {
-            for seq in self.synced..pushed {
-                self.clear(window.position(seq));
-            }
+            // The new members took `new` positions in a row from the first one's, wrapping at
+            // the capacity: cleared a word at a time (one division, not one per member).
+            let start = window.position(self.synced);
+            let end = start + new as usize;
+            self.clear_range(start, end.min(capacity));
+            self.clear_range(0, end.saturating_sub(capacity));
         }
         self.synced = pushed;
+    }
+
+    /// Clears the bits of positions `start..end`.
+    fn clear_range(&mut self, mut start: usize, end: usize) {
+        while start < end {
+            let bits = (64 - start % 64).min(end - start);
+            let mask = (u64::MAX >> (64 - bits)) << (start % 64);
+            if let Some(word) = self.word_mut(start) {
+                *word &= !mask;
+            }
+            start += bits;
+        }
     }
 
     #[inline]
@@ -52,13 +68,6 @@ impl Named {
         }
         if let Some(word) = self.word_mut(pos) {
             *word |= 1 << (pos % 64);
-        }
-    }
-
-    #[inline]
-    fn clear(&mut self, pos: usize) {
-        if let Some(word) = self.word_mut(pos) {
-            *word &= !(1 << (pos % 64));
         }
     }
 
@@ -100,8 +109,12 @@ mod tests {
         let mut model: Vec<Option<u64>> = vec![None; 200];
         let mut rng = SplitMix64::new(5);
         for step in 0..5_000u64 {
+            // Single pushes, runs that wrap and span words, and runs past the whole window.
             let pushes = match step % 97 {
                 0 => 250,
+                1 => 199,
+                2 => 130,
+                3 => 64,
                 _ => rng.next_u64() % 3,
             };
             for _ in 0..pushes {

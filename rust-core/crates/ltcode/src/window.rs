@@ -6,6 +6,7 @@ use crate::digest::{Digest, DIGEST_LEN};
 use crate::form::Form;
 use crate::params::{ParamError, Params};
 use crate::prefetch::warm;
+use crate::shortid::{common_id, ShortId};
 
 #[derive(Clone, Debug)]
 pub struct CodingWindow {
@@ -18,6 +19,9 @@ pub struct CodingWindow {
     /// Each member's digest (`Form::DigestedBytes` only: the other forms' values hold their
     /// names).
     digests: Vec<Digest>,
+    /// Each member's common ID (`Form::StandIn` only: see `shortid`), taken once as it enters
+    /// rather than by every link for every codeword naming it.
+    common_ids: Vec<ShortId>,
     pushed: u64,
 }
 
@@ -37,6 +41,7 @@ impl CodingWindow {
             value_len: params.value_len(),
             data: Vec::with_capacity(params.window * params.value_len()),
             digests: Vec::new(),
+            common_ids: Vec::new(),
             pushed: 0,
         })
     }
@@ -75,14 +80,19 @@ impl CodingWindow {
     fn put(&mut self, value: &[u8], digest: Option<Digest>) {
         let seq = self.pushed;
         self.pushed += 1;
+        let common_id = (self.form == Form::StandIn).then(|| common_id(&value[..DIGEST_LEN]));
         if seq < self.capacity as u64 {
             self.digests.extend(digest);
+            self.common_ids.extend(common_id);
             self.data.extend_from_slice(value);
         } else {
             let pos = (seq % self.capacity as u64) as usize;
             let v = self.value_len;
             if let Some(digest) = digest {
                 self.digests[pos] = digest;
+            }
+            if let Some(id) = common_id {
+                self.common_ids[pos] = id;
             }
             self.data[pos * v..(pos + 1) * v].copy_from_slice(value);
         }
@@ -130,11 +140,21 @@ impl CodingWindow {
     }
 
     /// Starts loading the member at `pos` (its first line: one prefetch a member, as where the
-    /// window is cached every one is a cost).
+    /// window is cached every one is a cost) and its common ID, if kept.
     pub fn warm(&self, pos: usize) {
         if let Some(first) = self.member(pos).first() {
             warm(first);
         }
+        if let Some(id) = self.common_ids.get(pos) {
+            warm(id);
+        }
+    }
+
+    /// The common ID of the member at `pos` (< len) in the stand-in form: `common_id` of its
+    /// name, kept from when it entered. None in the other forms.
+    #[inline]
+    pub fn common_id(&self, pos: usize) -> Option<ShortId> {
+        self.common_ids.get(pos).copied()
     }
 
     /// What short IDs hash for the member at `pos`: its bytes, or its digest (see `form`).
@@ -143,6 +163,43 @@ impl CodingWindow {
             Form::Bytes => self.member(pos),
             Form::DigestedBytes => &self.digests[pos],
             Form::StandIn => &self.member(pos)[..DIGEST_LEN],
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::form::{stand_in, TAG_LEN};
+
+    /// In the stand-in form each member's common ID is that of its name, also after newer
+    /// members take older ones' positions; the other forms keep none.
+    #[test]
+    fn stand_ins_keep_the_common_id_of_their_name() {
+        for form in [Form::StandIn, Form::Bytes, Form::DigestedBytes] {
+            let params = Params {
+                window: 5,
+                symbol_len: 16,
+                form,
+                ..Params::default()
+            };
+            let mut window = CodingWindow::new(&params).expect("valid");
+            for i in 0..12u8 {
+                let symbol = [i; 16];
+                let value = match form {
+                    Form::StandIn => stand_in(&symbol, &[i; TAG_LEN]).to_vec(),
+                    _ => symbol.to_vec(),
+                };
+                window.push(&value).expect("right length");
+                for pos in 0..window.len() {
+                    let expected = (form == Form::StandIn).then(|| common_id(window.name(pos)));
+                    assert_eq!(
+                        window.common_id(pos),
+                        expected,
+                        "{form:?} after {i}, pos {pos}"
+                    );
+                }
+            }
         }
     }
 }
