@@ -80,7 +80,7 @@ impl CodingWindow {
     fn put(&mut self, value: &[u8], digest: Option<Digest>) {
         let seq = self.pushed;
         self.pushed += 1;
-        let common_id = (self.form == Form::StandIn).then(|| common_id(&value[..DIGEST_LEN]));
+        let common_id = (self.form == Form::StandIn).then(|| common_id(&self.form.digest(value)));
         if seq < self.capacity as u64 {
             self.digests.extend(digest);
             self.common_ids.extend(common_id);
