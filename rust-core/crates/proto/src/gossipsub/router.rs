@@ -104,6 +104,9 @@ pub struct Gossipsub {
     /// Whether any peer was ever penalized: until then every score is 0 and the checks
     /// on each incoming message can be skipped.
     any_penalty: bool,
+    /// Whether any peer speaks a version below ours: until then `version_of` is ours and
+    /// reads no peer's entry.
+    any_older_peer: bool,
     started: bool,
     peers: Peers,
     seen: SeenCache,
@@ -172,6 +175,9 @@ impl Gossipsub {
 
     /// The version spoken with a peer.
     fn version_of(&self, peer: PeerIdx) -> Version {
+        if !self.any_older_peer {
+            return self.p.version;
+        }
         self.peers.get(peer).map_or(self.p.version, |x| x.version)
     }
 
@@ -420,6 +426,7 @@ impl Gossipsub {
     /// Records the version negotiated with a peer (after its PeerUp): never above ours.
     pub fn set_peer_version(&mut self, peer: PeerIdx, version: Version) {
         let ours = self.p.version;
+        self.any_older_peer |= version < ours;
         self.peers.slot(peer).version = version.min(ours);
     }
 
@@ -444,6 +451,8 @@ impl Gossipsub {
         let t = msg.topic;
         let mut targets = std::mem::take(&mut self.scratch);
         let joined = self.peers.topic_mut(t).joined;
+        // Whether every target is a mesh peer (else each is checked before an IANNOUNCE).
+        let mesh_only = joined && !(own && self.p.flood_publish);
         if own && self.p.flood_publish {
             let threshold = self.p.publish_threshold;
             let w = self.weights();
@@ -474,7 +483,7 @@ impl Gossipsub {
                 saved += 1;
                 continue;
             }
-            if self.lazy(t, msg.topic, own, cx) {
+            if self.lazy(t, msg.topic, own, mesh_only, cx) {
                 let topic = msg.topic;
                 cx.send(t, Rpc::IAnnounce { topic, id: tx.id });
                 announced += 1;
@@ -493,10 +502,17 @@ impl Gossipsub {
 
     /// v2.0 coin toss for a mesh peer that speaks v2.0. A publisher sends full messages
     /// unless D_announce = D (v2.0 draft, "Message Publishing").
-    fn lazy(&self, peer: PeerIdx, topic: TopicId, own: bool, cx: &mut Ctx<'_, Self>) -> bool {
+    fn lazy(
+        &self,
+        peer: PeerIdx,
+        topic: TopicId,
+        own: bool,
+        mesh_only: bool,
+        cx: &mut Ctx<'_, Self>,
+    ) -> bool {
         if !self.p.announce()
             || self.p.d_announce == 0
-            || !self.peers.in_mesh(topic, peer)
+            || !(mesh_only || self.peers.in_mesh(topic, peer))
             || !self.version_of(peer).announce()
         {
             return false;
@@ -964,6 +980,7 @@ impl Protocol for Gossipsub {
             to_validate: Vec::new(),
             started: false,
             any_penalty: false,
+            any_older_peer: false,
             heartbeats: 0,
             scratch: Vec::new(),
             scratch_idx: Vec::new(),
