@@ -371,32 +371,42 @@ fn v1_1_ignores_idontwant() {
 
 #[test]
 fn publisher_floods_and_sends_full_copies_unless_d_announce_is_d() {
-    let mut s = Solo::with_mesh(v2(7), Behaviour::Honest, 3);
-    for p in 3..6 {
-        s.input(Time::ZERO, Input::PeerUp(PeerIdx(p)));
-        s.msg(
-            Time::ZERO,
-            p,
-            Rpc::Subscribe {
-                topic: T0,
-                subscribe: true,
-            },
-        );
-    }
+    // A mesh of peers 0-2, and peers 3-5 subscribed after the heartbeat that grafted it.
+    let with_others = |config| {
+        let mut s = Solo::with_mesh(config, Behaviour::Honest, 3);
+        for p in 3..6 {
+            s.input(Time::ZERO, Input::PeerUp(PeerIdx(p)));
+            s.msg(
+                Time::ZERO,
+                p,
+                Rpc::Subscribe {
+                    topic: T0,
+                    subscribe: true,
+                },
+            );
+        }
+        s
+    };
     let tx = Tx {
         id: TxId(1),
         len: 4_000,
     };
-    let out = sends(&s.input(ms(200), Input::Submit(tx)));
+    let out = sends(&with_others(v2(7)).input(ms(200), Input::Submit(tx)));
     assert_eq!(out.len(), 6, "flood publish reaches non-mesh peers too");
     assert!(out.iter().all(|(_, m)| matches!(m, Rpc::Publish(_))));
-    let mut s = Solo::with_mesh(v2(8), Behaviour::Honest, 3);
-    let out = sends(&s.input(ms(200), Input::Submit(tx)));
-    assert!(out.iter().all(|(_, m)| *m
-        == Rpc::IAnnounce {
+    // D_announce = D: the mesh is announced to, and a peer outside it still gets the message.
+    let out = sends(&with_others(v2(8)).input(ms(200), Input::Submit(tx)));
+    assert_eq!(out.len(), 6);
+    for (p, m) in out {
+        let announce = Rpc::IAnnounce {
             topic: T0,
-            id: tx.id
-        }));
+            id: tx.id,
+        };
+        match p < 3 {
+            true => assert_eq!(m, announce, "mesh peer {p}"),
+            false => assert!(matches!(m, Rpc::Publish(_)), "non-mesh peer {p}: {m:?}"),
+        }
+    }
 }
 
 #[test]
