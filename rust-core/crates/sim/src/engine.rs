@@ -12,7 +12,7 @@ use crate::network::{Edge, Network};
 use crate::step::{knew, note_actions, note_input, Step, StepSink};
 use crate::timeline::What;
 use crate::workload::TxPlan;
-use proto::prefetch::{prefetch, warm};
+use proto::prefetch::{prefetch, prefetch_all, warm};
 use proto::WireMsg;
 use proto::{
     stream, Action, Behaviour, Ctx, Input, NodeSetup, Payloads, PeerIdx, Protocol, Rng, Time,
@@ -426,7 +426,9 @@ impl<P: Protocol> Engine<P> {
                 if let Some(e) = edges.get(*edge as usize) {
                     let r = e.peer as usize;
                     if let Some(stats) = self.metrics.node.get(r) {
+                        // The counts (72 bytes) span two lines more often than not.
                         warm(stats);
+                        prefetch_all(stats);
                         self.warm_node(r);
                         if sends {
                             self.warm_sends_early(r);
@@ -497,12 +499,7 @@ impl<P: Protocol> Engine<P> {
             return;
         };
         if let Some(out) = self.net.edges.get(start as usize..end as usize) {
-            let first = out.as_ptr().cast::<u8>();
-            let misalign = first as usize % 64;
-            // Every line from the first edge's to the last edge's end.
-            for offset in (0..misalign + std::mem::size_of_val(out)).step_by(64) {
-                prefetch(first.wrapping_sub(misalign).wrapping_add(offset));
-            }
+            prefetch_all(out);
         }
     }
 
