@@ -63,13 +63,21 @@ impl Peers {
     }
 
     /// The slot for `p`, created if the driver hands out a new index.
+    #[inline]
     pub fn slot(&mut self, p: PeerIdx) -> &mut Peer {
         if self.list.len() <= p.idx() {
-            self.list.resize(p.idx() + 1, Peer::default());
-            let members = self.list.len() * self.topics.len();
-            self.members.resize(members, Member::default());
+            self.make_slot(p);
         }
         &mut self.list[p.idx()]
+    }
+
+    /// Room for peers up to `p` (the rare part of `slot`, kept out of every message's way).
+    #[cold]
+    #[inline(never)]
+    fn make_slot(&mut self, p: PeerIdx) {
+        self.list.resize(p.idx() + 1, Peer::default());
+        let members = self.list.len() * self.topics.len();
+        self.members.resize(members, Member::default());
     }
 
     pub fn get(&self, p: PeerIdx) -> Option<&Peer> {
