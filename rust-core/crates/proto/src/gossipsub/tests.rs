@@ -74,20 +74,21 @@ impl Solo {
     fn msg(&mut self, at: Time, from: u32, rpc: Rpc) -> Vec<Act> {
         self.input(at, Input::Message(PeerIdx(from), rpc))
     }
+    /// Connects peer `p`, which then subscribes to `T0`.
+    fn connect_subscribed(&mut self, p: u32) {
+        self.input(Time::ZERO, Input::PeerUp(PeerIdx(p)));
+        let subscribe = Rpc::Subscribe {
+            topic: T0,
+            subscribe: true,
+        };
+        self.msg(Time::ZERO, p, subscribe);
+    }
     /// Connects `n` subscribed peers and runs the first heartbeat: all of them are grafted
     /// when n <= D.
     fn with_mesh(config: GossipsubConfig, behaviour: Behaviour, n: u32) -> Solo {
         let mut s = Solo::new(config, behaviour);
         for p in 0..n {
-            s.input(Time::ZERO, Input::PeerUp(PeerIdx(p)));
-            s.msg(
-                Time::ZERO,
-                p,
-                Rpc::Subscribe {
-                    topic: T0,
-                    subscribe: true,
-                },
-            );
+            s.connect_subscribed(p);
         }
         s.input(ms(100), Input::Timer(GossipsubTimer::Heartbeat));
         s
@@ -375,15 +376,7 @@ fn publisher_floods_and_sends_full_copies_unless_d_announce_is_d() {
     let with_others = |config| {
         let mut s = Solo::with_mesh(config, Behaviour::Honest, 3);
         for p in 3..6 {
-            s.input(Time::ZERO, Input::PeerUp(PeerIdx(p)));
-            s.msg(
-                Time::ZERO,
-                p,
-                Rpc::Subscribe {
-                    topic: T0,
-                    subscribe: true,
-                },
-            );
+            s.connect_subscribed(p);
         }
         s
     };
@@ -594,15 +587,7 @@ fn graylisted_peers_are_ignored() {
 fn broken_iwant_promises_are_penalized() {
     let mut s = Solo::new(GossipsubConfig::default(), Behaviour::Honest);
     for p in 0..2 {
-        s.input(Time::ZERO, Input::PeerUp(PeerIdx(p)));
-        s.msg(
-            Time::ZERO,
-            p,
-            Rpc::Subscribe {
-                topic: T0,
-                subscribe: true,
-            },
-        );
+        s.connect_subscribed(p);
     }
     let out = sends(&s.msg(
         ms(50),
