@@ -46,7 +46,7 @@ try {
   say(`wasm: bench("${name}") in Node ${process.versions.node}`);
   const glue = await import(pathToFileURL(WASM_GLUE).href);
   glue.initSync({ module: fs.readFileSync(WASM_BINARY) });
-  const wasm = numericKeys(JSON.parse(glue.bench(name)), 'bench()');
+  const wasm = numericKeys(JSON.parse(glue.bench(name, (what) => say(`wasm: ${what}`))), 'bench()');
   const ratio = {};
   for (const [key, value] of Object.entries(wasm)) {
     if (key in native && native[key] !== 0) ratio[key] = value / native[key];

@@ -6,6 +6,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { bench, initSync } from '../web/wasm/txcast_wasm.js';
+import { WASM_BINARY } from './lib/bootstrap.mjs';
 import { ensureTxsim } from './lib/txsim.mjs';
 
 const SCRIPTS = import.meta.dirname;
@@ -77,6 +79,31 @@ describe('npm run bench', () => {
       expect(bad.stderr).not.toContain('building');
     }
   });
+
+  it('says on stderr what it measures, natively and in WASM, and prints one JSON object on stdout', () => {
+    const run = node('bench.mjs', ['codec']);
+    expect(run.code, run.stderr).toBe(0);
+    const figures = JSON.parse(run.stdout);
+    expect(Object.keys(figures)).toEqual(['native', 'wasm', 'wasm_over_native']);
+    expect(figures.native.block_decode_tx_per_s).toBeGreaterThan(0);
+    expect(figures.wasm.block_decode_tx_per_s).toBeGreaterThan(0);
+    expect(run.stderr).toContain('txsim bench codec: the LT codec');
+    expect(run.stderr).toContain('wasm: the LT codec');
+  }, 300_000);
+
+  it('in WASM, a progress function that throws costs its lines, not the figures', () => {
+    initSync({ module: fs.readFileSync(WASM_BINARY) });
+    const said: string[] = [];
+    const figures = JSON.parse(bench('codec', (what) => {
+      said.push(what);
+      throw new Error('a broken progress line');
+    }));
+    expect(said).toHaveLength(1);
+    expect(said[0]).toContain('the LT codec');
+    expect(figures.encode_codewords_per_s).toBeGreaterThan(0);
+    expect(() => bench('nope', (what) => said.push(what))).toThrow(/unknown benchmark `nope`/);
+    expect(said).toHaveLength(1);
+  }, 120_000);
 });
 
 describe('txsim CMD --help', () => {

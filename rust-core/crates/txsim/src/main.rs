@@ -27,7 +27,8 @@ USAGE:
                                       [a, b, one-way latency µs], txs [origin, created µs, bytes]
     txsim demo [--seed N] [--nodes N] [--degree D]
                                       flood one tx; print arrivals and digest as JSON
-    txsim bench NAME                  run a headline benchmark, print one JSON object
+    txsim bench NAME                  run a headline benchmark, print one JSON object (what
+                                      it measures goes to stderr as it goes)
     txsim reproduce [--quick] [--out DIR] [--scenarios DIR] [--jobs N] [--only ID,ID]
                                       run the seeds' tables and figures; write DIR/results.md
     txsim --help | --version
@@ -622,7 +623,8 @@ fn cmd_bench(args: &[String]) -> Result<(), String> {
         return Err(format!("bench wants a name: {}", bench::BENCHES.join(", ")));
     };
     let mut clock = wall_s;
-    let mut figures = bench::run(name, &mut clock)?;
+    let mut say = |what: &str| eprintln!("txsim bench {name}: {what}");
+    let mut figures = bench::run(name, &mut clock, &mut say)?;
     if name == "engine" {
         figures.push(("peak_rss_mb", peak_rss_mb()));
     }

@@ -38,6 +38,11 @@ extern "C" {
     fn performance_now() -> f64;
     #[wasm_bindgen(js_namespace = console, js_name = error)]
     fn console_error(message: &str);
+    /// What `bench` tells, before each measurement, what it measures next.
+    #[wasm_bindgen(typescript_type = "((what: string) => void)")]
+    pub type BenchProgress;
+    #[wasm_bindgen(method, catch, js_name = call)]
+    fn call(this: &BenchProgress, this_arg: &JsValue, what: &str) -> Result<(), JsValue>;
 }
 
 /// On WebAssembly a panic cannot unwind: it traps. Say what went wrong before it does, so the
@@ -96,12 +101,19 @@ pub fn demo_flood(seed: u64, nodes: u32, degree: u32) -> Result<DemoRun, JsError
     })
 }
 
-/// A headline benchmark, as one JSON object of numbers.
+/// A headline benchmark, as one JSON object of numbers; `progress`, if given, is called with
+/// what is measured next (a bench takes seconds to minutes).
 #[wasm_bindgen]
-pub fn bench(name: &str) -> Result<String, JsError> {
+pub fn bench(name: &str, progress: Option<BenchProgress>) -> Result<String, JsError> {
     guarded("bench", || {
         let mut clock = || performance_now() / 1000.0;
-        let figures = bench::run(name, &mut clock)?;
+        let mut say = |what: &str| {
+            if let Some(progress) = &progress {
+                // A progress function that throws costs the user its lines, not the figures.
+                let _ = progress.call(&JsValue::NULL, what);
+            }
+        };
+        let figures = bench::run(name, &mut clock, &mut say)?;
         let map: serde_json::Map<String, serde_json::Value> = figures
             .into_iter()
             .map(|(k, v)| (k.to_string(), serde_json::json!(v)))

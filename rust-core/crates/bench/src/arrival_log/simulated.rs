@@ -2,7 +2,7 @@
 //! the arrival logs the engine kept (in the tickets encoding) measured by [`super::headline`].
 
 use super::RunArrivals;
-use crate::{Clock, Figures};
+use crate::{Clock, Figures, Say};
 use arrivals::{Arrival, ArrivalLog};
 use sim::engine::EngineOptions;
 use sim::registry::start_run;
@@ -75,10 +75,12 @@ fn run(scenario: Scenario) -> Result<(SimArrivals, u64), String> {
 }
 
 /// Runs the scenario, then the arrivals headline on its logs; adds the run's size and time.
-pub fn headline(now_s: Clock) -> Result<Figures, String> {
+pub fn headline(now_s: Clock, say: Say) -> Result<Figures, String> {
+    say("flooding 100,000 txs through 1,000 nodes, keeping every arrival");
     let t0 = now_s();
     let (run, events) = run(scenario())?;
     let run_s = now_s() - t0;
+    say("measuring the run's arrival logs: sizes, shard balance, scans, writes");
     let mut figures = super::headline(&run, now_s);
     figures.extend([
         ("run_nodes", f64::from(run.nodes())),
