@@ -29,11 +29,11 @@ pub fn run(name: &str, now_s: Clock, say: Say) -> Result<Figures, String> {
         }
         "arrivals" => arrival_log::simulated::headline(now_s, say),
         "gossipsub" => {
-            say("GossipSub v2.0: the 64-message runs of gossipsub-v2-multi.json, 1,000 nodes");
+            say("GossipSub: the 64-message runs of gossipsub-v2-multi.json (1,000 nodes, D_announce 0, 7 and 8)");
             gossipsub(now_s)
         }
         "strokkur" => {
-            say("Strokkur on the paper's 250-node network, 2.5 simulated seconds");
+            say("Strokkur on the paper's 250-node network, one run");
             Ok(strokkur::headline(now_s))
         }
         other => Err(format!(
