@@ -198,7 +198,7 @@ export function arrivalsFromScan(scan: Float64Array, tx: number, nodes: number):
   return arrivalUs;
 }
 
-/** Every first arrival's latency (ms after its tx was created), sorted: the latency CDF's x values. */
+/** Every first arrival's latency (ms after its tx was created), in the order of the deliveries. */
 export function latenciesMs(trace: TraceData): Float64Array {
   const { deliveries, txPlan } = trace;
   const n = Math.floor(deliveries.length / ArrivalField.Stride);
@@ -206,7 +206,7 @@ export function latenciesMs(trace: TraceData): Float64Array {
   for (let o = 0; o < n * ArrivalField.Stride; o += ArrivalField.Stride) {
     out[o / ArrivalField.Stride] = (deliveries[o + ArrivalField.Time] - txPlan[2 * deliveries[o + ArrivalField.Tx]]) / 1000;
   }
-  return out.sort();
+  return out;
 }
 
 /** Share of all (node, tx) pairs delivered by the end of each of `bins` equal time bins. */
