@@ -50,10 +50,10 @@ export function orderStatistics(values: Float64Array, ranks: readonly number[]):
     return low;
   };
   // Where each wanted bucket's values go in one scratch array (-1: not wanted).
+  const rankBuckets = ranks.map(bucketOfRank);
   const at = new Int32Array(buckets).fill(-1);
   let room = 0;
-  for (const r of ranks) {
-    const b = bucketOfRank(r);
+  for (const b of rankBuckets) {
     if (at[b] < 0) {
       at[b] = room;
       room += first[b + 1] - first[b];
@@ -69,7 +69,7 @@ export function orderStatistics(values: Float64Array, ranks: readonly number[]):
     if (at[b] >= 0) scratch.subarray(at[b], at[b] + filled[b]).sort();
   }
   ranks.forEach((r, k) => {
-    const b = bucketOfRank(r);
+    const b = rankBuckets[k];
     out[k] = scratch[at[b] + r - first[b]];
   });
   return out;
