@@ -19,6 +19,18 @@ impl DontWant {
         }
     }
 
+    /// Starts loading the oldest bucket and its first entry, which a heartbeat forgets.
+    #[inline(always)]
+    pub fn prefetch_heartbeat(&self) {
+        use crate::prefetch::prefetch;
+        if let Some(oldest) = self.buckets.front() {
+            prefetch(oldest);
+            if let Some(first) = oldest.first() {
+                prefetch(first);
+            }
+        }
+    }
+
     pub fn insert(&mut self, peer: PeerIdx, id: TxId) {
         let key = (peer.0, id.0);
         if self.set.insert(key) {

@@ -29,6 +29,22 @@ impl MessageCache {
         }
     }
 
+    /// Starts loading what a heartbeat reads: the windows, the first ids of those it gossips
+    /// and of the oldest, which it forgets.
+    #[inline(always)]
+    pub fn prefetch_heartbeat(&self) {
+        use crate::prefetch::{prefetch, prefetch_all};
+        let (front, back) = self.windows.as_slices();
+        prefetch_all(front);
+        prefetch_all(back);
+        let gossiped = self.windows.iter().take(self.gossip);
+        for window in gossiped.chain(self.windows.back()) {
+            if let Some(first) = window.first() {
+                prefetch(first);
+            }
+        }
+    }
+
     pub fn put(&mut self, msg: Message) {
         let id = msg.tx.id;
         match self.entries.insert(id, msg) {

@@ -135,6 +135,18 @@ impl Peers {
         }
     }
 
+    /// Starts loading every peer's entry and standing, and each topic with its mesh.
+    #[inline(always)]
+    pub fn prefetch_all_peers(&self) {
+        use crate::prefetch::prefetch_all;
+        prefetch_all(&self.list[..]);
+        prefetch_all(&self.members[..]);
+        prefetch_all(&self.topics[..]);
+        for topic in &self.topics {
+            prefetch_all(&topic.mesh[..]);
+        }
+    }
+
     /// Starts loading topic `t`'s flags and lists.
     #[inline(always)]
     pub fn prefetch_topic(&self, t: TopicId) {

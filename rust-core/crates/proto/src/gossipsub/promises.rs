@@ -17,6 +17,14 @@ impl Promises {
         }
     }
 
+    /// Starts loading the oldest promise, which a heartbeat checks.
+    #[inline(always)]
+    pub fn prefetch_heartbeat(&self) {
+        if let Some(oldest) = self.queue.front() {
+            crate::prefetch::prefetch(oldest);
+        }
+    }
+
     pub fn add(&mut self, peer: PeerIdx, id: TxId, deadline: Time) {
         self.queue.push_back((deadline, id, peer));
     }

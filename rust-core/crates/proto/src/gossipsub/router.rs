@@ -1042,6 +1042,21 @@ impl Protocol for Gossipsub {
         }
     }
 
+    /// A heartbeat reads the whole router, every peer's entry and standing, and the ends of
+    /// the caches it shifts and expires: warmed together, its misses overlap instead of
+    /// coming one after another.
+    #[inline(always)]
+    fn warm_timer(&self, timer: &GossipsubTimer) {
+        if let GossipsubTimer::Heartbeat = timer {
+            crate::prefetch::prefetch_all(self);
+            self.peers.prefetch_all_peers();
+            self.mcache.prefetch_heartbeat();
+            self.seen.prefetch_heartbeat();
+            self.dont_want.prefetch_heartbeat();
+            self.promises.prefetch_heartbeat();
+        }
+    }
+
     /// The id lists gossip carries live in their own buffers.
     #[inline(always)]
     fn warm_message(msg: &Rpc) {

@@ -34,6 +34,14 @@ impl SeenCache {
         }
     }
 
+    /// Starts loading the oldest bucket, which a heartbeat checks for expiry.
+    #[inline(always)]
+    pub fn prefetch_heartbeat(&self) {
+        if let Some(oldest) = self.closed.front() {
+            crate::prefetch::prefetch(oldest);
+        }
+    }
+
     /// Records `id`; false if it was already seen.
     pub fn insert(&mut self, id: TxId) -> bool {
         if self.set.len() >= MAX_SEEN && !self.set.contains(id) {
