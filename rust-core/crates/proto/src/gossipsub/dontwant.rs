@@ -20,6 +20,7 @@ impl DontWant {
     }
 
     /// Starts loading the oldest bucket and its first entry, which a heartbeat forgets.
+    #[cfg(not(target_arch = "wasm32"))]
     #[inline(always)]
     pub fn prefetch_heartbeat(&self) {
         use crate::prefetch::prefetch;

@@ -31,6 +31,7 @@ impl MessageCache {
 
     /// Starts loading what a heartbeat reads: the windows, the first ids of those it gossips
     /// and of the oldest, which it forgets.
+    #[cfg(not(target_arch = "wasm32"))]
     #[inline(always)]
     pub fn prefetch_heartbeat(&self) {
         use crate::prefetch::{prefetch, prefetch_all};

@@ -136,6 +136,7 @@ impl Peers {
     }
 
     /// Starts loading every peer's entry and standing, and each topic with its mesh.
+    #[cfg(not(target_arch = "wasm32"))]
     #[inline(always)]
     pub fn prefetch_all_peers(&self) {
         use crate::prefetch::prefetch_all;

@@ -18,6 +18,7 @@ impl Promises {
     }
 
     /// Starts loading the oldest promise, which a heartbeat checks.
+    #[cfg(not(target_arch = "wasm32"))]
     #[inline(always)]
     pub fn prefetch_heartbeat(&self) {
         if let Some(oldest) = self.queue.front() {

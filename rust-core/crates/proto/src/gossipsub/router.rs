@@ -1044,7 +1044,8 @@ impl Protocol for Gossipsub {
 
     /// A heartbeat reads the whole router, every peer's entry and standing, and the ends of
     /// the caches it shifts and expires: warmed together, its misses overlap instead of
-    /// coming one after another.
+    /// coming one after another. Not on WebAssembly, which has no prefetch.
+    #[cfg(not(target_arch = "wasm32"))]
     #[inline(always)]
     fn warm_timer(&self, timer: &GossipsubTimer) {
         if let GossipsubTimer::Heartbeat = timer {

@@ -35,6 +35,7 @@ impl SeenCache {
     }
 
     /// Starts loading the oldest bucket, which a heartbeat checks for expiry.
+    #[cfg(not(target_arch = "wasm32"))]
     #[inline(always)]
     pub fn prefetch_heartbeat(&self) {
         if let Some(oldest) = self.closed.front() {
