@@ -123,15 +123,31 @@ fn live_age(entry: u32, learned: u64, m: usize) -> Option<u64> {
     (entry & WAITING == 0 && (1..=m as u64).contains(&age)).then_some(age)
 }
 
-/// Whether `ids` names an ID twice. A 512-bit filter on the IDs' low bits sends only an ID
-/// whose bit is already set to an exact scan of those before it. Peers choose IDs, so after a
-/// few scans it sorts a copy instead (`sorted` is scratch): a hostile header costs d log d.
-fn has_repeat(ids: &[ShortId], sorted: &mut Vec<ShortId>) -> bool {
+/// Whether `ids` names an ID twice. A filter on the IDs' low bits (512 bits up to 16 IDs,
+/// else 64 or more per ID up to 8,192) sends only an ID whose bit is already set to an exact
+/// scan of those before it: an honest header of d IDs expects d^2/2 over the filter's bits.
+/// Peers choose IDs, so after a few scans it sorts a copy instead: a hostile header costs
+/// d log d. `wide` holds a longer header's filter, `sorted` the copy (both scratch).
+fn has_repeat(ids: &[ShortId], wide: &mut Vec<u64>, sorted: &mut Vec<ShortId>) -> bool {
+    const NARROW_WORDS: usize = 8;
+    const MAX_WORDS: usize = 128;
+    if ids.len() <= 2 * NARROW_WORDS {
+        return filtered_repeat(ids, &mut [0; NARROW_WORDS], sorted);
+    }
+    wide.clear();
+    wide.resize(ids.len().next_power_of_two().min(MAX_WORDS), 0);
+    filtered_repeat(ids, wide, sorted)
+}
+
+/// `has_repeat` with a zeroed filter of a power-of-two number of words (inlined, so that the
+/// common narrow filter's size is a constant).
+#[inline(always)]
+fn filtered_repeat(ids: &[ShortId], seen: &mut [u64], sorted: &mut Vec<ShortId>) -> bool {
     const MAX_SCANS: usize = 4;
-    let mut seen = [0u64; 8];
+    let last_word = seen.len() - 1;
     let mut scans = 0;
     for (i, &id) in ids.iter().enumerate() {
-        let (word, bit) = ((id >> 6) as usize & 7, 1u64 << (id & 63));
+        let (word, bit) = ((id >> 6) as usize & last_word, 1u64 << (id & 63));
         if seen[word] & bit != 0 {
             scans += 1;
             if scans > MAX_SCANS {
@@ -234,6 +250,8 @@ pub struct Decoder {
     unknown: Vec<ShortId>,
     /// Ring positions of the known symbols of the codeword being received.
     known: Vec<usize>,
+    /// Scratch of `has_repeat`.
+    filter: Vec<u64>,
     sorted: Vec<ShortId>,
     /// The symbol being announced, hashed under each sender's key (indexed by sender).
     rekeyed: Vec<ShortId>,
@@ -276,6 +294,7 @@ impl Decoder {
             work: Vec::new(),
             unknown: Vec::new(),
             known: Vec::new(),
+            filter: Vec::new(),
             sorted: Vec::new(),
             rekeyed: Vec::new(),
             value: Vec::new(),
@@ -587,7 +606,7 @@ impl Decoder {
             });
         }
         // A repeated ID would cancel itself in the XOR of remaining IDs: refuse it.
-        if has_repeat(ids, &mut self.sorted) {
+        if has_repeat(ids, &mut self.filter, &mut self.sorted) {
             return Err(Reject::DuplicateId);
         }
         Ok(())
@@ -958,9 +977,9 @@ mod tests {
     #[test]
     fn has_repeat_agrees_with_a_pairwise_scan() {
         let mut rng = SplitMix64::new(25);
-        let mut sorted = Vec::new();
+        let (mut filter, mut sorted) = (Vec::new(), Vec::new());
         for round in 0..20_000 {
-            let len = 1 + (rng.next_u64() % 120) as usize;
+            let len = 1 + (rng.next_u64() % 300) as usize;
             // Random IDs, IDs sharing their low bits (filter hits, then the sort), and IDs
             // from a small space (real repeats).
             let (spread, multiplier) =
@@ -969,7 +988,11 @@ mod tests {
                 .map(|_| ((rng.next_u64() % spread) as u32).wrapping_mul(multiplier))
                 .collect();
             let expected = (1..ids.len()).any(|i| ids[..i].contains(&ids[i]));
-            assert_eq!(has_repeat(&ids, &mut sorted), expected, "{ids:?}");
+            assert_eq!(
+                has_repeat(&ids, &mut filter, &mut sorted),
+                expected,
+                "{ids:?}"
+            );
         }
     }
 }
