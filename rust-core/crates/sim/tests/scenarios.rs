@@ -196,6 +196,41 @@ fn golden_digests() {
     assert_eq!(checked, 7, "every pinned run exists");
 }
 
+/// A run taken in bounded calls, by time and by event budgets small and larger than the
+/// engine's own slices, is the run taken in one call: same events, same digest.
+#[test]
+fn bounded_calls_take_the_same_run() {
+    let text = std::fs::read_to_string(scenarios_dir().join("compare-300.json")).unwrap();
+    let prep = Prepared::new(sim::parse_scenario(&text).unwrap()).unwrap();
+    let strokkur = prep
+        .scenario
+        .protocols
+        .iter()
+        .position(|p| p.label() == "strokkur")
+        .unwrap();
+    let mut whole = start_run(&prep, strokkur, &EngineOptions::default()).unwrap();
+    assert!(!whole.run.run_until(u64::MAX));
+    let events = whole.run.events();
+    assert!(events > 3 * 65_536, "the run spans several slices");
+    let mut sliced = start_run(&prep, strokkur, &EngineOptions::default()).unwrap();
+    let budgets = [1, 999, 65_535, 65_537, 200_000];
+    let (mut calls, mut t_us) = (0, 0);
+    loop {
+        t_us += 97_000;
+        let more = sliced.run.run_bounded(t_us, budgets[calls % budgets.len()]);
+        calls += 1;
+        if !more {
+            break;
+        }
+    }
+    assert!(calls > budgets.len());
+    assert_eq!(sliced.run.events(), events);
+    assert_eq!(
+        sliced.report(&prep, 0.0).digest,
+        whole.report(&prep, 0.0).digest
+    );
+}
+
 const GOLDEN_DEMO_1_300_8: &str =
     "b9044c7a262e63991a52eb717579721345f6bd89110bcbd5c9c86bba5ad6aa28";
 
