@@ -36,7 +36,7 @@ use crate::ring::Ring;
 use crate::rng::CodecRng;
 use crate::shortid::{common_id, ids_into, LinkKey, ShortId, ShortIdHasher};
 use crate::window::WrongLength;
-use crate::xor::{is_zero, xor_into};
+use crate::xor::{is_zero, xor_into, xor_pair_into};
 
 /// A sender's handle in this decoder (a node maps its peers to these).
 pub type SenderId = u32;
@@ -165,6 +165,20 @@ fn filtered_repeat(ids: &[ShortId], seen: &mut [u64], sorted: &mut Vec<ShortId>)
     false
 }
 
+/// Writes into `dst` (all of it) a codeword's payload XOR its known symbols, at these ring
+/// positions: XORed straight in, with no copy of the payload first.
+fn peel_known(dst: &mut [u8], payload: &[u8], known: &[usize], ring: &Ring) {
+    match known.split_first() {
+        Some((&first, rest)) => {
+            xor_pair_into(dst, payload, ring.value(first));
+            for &pos in rest {
+                xor_into(dst, ring.value(pos));
+            }
+        }
+        None => dst.copy_from_slice(payload),
+    }
+}
+
 /// Whether an entry names a symbol that left the peeling window (it may be dropped); None
 /// until the window first fills, when no entry can have left it (a sweep would rebuild a
 /// table to find nothing).
@@ -255,7 +269,8 @@ pub struct Decoder {
     sorted: Vec<ShortId>,
     /// The symbol being announced, hashed under each sender's key (indexed by sender).
     rekeyed: Vec<ShortId>,
-    /// The codeword being received, as it is peeled.
+    /// A codeword settled as it arrives (one ID or none unknown), peeled; one that waits is
+    /// peeled straight into its slot.
     value: Vec<u8>,
     /// The pending codeword being settled.
     resolving: Vec<u8>,
@@ -501,9 +516,6 @@ impl Decoder {
 
         // Peel what is known already; remember the rest.
         let l = self.value_len;
-        let mut value = std::mem::take(&mut self.value);
-        value.clear();
-        value.extend_from_slice(payload);
         self.unknown.clear();
         self.known.clear();
         let mask = self.mask(sender);
@@ -521,17 +533,19 @@ impl Decoder {
             symbol.iter().step_by(64).for_each(warm);
             warm(&symbol[l - 1]);
         }
-        for &pos in &self.known {
-            xor_into(&mut value, self.ring.value(pos));
-        }
         let remaining = self.unknown.len() as u32;
         let id_xor = self.unknown.iter().fold(0, |acc, id| acc ^ id);
         if remaining <= 1 {
             // Settled at once: it never takes a slot.
+            let mut value = std::mem::take(&mut self.value);
+            value.resize(l, 0);
+            peel_known(&mut value, payload, &self.known, &self.ring);
             self.settle(sender, remaining, id_xor, &value, out);
+            self.value = value;
         } else {
             let slot = self.codewords.alloc(sender);
-            self.codewords.payload_mut(slot).copy_from_slice(&value);
+            let peeled = self.codewords.payload_mut(slot);
+            peel_known(peeled, payload, &self.known, &self.ring);
             let cw = self.codewords.get_mut(slot);
             cw.remaining = remaining;
             cw.id_xor = id_xor;
@@ -549,7 +563,6 @@ impl Decoder {
             }
             self.bound_pending(out);
         }
-        self.value = value;
         self.drain_work(out);
         Ok(())
     }

@@ -22,7 +22,7 @@ use crate::rng::{below, CodecRng};
 use crate::shortid::{LinkKey, ShortId, ShortIdHasher};
 use crate::soliton::RobustSoliton;
 use crate::window::CodingWindow;
-use crate::xor::xor_into;
+use crate::xor::{xor_into, xor_pair_into};
 
 /// One codeword: the short IDs of its source symbols and the XOR of their values.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -258,16 +258,25 @@ impl Encoder {
         for &pos in positions {
             out.ids.push(link.id_of_caught_up(window, pos));
         }
-        // The first member is copied, not XORed onto zeros: one pass over the payload fewer.
-        out.payload.clear();
-        match positions.split_first() {
-            Some((&first, rest)) => {
-                out.payload.extend_from_slice(window.member(first));
+        // The first two members are XORed into the payload in one pass (the buffer's old bytes
+        // are all overwritten), not copied onto zeros or copied then XORed.
+        match positions {
+            [first, second, rest @ ..] => {
+                out.payload.resize(window.value_len(), 0);
+                let payload = &mut out.payload;
+                xor_pair_into(payload, window.member(*first), window.member(*second));
                 for &pos in rest {
-                    xor_into(&mut out.payload, window.member(pos));
+                    xor_into(payload, window.member(pos));
                 }
             }
-            None => out.payload.resize(window.value_len(), 0),
+            [only] => {
+                out.payload.clear();
+                out.payload.extend_from_slice(window.member(*only));
+            }
+            [] => {
+                out.payload.clear();
+                out.payload.resize(window.value_len(), 0);
+            }
         }
     }
 
