@@ -125,9 +125,9 @@ fn live_age(entry: u32, learned: u64, m: usize) -> Option<u64> {
 
 /// Whether `ids` names an ID twice. A filter on the IDs' low bits (512 bits up to 16 IDs,
 /// else 64 or more per ID up to 8,192) sends only an ID whose bit is already set to an exact
-/// scan of those before it: an honest header of d IDs expects d^2/2 over the filter's bits.
-/// Peers choose IDs, so after a few scans it sorts a copy instead: a hostile header costs
-/// d log d. `wide` holds a longer header's filter, `sorted` the copy (both scratch).
+/// scan of those before it: an honest header of d IDs makes about d^2 / (2 x the filter's
+/// bits) such scans. Peers choose IDs, so after a few scans it sorts a copy instead: a hostile
+/// header costs d log d. `wide` holds a longer header's filter, `sorted` the copy (scratch).
 fn has_repeat(ids: &[ShortId], wide: &mut Vec<u64>, sorted: &mut Vec<ShortId>) -> bool {
     const NARROW_WORDS: usize = 8;
     const MAX_WORDS: usize = 128;
@@ -264,7 +264,7 @@ pub struct Decoder {
     unknown: Vec<ShortId>,
     /// Ring positions of the known symbols of the codeword being received.
     known: Vec<usize>,
-    /// Scratch of `has_repeat`.
+    /// Scratch of `has_repeat`: a long header's filter, and a sorted copy of its IDs.
     filter: Vec<u64>,
     sorted: Vec<ShortId>,
     /// The symbol being announced, hashed under each sender's key (indexed by sender).
