@@ -386,7 +386,6 @@ impl<P: Protocol> Engine<P> {
             }
             left -= slice;
         }
-        self.metrics.flush_arrivals();
         match self.queue.peek_time() {
             None => false,
             Some(t) if t > limit => {

@@ -49,7 +49,9 @@ pub struct Metrics {
     /// its column without comparing names. Bounded by the constants in the program.
     sites: Vec<(usize, usize)>,
     /// Per node, the first arrival of every tx, in the tickets encoding (seed `001`).
-    /// Up to date whenever the engine is not inside a step (see [`Metrics::flush_arrivals`]).
+    /// Up to date once [`Metrics::flush_arrivals`] has run, as `Run::metrics` and the engine's
+    /// `finish` do: a host stepping the engine in short slices writes many arrivals per node at
+    /// once, not a few after every slice.
     pub logs: Vec<ArrivalLog>,
     /// First arrivals not yet written to `logs`: (node, tx, delay after creation in µs).
     pending: Vec<(u32, u32, u64)>,

@@ -83,7 +83,9 @@ pub trait Run {
     fn inspect(&self, node: usize) -> Vec<(&'static str, String)>;
     /// The node's per-peer and per-tx state, peers named by node.
     fn detail(&self, node: usize) -> NodeDetail;
-    fn metrics(&self) -> &Metrics;
+    /// What the run has measured so far; the arrivals the engine buffers are written to the
+    /// logs first.
+    fn metrics(&mut self) -> &Metrics;
     fn set_trace(&mut self, sink: TraceSink);
     /// Record every input handled from now on (`engine::Engine::set_steps`).
     fn set_steps(&mut self, sink: StepSink);
@@ -136,7 +138,8 @@ impl<P: Protocol + 'static> Run for Typed<P> {
         let now = proto::Time(self.0.now_us());
         name_peers(self.0.network(), node, self.0.node(node).detail(now))
     }
-    fn metrics(&self) -> &Metrics {
+    fn metrics(&mut self) -> &Metrics {
+        self.0.metrics.flush_arrivals();
         &self.0.metrics
     }
     fn set_trace(&mut self, sink: TraceSink) {

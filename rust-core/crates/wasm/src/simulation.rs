@@ -708,8 +708,8 @@ impl Simulation {
     /// The arrival logs' range scan over txs [seq_lo, seq_hi), up to `until_us`: node, seq,
     /// arrival_us triples. Works while the run goes on (what has happened so far) and after
     /// `finish`. The timeline's seek reads the network's state at a time from this.
-    pub fn arrivals_range(&self, seq_lo: f64, seq_hi: f64, until_us: f64) -> Vec<f64> {
-        let metrics = match (&self.started, &self.finished) {
+    pub fn arrivals_range(&mut self, seq_lo: f64, seq_hi: f64, until_us: f64) -> Vec<f64> {
+        let metrics = match (&mut self.started, &self.finished) {
             (Some(s), _) => s.run.metrics(),
             (None, Some(m)) => m,
             (None, None) => return Vec::new(),
@@ -745,8 +745,8 @@ impl Simulation {
     }
 
     /// A node's protocol state, traffic and counters so far.
-    pub fn inspect(&self, node: u32) -> Result<NodeInspection, JsError> {
-        let Some(started) = self.started.as_ref() else {
+    pub fn inspect(&mut self, node: u32) -> Result<NodeInspection, JsError> {
+        let Some(now) = self.started.as_ref().map(|s| s.run.now_us()) else {
             return Err(JsError::new("this run has finished"));
         };
         let v = node as usize;
@@ -754,7 +754,11 @@ impl Simulation {
             return Err(JsError::new(&format!("no node {node}")));
         }
         guarded("inspect", || {
+            let behaviour = format!("{:?}", self.shown(&self.behaviour_at(now)[v]));
+            let peers = self.net.degree(v) as u32;
+            let started = self.started.as_mut().ok_or("this run has finished")?;
             let state = started.run.inspect(v);
+            let detail = started.run.detail(v);
             let metrics = started.run.metrics();
             let s = &metrics.node[v];
             let counters = metrics
@@ -763,11 +767,8 @@ impl Simulation {
             let (counter_names, counter_values) = counters.unzip();
             let mut out = NodeInspection {
                 node,
-                behaviour: format!(
-                    "{:?}",
-                    self.shown(&self.behaviour_at(started.run.now_us())[v])
-                ),
-                peers: self.net.degree(v) as u32,
+                behaviour,
+                peers,
                 state_names: state.iter().map(|(k, _)| k.to_string()).collect(),
                 state_values: state.into_iter().map(|(_, v)| v).collect(),
                 delivered: s.delivered as f64,
@@ -786,7 +787,7 @@ impl Simulation {
                 cell_ends: Vec::new(),
                 row_nodes: Vec::new(),
             };
-            flatten_detail(started.run.detail(v), &mut out);
+            flatten_detail(detail, &mut out);
             Ok(out)
         })
     }
