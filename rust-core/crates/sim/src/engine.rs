@@ -330,7 +330,6 @@ impl<P: Protocol> Engine<P> {
         if let Some(first) = engine.net.timeline.changes.first() {
             engine.queue.push(first.at_us, Event::Change);
         }
-        engine.metrics.flush_arrivals();
         engine
     }
 
