@@ -32,7 +32,9 @@ opener.type = 'button';
 opener.id = 'lightnode-open';
 opener.className = 'lightnode-open';
 opener.textContent = 'Light node';
-document.body.append(opener, root);
+// The button sits at the page's top corner, so it comes first in the tab order too.
+document.body.prepend(opener);
+document.body.append(root);
 
 const store = createLightStore();
 const renders = new Renders(store);
