@@ -1,7 +1,7 @@
 // Changing the network while it runs: a change made in the page lands in every panel at the time
 // shown, keeps what was shown before, goes into the scenario's events, and gives txsim's digests.
 import { expect, test, type Page } from '@playwright/test';
-import { runJson, runsDone, seekTimeline, shownRuns } from './page';
+import { clickNode, runJson, runsDone, seekTimeline, shownRuns } from './page';
 import { nativeRuns } from './txsim';
 
 /** 80 honest nodes, CAT and GossipSub: no adversary until the page makes some. */
@@ -152,4 +152,32 @@ test('a change that cannot apply says why and leaves the runs alone', async ({ p
   await expect(page.locator('#change-status')).toContainText('not applied');
   await expect(page.locator('#change-status')).toContainText('events[0].at_ms');
   expect((await shownRuns(page)).map((r) => r.digest)).toEqual(digests);
+});
+
+test.describe('on a touch screen', () => {
+  test.use({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+
+  test('with "clicks add" ticked, taps add nodes to the picked ones and drop them again', async ({ page }) => {
+    await page.goto('/');
+    await runsDone(page);
+    await runJson(page, JSON.stringify(CALM));
+    await runsDone(page);
+    const picked = page.locator('#changes');
+    await clickNode(page, 0, 3, 'tap');
+    await expect(picked).toHaveAttribute('data-picked', '1');
+    // Without it a tap picks one node in place of the others, as a click does.
+    await clickNode(page, 0, 7, 'tap');
+    await expect(picked).toHaveAttribute('data-picked', '1');
+    await page.locator('#pick-adds').tap();
+    await clickNode(page, 0, 3, 'tap');
+    await clickNode(page, 1, 11, 'tap');
+    await expect(picked).toHaveAttribute('data-picked', '3');
+    await clickNode(page, 0, 7, 'tap');
+    await expect(picked).toHaveAttribute('data-picked', '2');
+    await page.click('button[data-change="silent"]');
+    await expect(page.locator('#change-status')).toContainText('2 nodes made silent');
+    await runsDone(page);
+    const edited = JSON.parse(await page.locator('#scenario-json').inputValue());
+    expect(edited.events[0].nodes).toEqual([3, 11]);
+  });
 });

@@ -42,7 +42,7 @@ export async function pageReady(page: Page): Promise<void> {
  * it clicks (once the box has stopped moving): a page point read earlier went stale when something
  * above the panel changed height in between (under load, a click meant for node 7 hit node 23).
  */
-export async function clickNode(page: Page, k: number, node: number): Promise<void> {
+export async function clickNode(page: Page, k: number, node: number, how: 'click' | 'tap' = 'click'): Promise<void> {
   const canvas = page.locator(`.panel[data-run="${k}"] canvas:not(.gpu-layer)`);
   const position = await canvas.evaluate((c, [k, node]) => {
     const hooks = (window as unknown as { txcast: { nodePoint(k: number, n: number): { x: number; y: number } } }).txcast;
@@ -50,7 +50,7 @@ export async function clickNode(page: Page, k: number, node: number): Promise<vo
     const rect = c.getBoundingClientRect();
     return { x: p.x - rect.left, y: p.y - rect.top };
   }, [k, node]);
-  await canvas.click({ position });
+  await (how === 'tap' ? canvas.tap({ position }) : canvas.click({ position }));
 }
 
 /**

@@ -82,6 +82,8 @@ export interface AppState {
   inspection: InspectorContent | null;
   /** Nodes picked for a live change (1 each; web/changes/), ringed in every run. */
   selection: Uint8Array | null;
+  /** A click on a node adds or drops it as Shift-click does: the way to pick several by touch. */
+  clicksAdd: boolean;
   /** What became of the last live change ('' before any). */
   change: { message: string; error: boolean };
 
@@ -136,6 +138,7 @@ export function initialState(): AppState {
     selectedNode: -1,
     inspection: null,
     selection: null,
+    clicksAdd: false,
     change: { message: '', error: false },
     clock,
     pickedTx: 0,

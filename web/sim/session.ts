@@ -64,7 +64,7 @@ export class Session {
     const layoutSeed = BigInt(s.info.seed);
     for (const slot of this.slots) if (slot.busy) slot.stop();
     const pick = (panel: Panel, node: number, adding: boolean) => {
-      if (adding) return this.togglePicked(node);
+      if (adding || this.store.get().clicksAdd) return this.togglePicked(node);
       this.addPicked([node], true);
       this.inspect(panel, node);
     };
