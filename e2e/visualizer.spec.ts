@@ -121,7 +121,11 @@ test('an edited scenario runs with txsim digests; an invalid one shows its JSON 
   await expect(page.locator('#app')).toHaveAttribute('data-state', 'error', { timeout: 30_000 });
   await expect(page.locator('#scenario-error')).toContainText('topology.degree');
 
+  // Once the text is edited the rejection no longer speaks for it (the editor's check does).
   const json = JSON.stringify(SMALL_SCENARIO, null, 2);
+  await page.fill('#scenario-json', json);
+  await expect(page.locator('#scenario-error')).toBeHidden();
+  await expect(page.locator('#editor-status')).toContainText('valid:');
   await runJson(page, json);
   await runsDone(page);
   const native = await nativeRuns({ json });

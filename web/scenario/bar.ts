@@ -22,7 +22,12 @@ export class ScenarioBar {
     const form = element<HTMLFormElement>('scenario-form');
     const editToggle = element<HTMLButtonElement>('edit-toggle');
     const error = element<HTMLElement>('scenario-error');
-    this.editor = new ScenarioEditor(form, element<HTMLTextAreaElement>('scenario-json'), element<HTMLElement>('editor-status'));
+    // The engine's rejection of the last Run is about a text the user has since changed: the
+    // editor's own check speaks for the new one.
+    const edited = () => {
+      if (store.get().engineFailure) store.update({ error: '', engineFailure: null });
+    };
+    this.editor = new ScenarioEditor(form, element<HTMLTextAreaElement>('scenario-json'), element<HTMLElement>('editor-status'), edited);
     form.addEventListener('submit', (event) => event.preventDefault());
 
     for (const entry of LIBRARY) {

@@ -69,12 +69,17 @@ export class ScenarioEditor {
   private formStale = false;
   private formTimer = 0;
 
+  /** `edited` hears of every change the user makes to the text, in the raw JSON or the form. */
   constructor(
     private readonly form: HTMLElement,
     private readonly raw: HTMLTextAreaElement,
     private readonly status: HTMLElement,
+    private readonly edited: () => void,
   ) {
-    raw.addEventListener('input', () => this.scheduleCheck());
+    raw.addEventListener('input', () => {
+      this.edited();
+      this.scheduleCheck();
+    });
     // Rebuild the form when the raw text settles into valid JSON.
     raw.addEventListener('change', () => this.rawChanged());
   }
@@ -117,6 +122,7 @@ export class ScenarioEditor {
     if (typeof value !== 'object' || value === null || Array.isArray(value)) return;
     renderForm(this.form, schema, value, (next) => {
       this.raw.value = JSON.stringify(next, null, 2);
+      this.edited();
       this.scheduleCheck();
     });
   }
