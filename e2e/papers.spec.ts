@@ -63,6 +63,10 @@ test('the contents link to each study, by keyboard too', async ({ page }) => {
   await page.goto('/');
   await page.goto(`/papers/#study-${last.id}`);
   await expect(page.locator(`section[data-study="${last.id}"] h2`)).toBeInViewport();
+  // And by the anchor docs/results.md gives it (its bare id).
+  await page.goto('/');
+  await page.goto(`/papers/#${last.id}`);
+  await expect(page.locator(`section[data-study="${last.id}"] h2`)).toBeInViewport();
 });
 
 test('"Open as a live scenario" opens the visualizer with that scenario', async ({ page }) => {

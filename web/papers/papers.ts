@@ -2,7 +2,7 @@
 // time, shown study by study with links that open each scenario file in the visualizer.
 import { readResults, ResultsError } from './results';
 import { renderError, renderPage } from './render';
-import { keyedAfter, pageView, type ScenarioFacts } from './view';
+import { anchorFor, keyedAfter, pageView, type ScenarioFacts } from './view';
 
 // Globs rather than plain imports: a checkout without docs/results.json still builds, and says so.
 const resultsGlob = import.meta.glob<unknown>('../../docs/results.json', { import: 'default', eager: true });
@@ -35,8 +35,10 @@ if (root) {
       const scenarios = keyedAfter(Object.fromEntries(Object.keys(names).map((p) => [p, facts(p)])), 'scenarios/');
       const page = pageView(readResults(raw), { figures: keyedAfter(figures, 'docs/'), reports: keyedAfter(reports, 'docs/'), scenarios });
       root.replaceChildren(...renderPage(document, page));
-      // The sections exist only now: follow a #study-... link the page was opened with (ids need no decoding).
-      if (location.hash) document.getElementById(location.hash.slice(1))?.scrollIntoView();
+      // The sections exist only now: follow the link the page was opened with, #study-<id> or the
+      // bare study id that docs/results.md's own contents use (ids need no decoding).
+      const wanted = location.hash.slice(1);
+      if (wanted) (document.getElementById(wanted) ?? document.getElementById(anchorFor(wanted)))?.scrollIntoView();
     } catch (error) {
       const message = error instanceof ResultsError ? `docs/results.json is not in the shape this page reads: ${error.message}` : String(error);
       root.replaceChildren(...renderError(document, message));
