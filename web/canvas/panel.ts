@@ -79,6 +79,8 @@ export class Panel {
     onPick: (panel: Panel, node: number, adding: boolean) => void,
     /** Nodes inside a rectangle dragged with Shift held (added to the selection). */
     onSelectArea: (nodes: number[]) => void = () => undefined,
+    /** Whether a plain drag picks an area as Shift-drag does (a touch screen has no Shift), not moving the view. */
+    dragPicks: () => boolean = () => false,
   ) {
     this.element = document.createElement('figure');
     this.element.className = 'panel';
@@ -123,8 +125,8 @@ export class Panel {
 
     const behaviour = zoom<HTMLCanvasElement, unknown>()
       .scaleExtent([0.5, 40])
-      // Shift-drag selects instead of panning.
-      .filter((event: MouseEvent) => !event.shiftKey && !event.ctrlKey && !event.button)
+      // Shift-drag selects instead of panning, as any drag does while drags pick (the wheel still zooms).
+      .filter((event: MouseEvent) => !event.shiftKey && !event.ctrlKey && !event.button && (event.type === 'wheel' || !dragPicks()))
       .on('zoom', (event: { transform: ZoomTransform }) => {
         this.transform = { k: event.transform.k, x: event.transform.x, y: event.transform.y };
         onChange();
@@ -136,7 +138,7 @@ export class Panel {
       const node = nodeAt(this.positions, rect.width, rect.height, this.transform, event.clientX - rect.left, event.clientY - rect.top);
       if (node >= 0) onPick(this, node, event.shiftKey);
     });
-    this.selectByDragging(onSelectArea);
+    this.selectByDragging(onSelectArea, dragPicks);
     this.setState('running', 'starting…');
   }
 
@@ -183,8 +185,8 @@ export class Panel {
   /** A drag just ended: the click it makes selects nothing. */
   private dragged = false;
 
-  /** Shift-drag draws a rectangle; the nodes in it are selected when the pointer is released. */
-  private selectByDragging(onSelectArea: (nodes: number[]) => void): void {
+  /** Shift-drag (any drag while `dragPicks`) draws a rectangle; the nodes in it are selected when the pointer is released. */
+  private selectByDragging(onSelectArea: (nodes: number[]) => void, dragPicks: () => boolean): void {
     let from: { x: number; y: number } | null = null;
     const local = (event: PointerEvent) => {
       const rect = this.canvas.getBoundingClientRect();
@@ -193,7 +195,7 @@ export class Panel {
     const area = (a: { x: number; y: number }, b: { x: number; y: number }) => ({ x0: Math.min(a.x, b.x), y0: Math.min(a.y, b.y), x1: Math.max(a.x, b.x), y1: Math.max(a.y, b.y) });
     this.canvas.addEventListener('pointerdown', (event) => {
       this.dragged = false;
-      if (!event.shiftKey || !this.trace) return;
+      if (!(event.shiftKey || dragPicks()) || !this.trace) return;
       from = local(event);
       this.canvas.setPointerCapture(event.pointerId);
     });
@@ -203,6 +205,15 @@ export class Panel {
       Object.assign(this.box.style, { left: `${this.canvas.offsetLeft + r.x0}px`, top: `${this.canvas.offsetTop + r.y0}px`, width: `${r.x1 - r.x0}px`, height: `${r.y1 - r.y0}px` });
       this.box.hidden = r.x1 - r.x0 < 3 && r.y1 - r.y0 < 3;
     });
+    // A finger's drag that draws the rectangle is the page's, as d3-zoom's pans are: left to the
+    // browser, it took the drag for a gesture of its own and dropped the click of the next tap.
+    this.canvas.addEventListener(
+      'touchmove',
+      (event) => {
+        if (from) event.preventDefault();
+      },
+      { passive: false },
+    );
     this.canvas.addEventListener('pointerup', (event) => {
       if (!from) return;
       const r = area(from, local(event));

@@ -1,7 +1,7 @@
-// Changing the network while it runs: pick nodes (click, Shift-click or "clicks add", Shift-drag
-// on a panel, a random share, a continent) and apply a change to them, or to the whole network, at
-// the current simulated time in every run. The session adds it to the scenario's events and the
-// runs go on from there (web/sim/session.ts).
+// Changing the network while it runs: pick nodes (click, Shift-click or Shift-drag on a panel, or a
+// click or drag with "clicks and drags add" ticked, a random share, a continent) and apply a change
+// to them, or to the whole network, at the current simulated time in every run. The session adds
+// it to the scenario's events and the runs go on from there (web/sim/session.ts).
 import { element } from '../app/dom';
 import type { AppState, AppStore } from '../app/state';
 import { shallowEqual } from '../app/store';
@@ -66,6 +66,10 @@ export function mountChanges(store: AppStore, session: Session): void {
   element<HTMLButtonElement>('pick-clear').addEventListener('click', () => store.update({ selection: null }));
   const clicksAdd = element<HTMLInputElement>('pick-adds');
   clicksAdd.addEventListener('change', () => store.update({ clicksAdd: clicksAdd.checked }));
+  store.subscribe(
+    (s) => s.clicksAdd,
+    (on) => element<HTMLElement>('panels').classList.toggle('drag-picks', on),
+  );
   element<HTMLButtonElement>('pick-random').addEventListener('click', () => {
     const pct = Number(share.value);
     if (!(pct > 0 && pct <= 100)) return store.update({ change: { message: 'give a share between 1 and 100 %', error: true } });

@@ -69,7 +69,8 @@ export class Session {
       this.inspect(panel, node);
     };
     const area = (nodes: number[]) => this.addPicked(nodes);
-    const panels = runs.map((r) => new Panel(r, s.info.labels[r] ?? `run ${r}`, this.redraw, pick, area));
+    const dragPicks = () => this.store.get().clicksAdd;
+    const panels = runs.map((r) => new Panel(r, s.info.labels[r] ?? `run ${r}`, this.redraw, pick, area, dragPicks));
     this.seekAsked = null;
     this.censoringAsked.length = 0;
     this.unshown.clear();
