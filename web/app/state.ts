@@ -82,7 +82,7 @@ export interface AppState {
   inspection: InspectorContent | null;
   /** Nodes picked for a live change (1 each; web/changes/), ringed in every run. */
   selection: Uint8Array | null;
-  /** A click on a node adds or drops it as Shift-click does: the way to pick several by touch. */
+  /** Clicks and drags on a panel add nodes as with Shift held ("clicks and drags add"): the way to pick several by touch. */
   clicksAdd: boolean;
   /** What became of the last live change ('' before any). */
   change: { message: string; error: boolean };

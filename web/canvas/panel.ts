@@ -79,8 +79,8 @@ export class Panel {
     onPick: (panel: Panel, node: number, adding: boolean) => void,
     /** Nodes inside a rectangle dragged with Shift held (added to the selection). */
     onSelectArea: (nodes: number[]) => void = () => undefined,
-    /** Whether a plain drag picks an area as Shift-drag does (a touch screen has no Shift), not moving the view. */
-    dragPicks: () => boolean = () => false,
+    /** Whether clicks and drags add, as with Shift held (a touch screen has no Shift); a drag then no longer moves the view. */
+    adding: () => boolean = () => false,
   ) {
     this.element = document.createElement('figure');
     this.element.className = 'panel';
@@ -125,8 +125,8 @@ export class Panel {
 
     const behaviour = zoom<HTMLCanvasElement, unknown>()
       .scaleExtent([0.5, 40])
-      // Shift-drag selects instead of panning, as any drag does while drags pick (the wheel still zooms).
-      .filter((event: MouseEvent) => !event.shiftKey && !event.ctrlKey && !event.button && (event.type === 'wheel' || !dragPicks()))
+      // Shift-drag selects instead of panning, as any drag does while `adding` (the wheel still zooms).
+      .filter((event: MouseEvent) => !event.shiftKey && !event.ctrlKey && !event.button && (event.type === 'wheel' || !adding()))
       .on('zoom', (event: { transform: ZoomTransform }) => {
         this.transform = { k: event.transform.k, x: event.transform.x, y: event.transform.y };
         onChange();
@@ -136,9 +136,9 @@ export class Panel {
       if (!this.trace || this.dragged) return;
       const rect = this.canvas.getBoundingClientRect();
       const node = nodeAt(this.positions, rect.width, rect.height, this.transform, event.clientX - rect.left, event.clientY - rect.top);
-      if (node >= 0) onPick(this, node, event.shiftKey);
+      if (node >= 0) onPick(this, node, event.shiftKey || adding());
     });
-    this.selectByDragging(onSelectArea, dragPicks);
+    this.selectByDragging(onSelectArea, adding);
     this.setState('running', 'starting…');
   }
 
@@ -185,8 +185,8 @@ export class Panel {
   /** A drag just ended: the click it makes selects nothing. */
   private dragged = false;
 
-  /** Shift-drag (any drag while `dragPicks`) draws a rectangle; the nodes in it are selected when the pointer is released. */
-  private selectByDragging(onSelectArea: (nodes: number[]) => void, dragPicks: () => boolean): void {
+  /** Shift-drag (any drag while `adding`) draws a rectangle; the nodes in it are selected when the pointer is released. */
+  private selectByDragging(onSelectArea: (nodes: number[]) => void, adding: () => boolean): void {
     let from: { x: number; y: number } | null = null;
     const local = (event: PointerEvent) => {
       const rect = this.canvas.getBoundingClientRect();
@@ -195,7 +195,7 @@ export class Panel {
     const area = (a: { x: number; y: number }, b: { x: number; y: number }) => ({ x0: Math.min(a.x, b.x), y0: Math.min(a.y, b.y), x1: Math.max(a.x, b.x), y1: Math.max(a.y, b.y) });
     this.canvas.addEventListener('pointerdown', (event) => {
       this.dragged = false;
-      if (!(event.shiftKey || dragPicks()) || !this.trace) return;
+      if (!(event.shiftKey || adding()) || !this.trace) return;
       from = local(event);
       this.canvas.setPointerCapture(event.pointerId);
     });

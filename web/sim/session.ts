@@ -64,13 +64,13 @@ export class Session {
     const layoutSeed = BigInt(s.info.seed);
     for (const slot of this.slots) if (slot.busy) slot.stop();
     const pick = (panel: Panel, node: number, adding: boolean) => {
-      if (adding || this.store.get().clicksAdd) return this.togglePicked(node);
+      if (adding) return this.togglePicked(node);
       this.addPicked([node], true);
       this.inspect(panel, node);
     };
     const area = (nodes: number[]) => this.addPicked(nodes);
-    const dragPicks = () => this.store.get().clicksAdd;
-    const panels = runs.map((r) => new Panel(r, s.info.labels[r] ?? `run ${r}`, this.redraw, pick, area, dragPicks));
+    const clicksAdd = () => this.store.get().clicksAdd;
+    const panels = runs.map((r) => new Panel(r, s.info.labels[r] ?? `run ${r}`, this.redraw, pick, area, clicksAdd));
     this.seekAsked = null;
     this.censoringAsked.length = 0;
     this.unshown.clear();
