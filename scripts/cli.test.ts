@@ -1,7 +1,7 @@
 // The npm scripts' and txsim's command lines as a user meets them: --help answers and runs
 // nothing; an unknown option ends with a usage line and exit code 2 before anything runs or
 // is written (`npm run reproduce -- --help` once ran every study and rewrote docs/).
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -147,5 +147,66 @@ describe('txsim run --jobs', () => {
     const bad = spawnSync(txsim, ['run', scenario, '--jobs', 'many'], { encoding: 'utf8' });
     expect(bad.status).toBe(2);
     expect(bad.stderr).toContain('--jobs wants a number');
+  });
+});
+
+describe('txsim run --out, --trace', () => {
+  it('a file it cannot write, or would write over, is refused before anything runs, and what was there stays', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'txcast-cli-'));
+    const scenario = path.join(dir, 'small.json');
+    const text = JSON.stringify({
+      name: 'small', seed: 3, nodes: 20,
+      topology: { kind: 'random_regular', degree: 4 },
+      workload: { kind: 'poisson', total_tps: 10, duration_ms: 1000, tx_bytes: 128 },
+      protocols: [{ protocol: 'flood' }],
+    });
+    fs.writeFileSync(scenario, text);
+    const old = path.join(dir, 'old.json');
+    fs.writeFileSync(old, '{"earlier": true}');
+    fs.mkdirSync(path.join(dir, 'folder'));
+    const refused: [string[], string][] = [
+      [['--out', path.join(dir, 'missing', 'r.json')], 'cannot write there'],
+      [['--out', old, '--trace', path.join(dir, 'folder')], 'cannot write there'],
+      [['--out', scenario], 'is the scenario'],
+      [['--out', path.join(dir, 'same.json'), '--trace', path.join(dir, 'same.json')], 'is --out'],
+    ];
+    for (const [flags, says] of refused) {
+      const run = spawnSync(txsim, ['run', scenario, ...flags], { encoding: 'utf8' });
+      expect(run.status, flags.join(' ')).toBe(2);
+      expect(run.stderr).toContain(says);
+      // No run began: the table it prints after the runs is not there.
+      expect(run.stdout).toBe('');
+    }
+    expect(fs.readFileSync(scenario, 'utf8')).toBe(text);
+    expect(fs.readFileSync(old, 'utf8')).toBe('{"earlier": true}');
+    expect(fs.readdirSync(dir).sort()).toEqual(['folder', 'old.json', 'small.json']);
+    // The same flags into files it can write: the report replaces what was there.
+    const run = spawnSync(txsim, ['run', scenario, '--quiet', '--out', old], { encoding: 'utf8' });
+    expect(run.status, run.stderr).toBe(0);
+    expect(JSON.parse(fs.readFileSync(old, 'utf8')).runs).toHaveLength(1);
+  });
+});
+
+describe('txsim network', () => {
+  it('takes --seed as run does; a reader that stops early ends it quietly, with no panic', async () => {
+    const scenario = path.join(import.meta.dirname, '..', 'scenarios', 'cat-vs-flood.json');
+    const network = (args: string[]) => spawnSync(txsim, ['network', scenario, ...args], { encoding: 'utf8', maxBuffer: 64 << 20 });
+    const [plain, seeded, again] = [network([]), network(['--seed', '3']), network(['--seed', '3'])];
+    expect(seeded.status, seeded.stderr).toBe(0);
+    expect(seeded.stdout).toBe(again.stdout);
+    expect(seeded.stdout).not.toBe(plain.stdout);
+    const bad = network(['--seed', 'abc']);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain('--seed wants a number, got `abc`');
+    // As `txsim network X | head -c 100` does, with more than a pipe holds (about 500 kB).
+    const child = spawn(txsim, ['network', path.join(path.dirname(scenario), 'strokkur-250.json')]);
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.stdout.once('data', () => child.stdout.destroy());
+    await new Promise((resolve) => child.on('close', resolve));
+    expect(stderr).not.toContain('panicked');
+    const jobs = spawnSync(txsim, ['run', scenario, '--jobs', '0'], { encoding: 'utf8' });
+    expect(jobs.status).toBe(2);
+    expect(jobs.stderr).toContain('--jobs wants at least 1');
   });
 });

@@ -10,6 +10,9 @@ use std::sync::Mutex;
 
 #[cfg(target_os = "linux")]
 mod huge_pages;
+mod output;
+
+use output::Output;
 
 const HELP: &str = "\
 txsim - simulate transaction broadcast protocols
@@ -22,7 +25,7 @@ USAGE:
     txsim schema [--out FILE]         print the scenario JSON Schema
     txsim protocols                   list the protocols a scenario can name
     txsim counters [PROTOCOL]         what each counter in a report counts, and in what unit
-    txsim network SCENARIO.json [--protocol LABEL]
+    txsim network SCENARIO.json [--protocol LABEL] [--seed N]
                                       print the run's network and load as JSON: nodes, links
                                       [a, b, one-way latency µs], txs [origin, created µs, bytes]
     txsim demo [--seed N] [--nodes N] [--degree D]
@@ -45,6 +48,8 @@ With --only, the studies run replace theirs on the page already in --out; the ot
 ";
 
 fn main() -> ExitCode {
+    #[cfg(unix)]
+    end_quietly_when_the_reader_goes();
     #[cfg(target_os = "linux")]
     huge_pages::collapse_in_background();
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -54,6 +59,21 @@ fn main() -> ExitCode {
             eprintln!("txsim: {msg}");
             ExitCode::from(2)
         }
+    }
+}
+
+/// `txsim network X | head` closes the pipe early: end as other command-line tools do, on the
+/// signal, rather than panic at the next line printed (Rust ignores SIGPIPE by default).
+#[cfg(unix)]
+fn end_quietly_when_the_reader_goes() {
+    extern "C" {
+        fn signal(signum: i32, handler: usize) -> usize;
+    }
+    const SIGPIPE: i32 = 13;
+    const SIG_DFL: usize = 0;
+    // SAFETY: restores the default action of one signal, before any thread is started.
+    unsafe {
+        signal(SIGPIPE, SIG_DFL);
     }
 }
 
@@ -144,11 +164,22 @@ impl Flags {
         self.named.iter().any(|(n, _)| n == name)
     }
     fn number<T: std::str::FromStr>(&self, name: &str, default: T) -> Result<T, String> {
-        match self.get(name) {
-            None => Ok(default),
-            Some(v) => v
-                .parse()
-                .map_err(|_| format!("--{name} wants a number, got `{v}`")),
+        Ok(self.given_number(name)?.unwrap_or(default))
+    }
+    /// `--name N` if given, read as a number.
+    fn given_number<T: std::str::FromStr>(&self, name: &str) -> Result<Option<T>, String> {
+        self.get(name)
+            .map(|v| {
+                v.parse()
+                    .map_err(|_| format!("--{name} wants a number, got `{v}`"))
+            })
+            .transpose()
+    }
+    /// `--jobs N`: threads, at least one (all cores if not given).
+    fn jobs(&self) -> Result<usize, String> {
+        match self.number("jobs", cores())? {
+            0 => Err("--jobs wants at least 1".into()),
+            n => Ok(n),
         }
     }
 }
@@ -187,13 +218,9 @@ fn cmd_run(args: &[String]) -> Result<(), String> {
         return Err("run wants one scenario file; see `txsim --help`".into());
     };
     let scenario = read_scenario(path)?;
-    let seed = f
-        .get("seed")
-        .map(|s| s.parse::<u64>())
-        .transpose()
-        .map_err(|_| "--seed wants a number")?;
-    let threads = f.number("jobs", cores())?.max(1);
-    let prep = Prepared::with_seed(scenario, seed).map_err(|e| format!("{path}: {e}"))?;
+    let threads = f.jobs()?;
+    let prep = Prepared::with_seed(scenario, f.given_number("seed")?)
+        .map_err(|e| format!("{path}: {e}"))?;
     let wanted = f.get("protocol");
     let indices: Vec<usize> = (0..prep.scenario.protocols.len())
         .filter(|&i| wanted.is_none_or(|w| prep.scenario.protocols[i].label() == w))
@@ -206,33 +233,53 @@ fn cmd_run(args: &[String]) -> Result<(), String> {
             labels.join(", ")
         ));
     }
-    let trace = f.get("trace");
+    let [mut out, mut trace] = output::open_all(
+        [("--out", f.get("out")), ("--trace", f.get("trace"))],
+        ("the scenario", path),
+    )?;
     let progress = RunProgress::new(!f.has("quiet"));
     // Runs go in the scenario's order, on as many threads as asked; each writes its trace to
     // a part file of its own, joined in that order at the end.
+    let parts: Vec<String> = match &trace {
+        Some(t) => (0..indices.len())
+            .map(|k| format!("{}.part{k}", t.path()))
+            .collect(),
+        None => Vec::new(),
+    };
     let order: Vec<usize> = (0..indices.len()).collect();
     let outcomes = map_on_threads(threads, &order, |k| {
-        let part = trace.map(|t| format!("{t}.part{k}"));
-        run_one(&prep, indices[k], part.as_deref(), &progress).map_err(|e| format!("{path}: {e}"))
+        let part = parts.get(k).map(String::as_str);
+        run_one(&prep, indices[k], part, &progress).map_err(|e| format!("{path}: {e}"))
     });
-    let mut runs = Vec::new();
-    for outcome in outcomes {
-        runs.push(outcome.unwrap_or_else(|| Err("a run stopped early".into()))?);
+    let runs: Result<Vec<RunReport>, String> = outcomes
+        .into_iter()
+        .map(|o| o.unwrap_or_else(|| Err("a run stopped early".into())))
+        .collect();
+    let written = runs.and_then(|runs| {
+        if let Some(t) = trace.take() {
+            join_parts(t, &parts)?;
+        }
+        let report = Report {
+            scenario: prep.scenario.clone(),
+            runs,
+        };
+        print_table(&report);
+        if let Some(o) = out.take() {
+            let text = serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?;
+            let at = o.path().to_string();
+            o.replace_with(|w| writeln!(w, "{text}"))?;
+            if !f.has("quiet") {
+                eprintln!("report written to {at}");
+            }
+        }
+        Ok(())
+    });
+    if written.is_err() {
+        // A failed command leaves no parts, and no file it created, behind.
+        parts.iter().for_each(|p| drop(std::fs::remove_file(p)));
+        [out, trace].into_iter().flatten().for_each(Output::discard);
     }
-    if let Some(t) = trace {
-        join_parts(t, indices.len())?;
-    }
-    let report = Report {
-        scenario: prep.scenario.clone(),
-        runs,
-    };
-    print_table(&report);
-    if let Some(out) = f.get("out") {
-        let text = serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?;
-        std::fs::write(out, text + "\n").map_err(|e| format!("cannot write {out}: {e}"))?;
-        eprintln!("report written to {out}");
-    }
-    Ok(())
+    written
 }
 
 /// Runs protocol entry `index` of the scenario to its end, writing its trace to `trace` if
@@ -287,19 +334,18 @@ fn run_one(
     Ok(started.report(prep, took_s * 1000.0))
 }
 
-/// Joins the runs' trace part files into `path`, in the scenario's order.
-fn join_parts(path: &str, parts: usize) -> Result<(), String> {
-    let mut out = std::io::BufWriter::new(
-        std::fs::File::create(path).map_err(|e| format!("cannot write {path}: {e}"))?,
-    );
-    for k in 0..parts {
-        let part = format!("{path}.part{k}");
-        let mut file =
-            std::fs::File::open(&part).map_err(|e| format!("cannot read {part}: {e}"))?;
-        std::io::copy(&mut file, &mut out).map_err(|e| format!("writing the trace: {e}"))?;
-        std::fs::remove_file(&part).map_err(|e| format!("cannot remove {part}: {e}"))?;
+/// Joins the runs' trace part files into the trace, in the scenario's order, and removes them.
+fn join_parts(trace: Output, parts: &[String]) -> Result<(), String> {
+    trace.replace_with(|out| {
+        for part in parts {
+            std::io::copy(&mut std::fs::File::open(part)?, out)?;
+        }
+        Ok(())
+    })?;
+    for part in parts {
+        std::fs::remove_file(part).map_err(|e| format!("cannot remove {part}: {e}"))?;
     }
-    out.flush().map_err(|e| format!("writing the trace: {e}"))
+    Ok(())
 }
 
 /// The progress line on stderr for the runs under way: how far each is, at most twice a
@@ -420,13 +466,13 @@ fn print_table(report: &Report) {
     for r in &report.runs {
         let s = &r.summary;
         println!(
-            "{:<w$} {:>8.1}% {:>11.1} {:>11.1} {:>9.2} {:>9.2} {:>10} {:>8.0}",
-            r.label,
-            s.delivery.mean * 100.0,
-            s.latency_ms.mean,
-            s.latency_ms.p95,
-            s.overhead.mean,
-            s.duplicates.mean,
+            "{:<w$} {:>9} {:>11} {:>11} {:>9} {:>9} {:>10} {:>8.0}",
+            one_line(&r.label),
+            percent(s.delivery.mean),
+            figure(s.latency_ms.mean, 1),
+            figure(s.latency_ms.p95, 1),
+            figure(s.overhead.mean, 2),
+            figure(s.duplicates.mean, 2),
             r.events,
             r.wall_ms
         );
@@ -434,11 +480,33 @@ fn print_table(report: &Report) {
     print_phases(report);
 }
 
+/// A table cell: `-` where there is no figure (a mean over no delivered tx is not a number).
+fn figure(v: f64, decimals: usize) -> String {
+    if v.is_finite() {
+        format!("{v:.decimals$}")
+    } else {
+        "-".into()
+    }
+}
+
+fn percent(share: f64) -> String {
+    if share.is_finite() {
+        format!("{:.1}%", share * 100.0)
+    } else {
+        "-".into()
+    }
+}
+
+/// A label on one table row, whatever characters it holds.
+fn one_line(label: &str) -> String {
+    label.replace(char::is_control, " ")
+}
+
 /// Per run with timed events, each phase: delivery and latency of the txs created in it, and
 /// the time to recover after a heal or a join.
 fn print_phases(report: &Report) {
     for r in report.runs.iter().filter(|r| !r.phases.is_empty()) {
-        println!("\n{}: phases", r.label);
+        println!("\n{}: phases", one_line(&r.label));
         println!(
             "  {:<22} {:>16} {:>6} {:>9} {:>9} {:>9} {:>12}",
             "after", "from-to ms", "txs", "delivery", "p50 ms", "p95 ms", "recovered in"
@@ -450,13 +518,13 @@ fn print_phases(report: &Report) {
                 Some(ms) => format!("{ms:.0} ms"),
             };
             println!(
-                "  {:<22} {:>16} {:>6} {:>8.1}% {:>9.1} {:>9.1} {:>12}",
+                "  {:<22} {:>16} {:>6} {:>9} {:>9} {:>9} {:>12}",
                 p.after,
                 format!("{:.0}-{:.0}", p.from_ms, p.to_ms),
                 p.txs,
-                p.delivery * 100.0,
-                p.latency_ms.p50,
-                p.latency_ms.p95,
+                percent(p.delivery),
+                figure(p.latency_ms.p50, 1),
+                figure(p.latency_ms.p95, 1),
                 recovery
             );
         }
@@ -528,6 +596,9 @@ fn cmd_counters(args: &[String]) -> Result<(), String> {
         },
         _ => return Err("usage: txsim counters [PROTOCOL]".into()),
     };
+    if counters.is_empty() {
+        println!("it counts nothing of its own: a report's copies and bytes say what it did");
+    }
     for c in counters {
         let effect = c
             .effect
@@ -541,11 +612,12 @@ fn cmd_counters(args: &[String]) -> Result<(), String> {
 /// The network and load a run sees, for another implementation to run the same case
 /// (`npm run compare-real`).
 fn cmd_network(args: &[String]) -> Result<(), String> {
-    let f = parse_flags(args, &["protocol"], &[])?;
+    let f = parse_flags(args, &["protocol", "seed"], &[])?;
     let [path] = f.positional.as_slice() else {
         return Err("network wants one scenario file; see `txsim --help`".into());
     };
-    let prep = Prepared::new(read_scenario(path)?).map_err(|e| format!("{path}: {e}"))?;
+    let prep = Prepared::with_seed(read_scenario(path)?, f.given_number("seed")?)
+        .map_err(|e| format!("{path}: {e}"))?;
     let labels: Vec<&str> = prep.scenario.protocols.iter().map(|p| p.label()).collect();
     let index = match f.get("protocol") {
         None => 0,
@@ -663,7 +735,6 @@ fn cmd_reproduce(args: &[String]) -> Result<(), String> {
         ));
     }
     let repo = repo_dir();
-    let cores = cores();
     let opts = Options {
         mode: if f.has("quick") {
             Mode::Quick
@@ -675,7 +746,7 @@ fn cmd_reproduce(args: &[String]) -> Result<(), String> {
             .map_or_else(|| repo.join("scenarios"), Into::into),
         out_dir: f.get("out").map_or_else(|| repo.join("docs"), Into::into),
         timings_dir: Some(repo.join("docs")),
-        jobs: f.number("jobs", cores)?.max(1),
+        jobs: f.jobs()?,
         only: f
             .get("only")
             .map(|s| s.split(',').map(|x| x.trim().to_string()).collect())
