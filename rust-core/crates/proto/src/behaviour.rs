@@ -4,7 +4,7 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, JsonSchema)]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Behaviour {
     /// Follows the protocol.
@@ -28,6 +28,39 @@ pub enum Behaviour {
     /// with zero latency: seed 004 §5.4), it hands each one it does not censor to every peer
     /// at once, outside any rate control, and leaves the given fraction out.
     PushCensor { fraction: f64 },
+}
+
+/// How a scenario spells a behaviour, read into [`Behaviour`]. Serde's derived tagged enums let
+/// any field through beside `kind` on a unit variant (`{"kind": "silent", "typo": 1}`); as
+/// empty struct variants, the behaviours without parameters refuse fields as the others do.
+#[derive(Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+enum Spelled {
+    Honest {},
+    Silent {},
+    WithholdOnRequest {},
+    Censor { fraction: f64 },
+    Corrupt {},
+    DelayReplies { delay_ms: f64 },
+    Spam {},
+    LieAboutLoss {},
+    PushCensor { fraction: f64 },
+}
+
+impl<'de> Deserialize<'de> for Behaviour {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        Ok(match Spelled::deserialize(d)? {
+            Spelled::Honest {} => Behaviour::Honest,
+            Spelled::Silent {} => Behaviour::Silent,
+            Spelled::WithholdOnRequest {} => Behaviour::WithholdOnRequest,
+            Spelled::Censor { fraction } => Behaviour::Censor { fraction },
+            Spelled::Corrupt {} => Behaviour::Corrupt,
+            Spelled::DelayReplies { delay_ms } => Behaviour::DelayReplies { delay_ms },
+            Spelled::Spam {} => Behaviour::Spam,
+            Spelled::LieAboutLoss {} => Behaviour::LieAboutLoss,
+            Spelled::PushCensor { fraction } => Behaviour::PushCensor { fraction },
+        })
+    }
 }
 
 impl Behaviour {
@@ -122,8 +155,25 @@ mod tests {
             assert_eq!(b.name(), *name);
             let json = serde_json::to_value(b).unwrap();
             assert_eq!(json["kind"], *name);
+            assert_eq!(&serde_json::from_value::<Behaviour>(json).unwrap(), b);
         }
         assert_eq!(samples.len(), Behaviour::NAMES.len());
+    }
+
+    /// A behaviour without parameters refuses fields beside `kind`, as those with do.
+    #[test]
+    fn unknown_fields_are_refused() {
+        for text in [
+            r#"{"kind": "silent", "typo": 1}"#,
+            r#"{"kind": "spam", "rate_per_s": 1e12}"#,
+            r#"{"kind": "censor", "fraction": 0.5, "typo": 1}"#,
+        ] {
+            let refused = serde_json::from_str::<Behaviour>(text).unwrap_err();
+            assert!(
+                refused.to_string().contains("unknown field"),
+                "{text}: {refused}"
+            );
+        }
     }
 
     #[test]

@@ -91,6 +91,15 @@ pub(crate) fn positive(path: &str, v: f64, hi: f64) -> Result<(), ScenarioError>
     Ok(())
 }
 
+/// Slowest link rate a node may have, in Mbit/s (a 250-byte tx takes 2 s a hop at it). Rates are
+/// kept in whole bits per second, where 0 means unlimited: a slower one would round to that.
+pub const MIN_MBPS: f64 = 0.001;
+pub const MAX_MBPS: f64 = 1e6;
+
+fn link_rate(path: &str, mbps: f64) -> Result<(), ScenarioError> {
+    in_range(path, mbps, MIN_MBPS, MAX_MBPS)
+}
+
 /// The rules serde cannot express: ranges, caps and combinations.
 pub fn validate(s: &Scenario) -> Result<(), ScenarioError> {
     let n = s.nodes;
@@ -171,8 +180,8 @@ pub fn validate(s: &Scenario) -> Result<(), ScenarioError> {
     for (i, c) in s.bandwidth.classes.iter().enumerate() {
         let p = format!("bandwidth.classes[{i}]");
         in_range(&format!("{p}.fraction"), c.fraction, 0.0, 1.0)?;
-        positive(&format!("{p}.up_mbps"), c.up_mbps, 1e6)?;
-        positive(&format!("{p}.down_mbps"), c.down_mbps, 1e6)?;
+        link_rate(&format!("{p}.up_mbps"), c.up_mbps)?;
+        link_rate(&format!("{p}.down_mbps"), c.down_mbps)?;
         share += c.fraction;
     }
     if share > 1.0 + 1e-9 {
@@ -189,8 +198,8 @@ pub fn validate(s: &Scenario) -> Result<(), ScenarioError> {
                 format!("node {} out of range", o.node),
             ));
         }
-        positive(&format!("{p}.up_mbps"), o.up_mbps, 1e6)?;
-        positive(&format!("{p}.down_mbps"), o.down_mbps, 1e6)?;
+        link_rate(&format!("{p}.up_mbps"), o.up_mbps)?;
+        link_rate(&format!("{p}.down_mbps"), o.down_mbps)?;
     }
     in_range("links.loss", s.links.loss, 0.0, 0.99)?;
     in_range("links.jitter_ms", s.links.jitter_ms, 0.0, 60_000.0)?;

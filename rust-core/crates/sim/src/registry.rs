@@ -16,6 +16,7 @@ fn resolve_run<V: Visit<Out = Result<T, ScenarioError>>, T>(
     index: usize,
     v: V,
 ) -> Result<T, ScenarioError> {
+    check_memory(prep, index)?;
     let name = &prep.scenario.protocols[index].protocol;
     resolve(name, v).unwrap_or_else(|| {
         Err(err(
@@ -26,6 +27,48 @@ fn resolve_run<V: Visit<Out = Result<T, ScenarioError>>, T>(
             ),
         ))
     })
+}
+
+/// Most memory a simulated run may need, natively as in the page (whose WebAssembly module
+/// addresses 4 GiB at most): a bigger run is refused before it starts, with what to shrink,
+/// rather than ended by the allocator or the system when memory runs out.
+pub const MAX_RUN_BYTES: u64 = 4 << 30;
+
+/// Refuses run `index` where its protocol's memory per (node, tx) and per directed link
+/// (`proto::registry::RunMemory`) comes to more than `MAX_RUN_BYTES`.
+fn check_memory(prep: &Prepared, index: usize) -> Result<(), ScenarioError> {
+    let name = &prep.scenario.protocols[index].protocol;
+    let Some(info) = proto::registry::info(name) else {
+        return Ok(());
+    };
+    let memory = info.memory;
+    let nodes = prep.net.nodes as u64;
+    let txs = prep.plan.count() as u64;
+    let busy = prep.plan.most_within(1_000_000) as u64;
+    let links = 2 * prep.net.links.len() as u64;
+    let by_txs = nodes.saturating_mul(
+        (txs.saturating_mul(memory.per_node_tx)).saturating_add(busy * memory.per_node_busy_tx),
+    );
+    let by_links = links.saturating_mul(memory.per_link);
+    let need = by_txs.saturating_add(by_links);
+    if need <= MAX_RUN_BYTES {
+        return Ok(());
+    }
+    let shrink = if by_txs >= by_links {
+        "fewer txs or nodes"
+    } else {
+        "fewer nodes or a lower degree"
+    };
+    let gb = |bytes: u64| bytes as f64 / (1u64 << 30) as f64;
+    Err(err(
+        format!("protocols[{index}]"),
+        format!(
+            "a {name} run of {nodes} nodes, {txs} txs and {links} directed links needs about \
+             {:.1} GB of memory; a run may take {:.0} GB at most: {shrink}",
+            gb(need),
+            gb(MAX_RUN_BYTES)
+        ),
+    ))
 }
 
 struct StartVisit<'a> {

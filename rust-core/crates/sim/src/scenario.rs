@@ -19,6 +19,7 @@ pub struct Scenario {
     #[serde(default = "default_seed")]
     pub seed: u64,
     /// Number of nodes.
+    #[schemars(range(min = 2, max = crate::load::MAX_NODES))]
     pub nodes: u32,
     pub topology: Topology,
     #[serde(default)]
@@ -159,7 +160,9 @@ pub struct Bandwidth {
 pub struct BandwidthClass {
     /// Share of nodes in this class, in [0, 1].
     pub fraction: f64,
+    #[schemars(range(min = crate::load::MIN_MBPS, max = crate::load::MAX_MBPS))]
     pub up_mbps: f64,
+    #[schemars(range(min = crate::load::MIN_MBPS, max = crate::load::MAX_MBPS))]
     pub down_mbps: f64,
 }
 
@@ -167,15 +170,18 @@ pub struct BandwidthClass {
 #[serde(deny_unknown_fields)]
 pub struct BandwidthOverride {
     pub node: u32,
+    #[schemars(range(min = crate::load::MIN_MBPS, max = crate::load::MAX_MBPS))]
     pub up_mbps: f64,
+    #[schemars(range(min = crate::load::MIN_MBPS, max = crate::load::MAX_MBPS))]
     pub down_mbps: f64,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct LinkOptions {
-    /// Probability that a message is lost in transit, in [0, 1).
+    /// Probability that a message is lost in transit, in [0, 0.99].
     #[serde(default)]
+    #[schemars(range(min = 0, max = 0.99))]
     pub loss: f64,
     /// Extra one-way delay per message, uniform in [0, jitter_ms).
     #[serde(default)]
@@ -253,6 +259,7 @@ pub struct Poisson {
     #[serde(default)]
     pub max_txs: Option<u64>,
     /// Size of every transaction; with `tx_size`, the smallest (uniform) or median (log-normal).
+    #[schemars(range(min = 1, max = crate::load::MAX_TX_BYTES))]
     pub tx_bytes: u32,
     /// Draw sizes from a distribution instead of using `tx_bytes` for all.
     #[serde(default)]
@@ -301,6 +308,7 @@ pub struct Burst {
     #[serde(default)]
     pub publisher: u32,
     pub count: u32,
+    #[schemars(range(min = 1, max = crate::load::MAX_TX_BYTES))]
     pub tx_bytes: u32,
     #[serde(default)]
     pub interval_ms: f64,

@@ -97,6 +97,19 @@ impl TxPlan {
         self.created_us.len()
     }
 
+    /// The most txs created within any `window_us` (their times are in order).
+    pub fn most_within(&self, window_us: u64) -> usize {
+        let times = &self.created_us;
+        let (mut first, mut most) = (0, 0);
+        for (i, &at) in times.iter().enumerate() {
+            while at - times[first] >= window_us {
+                first += 1;
+            }
+            most = most.max(i + 1 - first);
+        }
+        most
+    }
+
     pub fn tx(&self, i: usize) -> Tx {
         Tx {
             id: TxId(i as u64),

@@ -100,6 +100,47 @@ fn bad_scenarios_name_the_path_and_the_rule() {
             "unknown field `nmae`",
         ),
         (BASE.replace("100}", "1e999}"), "", "number out of range"),
+        // Kept in whole bits per second, this would round to 0, which means unlimited.
+        (
+            with(
+                "/bandwidth",
+                json!({"classes": [{"fraction": 1, "up_mbps": 1e-9, "down_mbps": 1}]}),
+            ),
+            "bandwidth.classes[0].up_mbps",
+            "outside [0.001,",
+        ),
+        (
+            with(
+                "/protocols/0",
+                json!({"protocol": "push", "config": {"fanout": 0}}),
+            ),
+            "protocols[0].config.fanout",
+            "at least 1",
+        ),
+        (
+            with(
+                "/adversaries",
+                json!([{"fraction": 0.1, "behaviour": {"kind": "silent", "typo": 1}}]),
+            ),
+            "adversaries[0].behaviour",
+            "unknown field `typo`",
+        ),
+        (
+            with(
+                "/protocols/0",
+                json!({"protocol": "strokkur", "config": {"initial_rate_per_s": 0}}),
+            ),
+            "protocols[0].config.initial_rate_per_s",
+            "positive",
+        ),
+        (
+            with(
+                "/protocols/0",
+                json!({"protocol": "gossipsub", "config": {"d": 0}}),
+            ),
+            "protocols[0].config.d",
+            "here d_lo 4, d 0, d_hi 12",
+        ),
     ];
     for (text, path, rule) in cases {
         let msg = error_of(&text);
@@ -111,6 +152,40 @@ fn bad_scenarios_name_the_path_and_the_rule() {
             );
         }
     }
+}
+
+/// A run whose memory (its protocol's per (node, tx), per tx in flight at once and per link)
+/// would pass `MAX_RUN_BYTES` is refused before it starts, saying what to shrink.
+#[test]
+fn runs_too_big_for_memory_are_refused_with_what_to_shrink() {
+    use serde_json::json;
+    let at_once = with(
+        "/workload",
+        json!({"kind": "burst", "count": 2_000_000, "tx_bytes": 100}),
+    );
+    let msg = error_of(&at_once);
+    assert!(
+        msg.contains("`protocols[0]`") && msg.contains("GB of memory"),
+        "{msg}"
+    );
+    assert!(msg.contains("fewer txs or nodes"), "{msg}");
+    // Spread over 2,000 s instead, the same txs fit.
+    let spread = with(
+        "/workload",
+        json!({"kind": "burst", "count": 2_000_000, "tx_bytes": 100, "interval_ms": 1.0}),
+    );
+    let prep = Prepared::new(sim::parse_scenario(&spread).unwrap()).unwrap();
+    sim::registry::check_run(&prep, 0).unwrap();
+    let mut linked: serde_json::Value = serde_json::from_str(BASE).unwrap();
+    linked["nodes"] = json!(30_000);
+    linked["topology"]["degree"] = json!(40);
+    linked["protocols"] = json!([{"protocol": "flood"}, {"protocol": "strokkur"}]);
+    let msg = error_of(&linked.to_string());
+    assert!(
+        msg.contains("`protocols[1]`") && msg.contains("strokkur run"),
+        "{msg}"
+    );
+    assert!(msg.contains("lower degree"), "{msg}");
 }
 
 #[test]

@@ -238,7 +238,7 @@ impl Default for GossipsubConfig {
 #[derive(Clone, Debug, PartialEq)]
 pub struct ConfigError {
     pub field: &'static str,
-    pub why: &'static str,
+    pub why: String,
 }
 
 impl fmt::Display for ConfigError {
@@ -254,8 +254,11 @@ const MAX_DEGREE: u32 = 1_000;
 const MAX_WINDOWS: u32 = 1_000;
 const MAX_MS: u64 = 24 * 3_600 * 1_000;
 
-fn err(field: &'static str, why: &'static str) -> Result<(), ConfigError> {
-    Err(ConfigError { field, why })
+fn err(field: &'static str, why: impl Into<String>) -> Result<(), ConfigError> {
+    Err(ConfigError {
+        field,
+        why: why.into(),
+    })
 }
 
 impl GossipsubConfig {
@@ -275,7 +278,11 @@ impl GossipsubConfig {
             return err("d", "degrees must be at most 1000");
         }
         if self.d_lo > self.d || self.d > self.d_hi {
-            return err("d", "need d_lo <= d <= d_hi");
+            let (lo, d, hi) = (self.d_lo, self.d, self.d_hi);
+            return err(
+                "d",
+                format!("need d_lo <= d <= d_hi; here d_lo {lo}, d {d}, d_hi {hi}"),
+            );
         }
         if self.d_score > self.d {
             return err("d_score", "must be at most d");

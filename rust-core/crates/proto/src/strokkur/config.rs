@@ -141,12 +141,12 @@ impl StrokkurConfig {
             return bad("rate_step", "must be in (0, 1)");
         }
         let rates = [
-            self.min_rate_per_s,
-            self.initial_rate_per_s,
-            self.max_rate_per_s,
+            ("min_rate_per_s", self.min_rate_per_s),
+            ("initial_rate_per_s", self.initial_rate_per_s),
+            ("max_rate_per_s", self.max_rate_per_s),
         ];
-        if rates.iter().any(|r| !(r.is_finite() && *r > 0.0)) {
-            return bad("min_rate_per_s", "rates must be positive numbers");
+        if let Some((field, _)) = rates.iter().find(|(_, r)| !(r.is_finite() && *r > 0.0)) {
+            return bad(field, "rates must be positive numbers");
         }
         if self.min_rate_per_s > self.max_rate_per_s || self.max_rate_per_s > 1e6 {
             return bad(
