@@ -113,6 +113,45 @@ test('playback: pause, step to the next arrival, seek, and the tx spreads on the
   await expect(page.locator('.panel[data-run="0"] .effects')).toContainText('`flood` ignores `withhold_on_request`');
 });
 
+test('Space and Enter act on a focused button, link or summary; Space plays and pauses from the page, a canvas or the play button', async ({ page }) => {
+  await page.goto('/');
+  await runJson(page, JSON.stringify(SMALL_SCENARIO));
+  await runsDone(page);
+  await seekDrawn(page, 0); // paused
+  const playing = page.locator('#app');
+  const space = async (selector: string | null) => {
+    if (selector) await page.locator(selector).focus();
+    else await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    await page.keyboard.press('Space');
+  };
+  await space(null);
+  await expect(playing).toHaveAttribute('data-playing', 'true');
+  await space(null);
+  await expect(playing).toHaveAttribute('data-playing', 'false');
+
+  // A collapsible heading opens and closes; a button is clicked (the editor closes); a link keeps
+  // its key; the clock stays paused all along.
+  const details = page.locator('details', { has: page.locator('summary', { hasText: /^Protocols$/ }) });
+  await expect(details).toHaveJSProperty('open', false);
+  await space('details summary:text-is("Protocols")');
+  await expect(details).toHaveJSProperty('open', true);
+  await page.keyboard.press('Enter');
+  await expect(details).toHaveJSProperty('open', false);
+  await expect(page.locator('#editor')).toBeVisible();
+  await space('#edit-toggle');
+  await expect(page.locator('#editor')).toBeHidden();
+  await page.keyboard.press('Enter');
+  await expect(page.locator('#editor')).toBeVisible();
+  await space('#learn-link');
+  await expect(playing).toHaveAttribute('data-playing', 'false');
+
+  // The play button plays (once), and a focused network panel takes Space as the page does.
+  await space('#play');
+  await expect(playing).toHaveAttribute('data-playing', 'true');
+  await space('.panel[data-run="0"] canvas:not(.gpu-layer)');
+  await expect(playing).toHaveAttribute('data-playing', 'false');
+});
+
 test('an edited scenario runs with txsim digests; an invalid one shows its JSON path and the app keeps working', async ({ page }) => {
   await page.goto('/');
   await runsDone(page);
@@ -165,6 +204,55 @@ test('clicking a node shows its state at the paused time', async ({ page }) => {
   await expect(inspector).toContainText('node 7 in cat');
   await expect(inspector).toContainText('txs in pool');
   await expect(inspector).toContainText('cat.requested_txs');
+});
+
+test('the inspector shows the picked node at the time a seek moves to, and forgets it when new runs start', async ({ page }) => {
+  await page.goto('/');
+  await runJson(page, JSON.stringify(SMALL_SCENARIO));
+  await runsDone(page);
+  const inspector = page.locator('#inspector');
+  const endUs = Number(await page.locator('#app').getAttribute('data-end-us'));
+  const at = (position: number) => `at ${((position / 1000) * endUs / 1000).toFixed(1)} ms`;
+  await seekDrawn(page, 500);
+  await clickNode(page, 0, 7);
+  await expect(inspector.locator('h2')).toHaveText(`node 7 in flood ${at(500)}`, { timeout: 20_000 });
+  await seekDrawn(page, 800);
+  await expect(inspector.locator('h2')).toHaveText(`node 7 in flood ${at(800)}`, { timeout: 20_000 });
+
+  // Run again: the inspector is back to its placeholder, no node picked.
+  await page.click('#run-button');
+  await expect(inspector).toContainText('Click a node');
+  await expect(inspector).not.toHaveAttribute('data-node');
+  await runsDone(page);
+
+  // Another scenario (with no flood run): the same.
+  await clickNode(page, 0, 7);
+  await expect(inspector).toHaveAttribute('data-node', '7', { timeout: 20_000 });
+  await page.locator('#scenario').selectOption('strokkur-250');
+  await expect(inspector).toContainText('Click a node');
+  await expect(inspector).not.toHaveAttribute('data-node');
+  await expect(inspector).not.toContainText('flood');
+});
+
+test('the inspect form names the node picked on a panel, and a flood node shows no empty counters', async ({ page }) => {
+  await page.goto('/');
+  await runJson(page, JSON.stringify(SMALL_SCENARIO));
+  await runsDone(page);
+  await seekDrawn(page, 500);
+  const inspector = page.locator('#inspector');
+  const counters = inspector.locator('h3', { hasText: /^counters$/ });
+  await clickNode(page, 1, 12);
+  await expect(inspector).toHaveAttribute('data-node', '12', { timeout: 20_000 });
+  await expect(page.locator('#inspect-node')).toHaveValue('12');
+  await expect(page.locator('#inspect-run option:checked')).toHaveText('cat');
+  await expect(counters).toHaveCount(1);
+  await clickNode(page, 0, 40);
+  await expect(inspector).toHaveAttribute('data-node', '40', { timeout: 20_000 });
+  await expect(inspector).toContainText('node 40 in flood');
+  await expect(page.locator('#inspect-node')).toHaveValue('40');
+  await expect(page.locator('#inspect-run option:checked')).toHaveText('flood');
+  // Flooding counts nothing of its own.
+  await expect(counters).toHaveCount(0);
 });
 
 test('a share link reopens the same scenario; a damaged one says so', async ({ page }) => {
@@ -452,6 +540,21 @@ test.describe('on a phone', () => {
     await clickNode(page, 0, 3);
     await expect(page.locator('#inspector')).toHaveAttribute('data-node', '3', { timeout: 20_000 });
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  });
+});
+
+test.describe('on a touch phone', () => {
+  test.use({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+  test('tapping a node brings the inspector, stacked under the panels, into view', async ({ page }) => {
+    await page.goto('/');
+    await runJson(page, JSON.stringify(SMALL_SCENARIO));
+    await runsDone(page);
+    await seekDrawn(page, 500);
+    await expect(page.locator('#inspector')).not.toBeInViewport();
+    await clickNode(page, 0, 3, 'tap');
+    await expect(page.locator('#inspector')).toHaveAttribute('data-node', '3', { timeout: 20_000 });
+    await expect(page.locator('#inspector')).toBeInViewport();
+    await expect(page.locator('#inspect-node')).toBeInViewport();
   });
 });
 

@@ -77,8 +77,12 @@ export interface AppState {
   layoutChosen: boolean;
   /** The runs have coordinates: the world map can be picked. */
   mapOffered: boolean;
-  /** The node clicked (drawn selected in every run), -1 for none. */
-  selectedNode: number;
+  /**
+   * The node clicked or picked by number (drawn selected in every run), or null: the inspector
+   * shows its state in run `panel` at the paused time (the session asks for it again as that moves).
+   */
+  inspected: { panel: number; node: number } | null;
+  /** What the inspector shows of it (null: its placeholder). */
   inspection: InspectorContent | null;
   /** Nodes picked for a live change (1 each; web/changes/), ringed in every run. */
   selection: Uint8Array | null;
@@ -135,7 +139,7 @@ export function initialState(): AppState {
     layout: 'force',
     layoutChosen: false,
     mapOffered: false,
-    selectedNode: -1,
+    inspected: null,
     inspection: null,
     selection: null,
     clicksAdd: false,

@@ -76,7 +76,7 @@ export class FrameLoop {
     private readonly afterRender: AfterRender = afterRenderByTask(),
   ) {
     // What a frame draws: a change asks for a frame.
-    const drawn = (s: AppState) => [s.clock, s.pickedTx, s.follow, s.txOnly, s.panels, s.selectedNode, s.selection, s.inspection];
+    const drawn = (s: AppState) => [s.clock, s.pickedTx, s.follow, s.txOnly, s.panels, s.inspected, s.selection, s.inspection];
     store.subscribe(drawn, () => this.request(), { equals: shallowEqual });
     // Once the runs are computed, a frame held back for them comes at once: it draws the end.
     store.subscribe(

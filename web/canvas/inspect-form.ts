@@ -3,7 +3,7 @@
 import type { Subscribable } from '../app/store';
 import type { Panel } from './panel';
 
-export function mountInspectForm(store: Subscribable<{ panels: readonly Panel[]; started: number }>, form: HTMLFormElement, inspect: (panel: Panel, node: number) => void): void {
+export function mountInspectForm(store: Subscribable<{ panels: readonly Panel[]; started: number; inspected: { panel: number; node: number } | null }>, form: HTMLFormElement, inspect: (panel: Panel, node: number) => void): void {
   const run = form.querySelector<HTMLSelectElement>('#inspect-run')!;
   const node = form.querySelector<HTMLInputElement>('#inspect-node')!;
   store.subscribe(
@@ -14,6 +14,15 @@ export function mountInspectForm(store: Subscribable<{ panels: readonly Panel[];
       run.replaceChildren(...panels.map((p, k) => new Option(p.label, String(k))));
       if (panels.some((_, k) => String(k) === keep)) run.value = keep;
       node.max = String(Math.max(0, (panels[0]?.trace?.nodes ?? 1) - 1));
+    },
+  );
+  // It names the node being inspected, however it was picked (a click or tap on a panel too).
+  store.subscribe(
+    (s) => s.inspected,
+    (inspected) => {
+      if (!inspected) return;
+      run.value = String(inspected.panel);
+      node.value = String(inspected.node);
     },
   );
   form.addEventListener('submit', (event) => {

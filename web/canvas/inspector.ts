@@ -115,7 +115,8 @@ export function showInspection(container: HTMLElement, runLabel: string, tUs: nu
       ['bytes_up', data.bytes_up],
       ['bytes_down', data.bytes_down],
     ]),
-    table('counters', zip(data.counter_names, data.counter_values)),
+    // Flooding counts nothing of its own: no empty heading then.
+    ...(data.counter_names.length ? [table('counters', zip(data.counter_names, data.counter_values))] : []),
   );
 }
 
@@ -153,12 +154,20 @@ function decoderSection(content: Extract<InspectorContent, { kind: 'node' }>, pe
   return section;
 }
 
-/** The inspector shows what the store's `inspection` holds: a message, or a node's state. */
-export function mountInspector(store: Subscribable<{ inspection: InspectorContent | null }>, container: HTMLElement, actions: { peel(): void }): void {
+/**
+ * The inspector shows what the store's `inspection` holds: a message, a node's state, or (null)
+ * the placeholder the page opened with.
+ */
+export function mountInspector(store: Subscribable<{ inspected: unknown; inspection: InspectorContent | null }>, container: HTMLElement, actions: { peel(): void }): void {
+  const placeholder = [...container.childNodes];
   store.subscribe(
     (s) => s.inspection,
     (inspection) => {
-      if (!inspection) return;
+      if (!inspection) {
+        container.replaceChildren(...placeholder);
+        delete container.dataset.node;
+        return;
+      }
       if (inspection.kind === 'message') {
         showInspectionMessage(container, inspection.text);
         delete container.dataset.node;
@@ -166,6 +175,15 @@ export function mountInspector(store: Subscribable<{ inspection: InspectorConten
       }
       showInspection(container, inspection.label, inspection.tUs, inspection.inspection);
       if (inspection.protocol === 'strokkur') container.insertBefore(decoderSection(inspection, actions.peel), container.children[2] ?? null);
+    },
+  );
+  // A node just picked while the inspector is below the screen (a narrow one stacks it under the
+  // panels): it comes into view with the form naming the node, so the tap is seen to do something.
+  const column = container.closest<HTMLElement>('.inspector-column') ?? container;
+  store.subscribe(
+    (s) => s.inspected,
+    (inspected) => {
+      if (inspected && column.getBoundingClientRect().top >= window.innerHeight) column.scrollIntoView({ block: 'start' });
     },
   );
 }

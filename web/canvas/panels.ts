@@ -15,7 +15,7 @@ export function mountPanels(store: AppStore, container: HTMLElement, redraw: () 
     },
   );
   store.subscribe(
-    (s) => s.selectedNode,
+    (s) => s.inspected?.node ?? -1,
     (node) => {
       for (const p of store.get().panels) p.selected = node;
     },

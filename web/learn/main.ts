@@ -10,6 +10,7 @@ import { matches } from './stops';
 import { showPeeling } from '../peel/view';
 import { drawnOn } from '../canvas/drawn';
 import { describeSend } from '../canvas/message-tip';
+import { keyBelongsTo } from '../app/dom';
 
 const lessons = allLessons(import.meta.glob<unknown>('./lessons/*.json', { import: 'default', eager: true }));
 const $ = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
@@ -141,9 +142,8 @@ $('back').addEventListener('click', () => go((current?.at ?? 0) - 1));
 $('next').addEventListener('click', () => go((current?.at ?? -2) + 1));
 playButton.addEventListener('click', () => setPlaying(!current?.playing));
 document.addEventListener('keydown', (event) => {
-  const target = event.target as HTMLElement;
-  // Fields keep their keys, and a focused button its space bar; the arrows step from anywhere else.
-  if (!current || target.closest('input, select, textarea, .peeling') || (event.key === ' ' && target.closest('button'))) return;
+  // A focused control keeps its keys, the peeling view its own; the arrows step from anywhere else.
+  if (!current || keyBelongsTo(event.target, event.key) || (event.target as HTMLElement).closest('.peeling')) return;
   const keys: Record<string, () => void> = {
     ArrowRight: () => go(current!.at + 1),
     ArrowLeft: () => go(current!.at - 1),

@@ -1,7 +1,7 @@
 // The transport bar: play, step, speed, the timeline (lit as far as the engine has computed),
 // the clock, the picked tx and its filters, and the keyboard shortcuts. It shows what the last
 // frame drew and turns what the user does into store updates (and seeks, through the session).
-import { element } from '../app/dom';
+import { element, keyBelongsTo } from '../app/dom';
 import { currentTx, followedTx, type AppStore } from '../app/state';
 import { shallowEqual } from '../app/store';
 import { setSpeed, SPEEDS, step, togglePlay, waiting, type Clock } from './playback';
@@ -105,9 +105,9 @@ export function mountTransport(store: AppStore, actions: TransportActions): void
     if (view) actions.seekTo(view.createdUs);
   });
 
+  // A focused control keeps its keys (Space on the play button plays, as a click does).
   document.addEventListener('keydown', (event) => {
-    const target = event.target as HTMLElement;
-    if (target.closest('input, textarea, select') || event.ctrlKey || event.metaKey || event.altKey) return;
+    if (keyBelongsTo(event.target, event.key) || event.ctrlKey || event.metaKey || event.altKey) return;
     if (event.key === ' ') setClock(togglePlay);
     else if (event.key === 'ArrowRight' || event.key === '.') stepButton.click();
     else if (event.key === '+' || event.key === '=') setClock((clock) => setSpeed(clock, clock.speedIndex + 1));

@@ -5,7 +5,9 @@
 // from the store.
 import { type RunChunk, type RunDone, type RunStart } from '../../workers/protocol';
 import { count } from '../app/format';
-import { currentTx, selectedRuns, type AppStore } from '../app/state';
+import { currentTx, selectedRuns, type AppState, type AppStore } from '../app/state';
+import { shallowEqual } from '../app/store';
+import type { InspectorContent } from '../canvas/inspector';
 import { Panel } from '../canvas/panel';
 import { FLASH_LOOKBACK_US } from '../canvas/render';
 import { extend, newClock, rewind, seek, togglePlay } from '../playback/playback';
@@ -42,11 +44,19 @@ export class Session {
   /** When the runs' progress was last shown, and each run's latest chunk not shown yet. */
   private progressShownAt = 0;
   private readonly unshown = new Map<number, RunChunk>();
+  /** A worker is replaying a run for the inspector (one question at a time). */
+  private inspecting = false;
+  /** The pick and time the inspector's node state answers. */
+  private answered: { asked: AppState['inspected']; tUs: number } | null = null;
 
   constructor(
     private readonly store: AppStore,
     private readonly options: SessionOptions,
-  ) {}
+  ) {
+    // The inspector shows the picked node at the paused time: a new pick (or none, for new runs)
+    // and every move of the paused clock (a seek, a step, a pause) ask for it again.
+    store.subscribe((s) => [s.inspected, s.clock.playing ? null : s.clock.tUs] as const, () => this.askInspection(), { equals: shallowEqual });
+  }
 
   private get redraw(): () => void {
     return this.options.redraw;
@@ -82,7 +92,7 @@ export class Session {
       panels,
       reports: runs.map(() => null),
       started: 0,
-      selectedNode: -1,
+      inspected: null,
       // The speed picked stays for the new runs.
       clock: { ...newClock(0), speedIndex: s.clock.speedIndex },
       playbackBegun: false,
@@ -333,20 +343,50 @@ export class Session {
     return (await slot.duplicates(-1, 0)).duplicates;
   }
 
-  /** A node was clicked: pause, select it in every run, and ask its run's worker for its state now. */
+  /** A node was clicked (or picked by number): pause, select it in every run and inspect it. */
   inspect(panel: Panel, node: number): void {
-    const store = this.store;
-    store.update((s) => ({ selectedNode: node, clock: { ...s.clock, playing: false } }));
+    this.store.update((s) => ({ inspected: { panel: s.panels.indexOf(panel), node }, clock: { ...s.clock, playing: false } }));
     this.redraw();
+  }
+
+  /**
+   * Asks the inspected node's run for its state at the paused time, unless that is what the
+   * inspector shows already (`inspection` follows `inspected`).
+   */
+  private askInspection(): void {
+    const store = this.store;
     const s = store.get();
-    const k = s.panels.indexOf(panel);
+    const asked = s.inspected;
+    if (!asked) {
+      this.answered = null;
+      return store.update({ inspection: null });
+    }
     const tUs = s.clock.tUs;
-    store.update({ inspection: { kind: 'message', text: `replaying ${panel.label} to ${(tUs / 1000).toFixed(1)} ms…` } });
+    if (this.answered?.asked === asked && (s.clock.playing || this.answered.tUs === tUs)) return;
+    const panel = s.panels[asked.panel];
+    const slot = this.slots[asked.panel];
+    // One question at a time: when it is answered, what is wanted by then is asked.
+    if (!panel || !slot || this.inspecting) return;
+    // A new pick says it is being replayed; the same node at another time stays shown until its
+    // new state comes (its title says its time).
+    if (this.answered?.asked !== asked) store.update({ inspection: { kind: 'message', text: `replaying ${panel.label} to ${(tUs / 1000).toFixed(1)} ms…` } });
     const protocol = panel.trace?.protocol ?? '';
-    this.slots[k]
-      ?.inspect({ scenario: s.scenarioText, run: panel.index, seed: s.runSeed, layoutSeed: 0n, layout: false }, tUs, node)
-      .then((reply) => store.update({ inspection: { kind: 'node', label: panel.label, protocol, tUs, inspection: reply.inspection } }))
-      .catch((error: unknown) => store.update({ inspection: { kind: 'message', text: `could not inspect node ${node}: ${error instanceof Error ? error.message : String(error)}` } }));
+    this.inspecting = true;
+    slot
+      .inspect({ scenario: s.scenarioText, run: panel.index, seed: s.runSeed, layoutSeed: 0n, layout: false }, tUs, asked.node)
+      .then(
+        (reply): InspectorContent => ({ kind: 'node', label: panel.label, protocol, tUs, inspection: reply.inspection }),
+        (error: unknown): InspectorContent => ({ kind: 'message', text: `could not inspect node ${asked.node}: ${error instanceof Error ? error.message : String(error)}` }),
+      )
+      .then((content) => {
+        this.inspecting = false;
+        // An answer about an older pick (or older runs) is dropped.
+        if (store.get().inspected === asked) {
+          this.answered = { asked, tUs };
+          store.update({ inspection: content });
+        }
+        this.askInspection();
+      });
   }
 
   /** The inspected node's decoder, watched from the start of its run to the inspected time. */
@@ -354,20 +394,24 @@ export class Session {
     const store = this.store;
     const s = store.get();
     const shown = s.inspection;
-    if (shown?.kind !== 'node') return;
-    const k = s.panels.findIndex((p) => p.label === shown.label);
-    const panel = s.panels[k];
-    if (!panel) return;
-    store.update({ inspection: { ...shown, peeling: 'loading' } });
-    this.slots[k]
-      ?.inspect({ scenario: s.scenarioText, run: panel.index, seed: s.runSeed, layoutSeed: 0n, layout: false }, shown.tUs, shown.inspection.node, true)
-      .then((reply) => {
-        // Only if the same node at the same time is still shown.
-        const now = store.get().inspection;
-        if (now?.kind !== 'node' || now.label !== shown.label || now.tUs !== shown.tUs || now.inspection.node !== shown.inspection.node) return;
-        store.update({ inspection: { ...shown, peeling: reply.peeling ?? 'this node has no decoder to watch' } });
-      })
-      .catch((error: unknown) => store.update({ inspection: { ...shown, peeling: `could not watch the decoder: ${error instanceof Error ? error.message : String(error)}` } }));
+    const panel = s.inspected && s.panels[s.inspected.panel];
+    const slot = s.inspected && this.slots[s.inspected.panel];
+    if (shown?.kind !== 'node' || !panel || !slot || this.inspecting) return;
+    const loading = { ...shown, peeling: 'loading' };
+    store.update({ inspection: loading });
+    this.inspecting = true;
+    slot
+      .inspect({ scenario: s.scenarioText, run: panel.index, seed: s.runSeed, layoutSeed: 0n, layout: false }, shown.tUs, shown.inspection.node, true)
+      .then(
+        (reply) => reply.peeling ?? 'this node has no decoder to watch',
+        (error: unknown) => `could not watch the decoder: ${error instanceof Error ? error.message : String(error)}`,
+      )
+      .then((peeling) => {
+        this.inspecting = false;
+        // Only if the same node at the same time is still shown; what is wanted by now is asked next.
+        if (store.get().inspection === loading) store.update({ inspection: { ...shown, peeling } });
+        this.askInspection();
+      });
   }
 
   // ---- live changes: picked nodes, and a change applied at the current time ----------------
