@@ -14,7 +14,7 @@ use crate::gossipsub::{
     counters, Check, Codec, Gossipsub, GossipsubConfig, Limits, MessageParts, OwnMessage, Rpc,
     TopicId, TopicNames, Verdict, Version,
 };
-use crate::strokkur::{Strokkur, StrokkurConfig, StrokkurMsg};
+use crate::strokkur::{Strokkur, StrokkurMsg};
 use crate::wire::WireError;
 use crate::{
     Counter, Driver, Input, MsgClass, NodeSetup, Output, PeerIdx, Protocol, Rng, Time, Tx, TxId,
@@ -138,8 +138,6 @@ pub trait OneMessagePerFrame: Protocol + Sized {
     ) -> Result<Self::Msg, WireError>;
     /// False if the store no longer holds what the message names.
     fn encode(msg: &Self::Msg, store: &TxStore, out: &mut Vec<u8>) -> bool;
-    /// The largest tx the config lets the protocol carry.
-    fn max_tx_bytes(config: &Self::Config) -> usize;
 }
 
 impl OneMessagePerFrame for Cat {
@@ -148,9 +146,6 @@ impl OneMessagePerFrame for Cat {
     }
     fn encode(msg: &CatMsg, store: &TxStore, out: &mut Vec<u8>) -> bool {
         msg.encode(store, out)
-    }
-    fn max_tx_bytes(config: &CatConfig) -> usize {
-        config.max_tx_bytes as usize
     }
 }
 
@@ -161,10 +156,6 @@ impl OneMessagePerFrame for Strokkur {
     fn encode(msg: &StrokkurMsg, _: &TxStore, out: &mut Vec<u8>) -> bool {
         msg.encode(out);
         true
-    }
-    fn max_tx_bytes(config: &StrokkurConfig) -> usize {
-        let fragment = config.symbol_bytes as usize - ltcode::fragment::HEADER_LEN;
-        config.max_fragments as usize * fragment
     }
 }
 
@@ -235,7 +226,7 @@ impl<P: OneMessagePerFrame> Live for Framed<P> {
     }
 
     fn max_tx_bytes(&self) -> usize {
-        P::max_tx_bytes(&self.config)
+        P::max_tx_bytes(&self.config).unwrap_or(MAX_FRAME_BYTES - FRAME_ROOM)
     }
 
     fn poll(&mut self, now: Time) {

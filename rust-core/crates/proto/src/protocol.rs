@@ -169,6 +169,12 @@ pub trait Protocol {
         false
     }
 
+    /// The longest tx it can carry under `config`, if there is a bound: the simulator refuses a
+    /// workload with no tx it can carry, and the live node a longer tx submitted to it.
+    fn max_tx_bytes(_config: &Self::Config) -> Option<usize> {
+        None
+    }
+
     /// Human-readable state for the node inspector, in a fixed order.
     fn inspect(&self) -> Vec<(&'static str, String)> {
         Vec::new()

@@ -222,6 +222,20 @@ where
         })?;
     adjust(&mut config);
     check(&config).map_err(|(field, why)| err(format!("{path}.{field}"), why))?;
+    // A run that could deliver nothing is a mistake, not a result.
+    let shortest = prep.plan.len.iter().min().map(|&l| l as usize);
+    if let (Some(max), Some(shortest)) = (P::max_tx_bytes(&config), shortest) {
+        if shortest > max {
+            return Err(err(
+                path,
+                format!(
+                    "`{}` carries txs of at most {max} bytes with this config, and every tx of \
+                     the workload is longer (from {shortest} bytes)",
+                    spec.protocol
+                ),
+            ));
+        }
+    }
     Ok(config)
 }
 

@@ -109,6 +109,15 @@ fn bad_scenarios_name_the_path_and_the_rule() {
             "bandwidth.classes[0].up_mbps",
             "outside [0.001,",
         ),
+        // One fragment of a 128-byte symbol carries 93 bytes (35 are its header); every tx here is 100.
+        (
+            with(
+                "/protocols/0",
+                json!({"protocol": "strokkur", "config": {"max_fragments": 1}}),
+            ),
+            "protocols[0].config",
+            "at most 93 bytes",
+        ),
         (
             with(
                 "/protocols/0",

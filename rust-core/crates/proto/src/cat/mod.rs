@@ -550,6 +550,11 @@ impl Protocol for Cat {
     type Timer = CatTimer;
     type Config = CatConfig;
 
+    /// Larger txs are dropped (`max_tx_bytes`).
+    fn max_tx_bytes(config: &CatConfig) -> Option<usize> {
+        Some(config.max_tx_bytes as usize)
+    }
+
     fn new(config: &CatConfig, setup: &NodeSetup) -> Self {
         Cat {
             cfg: config.clone(),

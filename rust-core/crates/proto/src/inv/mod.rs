@@ -463,6 +463,11 @@ impl Protocol for Inv {
     type Timer = InvTimer;
     type Config = InvConfig;
 
+    /// Larger txs are dropped (`max_tx_bytes`).
+    fn max_tx_bytes(config: &InvConfig) -> Option<usize> {
+        Some(config.max_tx_bytes as usize)
+    }
+
     fn new(config: &InvConfig, setup: &NodeSetup) -> Self {
         Inv {
             cfg: config.clone(),

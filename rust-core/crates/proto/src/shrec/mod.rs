@@ -320,6 +320,11 @@ impl Protocol for Shrec {
     type Timer = ShrecTimer;
     type Config = ShrecConfig;
 
+    /// Larger txs are dropped (`max_tx_bytes`).
+    fn max_tx_bytes(config: &ShrecConfig) -> Option<usize> {
+        Some(config.max_tx_bytes as usize)
+    }
+
     fn new(config: &ShrecConfig, setup: &NodeSetup) -> Self {
         Shrec {
             cfg: config.clone(),

@@ -748,6 +748,11 @@ impl Protocol for Strokkur {
         matches!(self.behaviour, Behaviour::PushCensor { .. })
     }
 
+    /// A tx travels as at most `max_fragments` fragments of `symbol_bytes` less their header.
+    fn max_tx_bytes(config: &StrokkurConfig) -> Option<usize> {
+        Some(config.fragment_params().max_tx_len())
+    }
+
     fn tx_status(&self, tx: TxId) -> crate::TxStatus {
         match self.have.contains(tx) {
             true => crate::TxStatus::Have,
