@@ -119,9 +119,14 @@ test('Space and Enter act on a focused button, link or summary; Space plays and 
   await runsDone(page);
   await seekDrawn(page, 0); // paused
   const playing = page.locator('#app');
+  // A control reached by keyboard (Tab back and forth onto it, as a keyboard user arrives).
   const space = async (selector: string | null) => {
-    if (selector) await page.locator(selector).focus();
-    else await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    if (selector) {
+      await page.locator(selector).focus();
+      await page.keyboard.press('Shift+Tab');
+      await page.keyboard.press('Tab');
+      await expect(page.locator(selector)).toBeFocused();
+    } else await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
     await page.keyboard.press('Space');
   };
   await space(null);
@@ -150,6 +155,16 @@ test('Space and Enter act on a focused button, link or summary; Space plays and 
   await expect(playing).toHaveAttribute('data-playing', 'true');
   await space('.panel[data-run="0"] canvas:not(.gpu-layer)');
   await expect(playing).toHaveAttribute('data-playing', 'false');
+
+  // A button just clicked (by a mouse user: no ring, unlike one clicked while it has the keyboard's
+  // ring) keeps focus: Space is the page's there (it plays, and the editor stays as the click left it).
+  const editorShown = await page.locator('#editor').isVisible();
+  await page.locator('h1').first().click();
+  await page.click('#edit-toggle');
+  await expect(page.locator('#editor')).toBeVisible({ visible: !editorShown });
+  await page.keyboard.press('Space');
+  await expect(playing).toHaveAttribute('data-playing', 'true');
+  await expect(page.locator('#editor')).toBeVisible({ visible: !editorShown });
 });
 
 test('an edited scenario runs with txsim digests; an invalid one shows its JSON path and the app keeps working', async ({ page }) => {
