@@ -59,6 +59,27 @@ const SUITES: { version: Version; dAnnounce?: number; subnet: number; stun?: boo
 ];
 const STUN_PORT = 3478;
 
+// No relay needed: the page alone, beside the panel on the visualizer page.
+test('the light node page has the dark fields and buttons of the panel on the visualizer page', async ({ page }) => {
+  const look = () =>
+    page.evaluate(() =>
+      ['#ln-relay', '#ln-start', '#ln-router', '#ln-d-announce'].map((selector) => {
+        const el = document.querySelector(selector)!;
+        const css = getComputedStyle(el);
+        return { selector, background: css.backgroundColor, color: css.color, border: css.borderTopColor, height: Math.round(el.getBoundingClientRect().height) };
+      }),
+    );
+  await page.goto('/#lightnode');
+  await page.locator('#lightnode.open #ln-d-announce').waitFor();
+  const inPanel = await look();
+  await page.goto('/lightnode/');
+  await page.locator('#ln-d-announce').waitFor();
+  expect(await look()).toEqual(inPanel);
+  // D_announce no taller than the select beside it.
+  const height = (selector: string) => inPanel.find((l) => l.selector === selector)!.height;
+  expect(height('#ln-d-announce')).toBeLessThanOrEqual(height('#ln-router'));
+});
+
 for (const suite of SUITES) {
   test.describe(`txcast's gossipsub router ${suite.version}`, () => {
     test.describe.configure({ mode: 'serial' });

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { clickNode, pageReady, pixelsNear, runJson, runsDone, seekDrawn, shownRuns, SMALL_SCENARIO } from './page';
 import { ensureTxsim } from '../scripts/lib/txsim.mjs';
 import { nativeRuns, nativeTraceRows } from './txsim';
@@ -53,6 +53,14 @@ test('the first screen compares the protocols with the numbers txsim reports', a
   // The core describes the counter: its unit on the axis, what it counts on the option.
   await expect(page.locator('#chart-counters')).toContainText('requests /s per node');
   await expect(page.locator('#counter-pick option[value="cat.requested_txs"]')).toHaveAttribute('title', /WantTx/);
+  // Every tick label inside its chart: the last one ("10,000") was cut off past the right edge.
+  const outside = await page.locator('.chart-grid svg').evaluateAll((svgs) =>
+    svgs.flatMap((svg) => {
+      const box = svg.getBoundingClientRect();
+      return [...svg.querySelectorAll('.tick text')].filter((t) => t.getBoundingClientRect().right > box.right || t.getBoundingClientRect().left < box.left).map((t) => `${svg.id}: ${t.textContent}`);
+    }),
+  );
+  expect(outside).toEqual([]);
 });
 
 test('the fifth protocol swaps in for another; a fifth tick is refused and the limit is pointed out', async ({ page }) => {
@@ -544,6 +552,24 @@ test('the ring layouts put the picked tx\'s origin in the middle and the rest ar
   }
 });
 
+/** Whether the Light node button lies over `selector` once the page is scrolled to put that at the top. */
+async function lightNodeButtonCovers(page: Page, selector: string): Promise<boolean> {
+  await page.locator('#lightnode-open').waitFor();
+  await page.locator(selector).evaluate((el) => window.scrollBy(0, el.getBoundingClientRect().top - 4));
+  return page.evaluate((selector) => {
+    const a = document.querySelector('#lightnode-open')!.getBoundingClientRect();
+    const b = document.querySelector(selector)!.getBoundingClientRect();
+    return a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+  }, selector);
+}
+
+test('the Light node button covers neither the inspect form nor the inspector', async ({ page }) => {
+  await page.goto('/');
+  await page.locator('#inspect-run option').first().waitFor({ state: 'attached' });
+  expect(await lightNodeButtonCovers(page, '#inspect-run')).toBe(false);
+  expect(await lightNodeButtonCovers(page, '#inspector')).toBe(false);
+});
+
 test.describe('on a phone', () => {
   test.use({ viewport: { width: 390, height: 844 } });
   test('the first screen fits the screen, and a node can be inspected', async ({ page }) => {
@@ -570,6 +596,15 @@ test.describe('on a touch phone', () => {
     await expect(page.locator('#inspector')).toHaveAttribute('data-node', '3', { timeout: 20_000 });
     await expect(page.locator('#inspector')).toBeInViewport();
     await expect(page.locator('#inspect-node')).toBeInViewport();
+  });
+  test('the header links are one per line, and the Light node button covers no playback control', async ({ page }) => {
+    await page.goto('/');
+    await pageReady(page);
+    const learn = (await page.locator('#learn-link').boundingBox())!;
+    const papers = (await page.locator('#papers-link').boundingBox())!;
+    expect(papers.y).toBeGreaterThanOrEqual(learn.y + learn.height);
+    expect(await lightNodeButtonCovers(page, '#transport')).toBe(false);
+    expect(await lightNodeButtonCovers(page, '#speed')).toBe(false);
   });
 });
 

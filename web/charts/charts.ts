@@ -65,7 +65,12 @@ export function lineChart(svg: SVGSVGElement, f: ChartFrame, series: LineSeries[
   const yMax = options.yMax ?? (max(series, (s) => max(Array.from(s.y))) ?? 1);
   const x = scaleLinear().domain([0, xMax || 1]).range([0, inner.width]).nice();
   const y = scaleLinear().domain([0, yMax || 1]).range([inner.height, 0]).nice();
-  g.append('g').attr('transform', `translate(0,${inner.height})`).call(axisBottom(x).ticks(6));
+  // The last tick sits at the axis's end (a nice domain ends on a tick): its label ends at it.
+  // Centred on it, its right half ran past the chart's edge and was cut off ("10,000").
+  g.append('g')
+    .attr('transform', `translate(0,${inner.height})`)
+    .call(axisBottom(x).ticks(6))
+    .call((axis) => axis.select('.tick:last-of-type text').attr('text-anchor', 'end'));
   g.append('g').call(axisLeft(y).ticks(5));
   for (const s of series) {
     const points = thin(s.x.length, CHART_POINTS);

@@ -32,8 +32,12 @@ opener.type = 'button';
 opener.id = 'lightnode-open';
 opener.className = 'lightnode-open';
 opener.textContent = 'Light node';
-// The button sits at the page's top corner, so it comes first in the tab order too.
-document.body.prepend(opener);
+// On the visualizer page the button sits in its header, after the links to the other pages: in
+// the flow, it covers nothing as the page scrolls (fixed in a corner, it hid the speed menu on a
+// phone and the inspector's run menu on a desktop). Elsewhere it comes first in the body.
+const pages = document.querySelector('nav.pages');
+if (pages) pages.append(opener);
+else document.body.prepend(opener);
 document.body.append(root);
 
 const store = createLightStore();
