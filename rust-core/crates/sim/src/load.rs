@@ -53,6 +53,15 @@ pub fn parse_scenario(text: &str) -> Result<Scenario, ScenarioError> {
             ),
         ));
     }
+    // Some editors start a file with a byte-order mark; JSON has none, and it says nothing.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    // A scenario is one object: anything else would get serde's words about a first field.
+    if let Some(first) = text.trim_start().chars().next().filter(|&c| c != '{') {
+        return Err(err(
+            "",
+            format!("a scenario is one JSON object, {{...}}; this text starts with `{first}`"),
+        ));
+    }
     let de = &mut serde_json::Deserializer::from_str(text);
     let scenario: Scenario = serde_path_to_error::deserialize(de).map_err(|e| {
         let outer = e.path().to_string();

@@ -41,6 +41,8 @@ fn with(pointer: &str, value: serde_json::Value) -> String {
 #[test]
 fn the_base_scenario_is_valid() {
     sim::parse_scenario(BASE).unwrap();
+    // As some editors save it, with a byte-order mark first.
+    sim::parse_scenario(&format!("\u{feff}{BASE}")).unwrap();
 }
 
 #[test]
@@ -100,6 +102,7 @@ fn bad_scenarios_name_the_path_and_the_rule() {
             "unknown field `nmae`",
         ),
         (BASE.replace("100}", "1e999}"), "", "number out of range"),
+        (format!("[{BASE}]"), "", "a scenario is one JSON object"),
         // Kept in whole bits per second, this would round to 0, which means unlimited.
         (
             with(
