@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import { clickNode, pageReady, pixelsNear, runJson, runsDone, seekDrawn, shownRuns, SMALL_SCENARIO } from './page';
 import { ensureTxsim } from '../scripts/lib/txsim.mjs';
@@ -288,6 +288,14 @@ test('a share link reopens the same scenario; a damaged one says so', async ({ p
   // The link is made once the deflate library has loaded (it loads with the first link).
   await expect(page.locator('#share-url')).toHaveValue(/#s=[A-Za-z0-9_-]+$/);
   const url = await page.locator('#share-url').inputValue();
+  // A scenario picked from the menu after sharing is a new history entry: Back reopens the shared one.
+  await page.locator('#scenario').selectOption('cat-vs-flood');
+  await expect(page).toHaveURL(/\?scenario=cat-vs-flood$/);
+  await expect(page.locator('#scenario-json')).not.toHaveValue(/shared one/);
+  await page.goBack();
+  await expect(page).toHaveURL(url);
+  await expect(page.locator('#scenario')).toHaveValue('custom');
+  await expect.poll(async () => (await shownRuns(page)).map((r) => r.digest), { timeout: 45_000 }).toEqual(digests);
 
   const other = await page.context().newPage();
   await other.goto(url);
@@ -300,6 +308,29 @@ test('a share link reopens the same scenario; a damaged one says so', async ({ p
   await runsDone(damaged);
   await expect(damaged.locator('#scenario-error')).toContainText('could not open the shared scenario');
   await expect(damaged.locator('#scenario')).toHaveValue('compare-300');
+});
+
+test('each scenario picked from the menu is a history entry: Back and Forward reopen them', async ({ page }) => {
+  const labelsOf = (file: string) =>
+    (JSON.parse(readFileSync(`scenarios/${file}.json`, 'utf8')) as { protocols: { label?: string; protocol: string }[] }).protocols.map(
+      (p) => p.label ?? p.protocol,
+    );
+  await page.goto('/?scenario=cat-vs-flood');
+  await pageReady(page);
+  await expect(page.locator('#runs label')).toHaveText(labelsOf('cat-vs-flood'));
+  await page.locator('#scenario').selectOption('push-vs-flood-300');
+  await expect(page).toHaveURL(/\?scenario=push-vs-flood-300$/);
+  await expect(page.locator('#runs label')).toHaveText(labelsOf('push-vs-flood-300'));
+
+  await page.goBack();
+  await expect(page).toHaveURL(/\?scenario=cat-vs-flood$/);
+  await expect(page.locator('#scenario')).toHaveValue('cat-vs-flood');
+  await expect(page.locator('#runs label')).toHaveText(labelsOf('cat-vs-flood'));
+  await expect(page.locator('.panel').first()).toHaveAttribute('data-label', labelsOf('cat-vs-flood')[0]);
+
+  await page.goForward();
+  await expect(page.locator('#scenario')).toHaveValue('push-vs-flood-300');
+  await expect(page.locator('#runs label')).toHaveText(labelsOf('push-vs-flood-300'));
 });
 
 test('exports the report as JSON and CSV, the trace, and a chart as SVG and PNG', async ({ page }) => {

@@ -115,7 +115,8 @@ export class ScenarioBar {
       store.update({ scenarioId: select.value });
       const entry = findScenario(select.value);
       if (!entry) return;
-      history.replaceState(null, '', `?scenario=${encodeURIComponent(entry.id)}`);
+      // Each pick is a history entry: Back returns to the scenario before it (web/app/url.ts).
+      history.pushState(null, '', `?scenario=${encodeURIComponent(entry.id)}`);
       void this.openLibrary(entry);
     });
     seed.addEventListener('input', () => store.update({ seedText: seed.value }));
