@@ -661,6 +661,23 @@ test('a Strokkur node\'s decoder can be watched peeling, step by step', async ({
   await expect(view).toHaveAttribute('data-step', String(Number(await view.getAttribute('data-steps')) - 1));
 });
 
+test('the decoder asked for while the inspector replays the node to a new time is shown at that time', async ({ page }) => {
+  await page.goto('/');
+  // Long enough that replaying the run to a new time takes a while.
+  const scenario = { ...SMALL_SCENARIO, name: 'peel later', nodes: 150, adversaries: [], workload: { kind: 'poisson', total_tps: 100, duration_ms: 2000, tx_bytes: 256 }, protocols: [{ label: 'strokkur', protocol: 'strokkur' }] };
+  await runJson(page, JSON.stringify(scenario));
+  await runsDone(page, 60_000);
+  const inspector = page.locator('#inspector');
+  await page.locator('#timeline').fill('300');
+  await clickNode(page, 0, 4);
+  await expect(inspector.locator('#peel-button')).toBeVisible({ timeout: 20_000 });
+  const before = await inspector.locator('h2').textContent();
+  await page.locator('#timeline').fill('600');
+  await inspector.locator('#peel-button').click();
+  await expect(inspector.locator('#inspector-peeling')).toHaveAttribute('data-steps', /^[1-9]\d*$/, { timeout: 30_000 });
+  await expect(inspector.locator('h2')).not.toHaveText(before ?? '');
+});
+
 test('a node can be inspected from the keyboard while the runs are still computing', async ({ page }) => {
   test.setTimeout(120_000);
   await page.goto('/');

@@ -48,6 +48,8 @@ export class Session {
   private inspecting = false;
   /** The pick and time the inspector's node state answers. */
   private answered: { asked: AppState['inspected']; tUs: number } | null = null;
+  /** The pick whose decoder was asked for while another question was out: watched once it is answered. */
+  private peelWanted: AppState['inspected'] = null;
 
   constructor(
     private readonly store: AppStore,
@@ -385,7 +387,7 @@ export class Session {
           this.answered = { asked, tUs };
           store.update({ inspection: content });
         }
-        this.askInspection();
+        this.askNext();
       });
   }
 
@@ -396,9 +398,15 @@ export class Session {
     const shown = s.inspection;
     const panel = s.inspected && s.panels[s.inspected.panel];
     const slot = s.inspected && this.slots[s.inspected.panel];
-    if (shown?.kind !== 'node' || !panel || !slot || this.inspecting) return;
+    // A press while the decoder is being fetched is a repeat.
+    if (shown?.kind !== 'node' || shown.peeling === 'loading' || !panel || !slot) return;
     const loading = { ...shown, peeling: 'loading' };
     store.update({ inspection: loading });
+    // The worker answers one question at a time: the node's new state first, then this.
+    if (this.inspecting) {
+      this.peelWanted = s.inspected;
+      return;
+    }
     this.inspecting = true;
     slot
       .inspect({ scenario: s.scenarioText, run: panel.index, seed: s.runSeed, layoutSeed: 0n, layout: false }, shown.tUs, shown.inspection.node, true)
@@ -410,8 +418,16 @@ export class Session {
         this.inspecting = false;
         // Only if the same node at the same time is still shown; what is wanted by now is asked next.
         if (store.get().inspection === loading) store.update({ inspection: { ...shown, peeling } });
-        this.askInspection();
+        this.askNext();
       });
+  }
+
+  /** After an answer: the decoder asked for meanwhile (if its node is still picked), else what the inspector wants by now. */
+  private askNext(): void {
+    const peel = this.peelWanted !== null && this.peelWanted === this.store.get().inspected;
+    this.peelWanted = null;
+    if (peel) this.peelInspected();
+    else this.askInspection();
   }
 
   // ---- live changes: picked nodes, and a change applied at the current time ----------------
