@@ -3,6 +3,7 @@
 // lesson's first step; the keyboard; an experiment compared side by side.
 import { readdirSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
+import { smallTargets } from './page';
 
 const lessons = readdirSync('web/learn/lessons')
   .filter((f) => f.endsWith('.json'))
@@ -80,6 +81,16 @@ for (const [name, viewport] of Object.entries(viewports)) {
   });
 }
 
+test.describe('on a touch phone', () => {
+  test.use({ viewport: viewports.phone, isMobile: true, hasTouch: true });
+  test('every link and control of the list and of a lesson is big enough to tap', async ({ page }) => {
+    await page.goto('/learn/');
+    expect(await smallTargets(page)).toEqual([]);
+    await openLesson(page, '01-flooding');
+    expect(await smallTargets(page)).toEqual([]);
+  });
+});
+
 test('the keyboard steps, goes back, plays and jumps to the end', async ({ page }) => {
   await openLesson(page, lessons[0]);
   await page.locator('#stage').focus();
@@ -123,6 +134,45 @@ test('an experiment runs the changed network and compares the numbers side by si
   const [before, after] = [Number(await dup.nth(1).textContent()), Number(await dup.nth(2).textContent())];
   expect(before).toBeGreaterThan(after);
   await expect(page.locator('#experiment-status')).toContainText('Your prediction held');
+});
+
+test('an experiment shows its own table; the next lesson starts with no prediction', async ({ page }) => {
+  await openLesson(page, '01-flooding');
+  await page.locator('input[name="prediction"][value="fewer"]').check();
+  await page.click('#run-experiment');
+  await expect(page.locator('#comparison')).toBeVisible({ timeout: 30_000 });
+  await page.click('#next-lesson');
+  await expect(page.locator('#learn')).toHaveAttribute('data-lesson', '02-inv-getdata');
+  await expect(page.locator('input[name="prediction"]:checked')).toHaveCount(0);
+  await expect(page.locator('#comparison')).toBeHidden();
+  await page.click('#run-experiment');
+  await expect(page.locator('#comparison')).toBeVisible({ timeout: 30_000 });
+  await expect(page.locator('#comparison thead tr')).toHaveCount(1);
+  await expect(page.locator('#comparison thead')).toContainText('dedup_requests');
+  // Counts read as counts.
+  await expect(page.locator('#comparison tr[data-measure="GETDATA requests"] td').nth(1)).toHaveText(/^\d+$/);
+});
+
+test('a question about latency is answered higher or lower', async ({ page }) => {
+  await openLesson(page, '08-adversaries');
+  await expect(page.locator('#prediction')).toContainText('higher');
+  await page.locator('input[name="prediction"][value="fewer"]').check();
+  await page.click('#run-experiment');
+  await expect(page.locator('#experiment-status')).toContainText('You predicted lower; latency, 95th percentile (ms): lower with the change. Your prediction held.', { timeout: 30_000 });
+});
+
+test("a stop's words show at the step it stops at, not at later ones of its kind", async ({ page }) => {
+  await openLesson(page, '04-gossipsub-mesh');
+  await page.locator('#speed').selectOption('120');
+  await page.click('#play');
+  // Paused at the heartbeat that sends GRAFT: its words are shown.
+  await expect(page.locator('#look')).toContainText('A heartbeat', { timeout: 30_000 });
+  await expect(page.locator('#play')).toHaveAttribute('aria-pressed', 'false');
+  await page.locator('#stage').focus();
+  for (let i = 0; i < 80 && !(await page.locator('#narration li.now[data-kind="GRAFT"]').count()); i += 1) await page.keyboard.press('ArrowRight');
+  // A GRAFT it sent arriving: no heartbeat there.
+  await expect(page.locator('#narration li.now')).toHaveAttribute('data-kind', 'GRAFT');
+  await expect(page.locator('#look')).toBeHidden();
 });
 
 test('the Strokkur lesson shows a node\'s decoder peeling: codewords with degrees, symbols, short IDs per link', async ({ page }) => {

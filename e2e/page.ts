@@ -111,3 +111,17 @@ export const SMALL_SCENARIO = {
   ],
   adversaries: [{ fraction: 0.1, behaviour: { kind: 'withhold_on_request' } }],
 };
+
+/**
+ * The visible links and controls shorter than `min` px, by their text (a radio counts through
+ * its label, which takes the tap): what a phone user would struggle to hit.
+ */
+export function smallTargets(page: Page, min = 40): Promise<string[]> {
+  return page.locator('a, button, select, label, input:not([type="radio"])').evaluateAll(
+    (els, least) =>
+      els
+        .filter((e) => (e as HTMLElement).offsetParent !== null && e.getBoundingClientRect().height < least)
+        .map((e) => `${e.tagName.toLowerCase()} "${(e.textContent ?? '').trim().slice(0, 40)}" ${Math.round(e.getBoundingClientRect().height)} px`),
+    min,
+  );
+}

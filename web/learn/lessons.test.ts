@@ -1,6 +1,7 @@
 // Every lesson file runs in the engine (the WASM build, in Node) and narrates every step: the
 // network is small, the run has a readable number of steps, each line names the event's kind,
-// sender and receiver, the stops it names happen, and the experiment's change is a valid scenario.
+// sender and receiver, the stops it names happen, and the experiment's change is a valid scenario
+// that moves its first measure the way the lesson says.
 import { readdirSync, readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { WASM_BINARY } from '../../scripts/lib/bootstrap.mjs';
@@ -51,6 +52,11 @@ describe('lessons', () => {
       expect(() => check_scenario(JSON.stringify(variant))).not.toThrow();
       const report = JSON.parse(rec.report);
       for (const m of lesson.experiment.compare) expect(Number.isFinite(measure(report, m)), `${lesson.id}: ${m.label}`).toBe(true);
+      // The suggested change shows what the lesson teaches (a lesson whose network hid its point
+      // once had IDONTWANT save nothing: no uplink was ever busy).
+      const first = lesson.experiment.compare[0];
+      const after = JSON.parse(record(JSON.stringify(variant), 1n).report);
+      expect(direction(measure(report, first), measure(after, first)), `${lesson.id}: ${first.label} with the change`).toBe(lesson.experiment.shows);
     });
   }
 });

@@ -39,6 +39,10 @@ export interface Experiment {
     also?: Record<string, number | string | boolean>;
   };
   predict: string;
+  /** The answers' words for up and down where "more" and "fewer" do not fit the question ("higher", "lower"). */
+  words?: [string, string];
+  /** Which way the suggested change moves the first measure: what the lesson teaches (the tests run both). */
+  shows: 'more' | 'fewer' | 'same';
   compare: Measure[];
 }
 
@@ -80,6 +84,8 @@ export function parseLesson(file: string, raw: unknown): Lesson {
   const e = l.experiment;
   need(e && Array.isArray(e.change?.path) && typeof e.change?.label === 'string' && e.change?.to !== undefined, file, '`experiment.change` needs `path`, `label` and `to`');
   need(typeof e?.predict === 'string' && Array.isArray(e?.compare) && e.compare.length > 0, file, '`experiment` needs `predict` and `compare`');
+  need(e?.shows === 'more' || e?.shows === 'fewer' || e?.shows === 'same', file, '`experiment.shows` must be "more", "fewer" or "same": which way the suggested change moves the first measure');
+  need(e?.words === undefined || (Array.isArray(e.words) && e.words.length === 2 && e.words.every((w) => typeof w === 'string' && w)), file, '`experiment.words` must be two words, for up and for down');
   return { id: file.replace(/^.*\//, '').replace(/\.json$/, ''), tx: 0, ...l } as Lesson;
 }
 

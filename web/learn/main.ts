@@ -6,7 +6,7 @@ import { allLessons, changed, direction, measure, type Lesson } from './lessons'
 import { narrate, type Line } from './narrate';
 import { drawStage, holdTimes, CLASS_COLOURS } from './stage';
 import { labeller, readSteps, type Step } from './steps';
-import { matches } from './stops';
+import { stopSteps } from './stops';
 import { showPeeling } from '../peel/view';
 import { drawnOn } from '../canvas/drawn';
 import { describeSend } from '../canvas/message-tip';
@@ -58,6 +58,8 @@ interface Playing {
   playing: boolean;
   /** The lesson's stops already paused at while playing (each pauses once). */
   stopped: Set<number>;
+  /** The step each stop is at (-1: none): the first that matches it, after the stop before. */
+  stopSteps: number[];
 }
 let current: Playing | null = null;
 const canvas = $<HTMLCanvasElement>('stage');
@@ -73,7 +75,7 @@ function draw(): void {
   const stats = drawStage(canvas, { record: p.record, label: p.label, step, holds: p.holds, tx: p.lesson.tx });
   canvas.dataset.arrows = String(stats.arrows);
   const when = step ? ` · ${(step.tUs / 1000).toFixed(1)} ms` : '';
-  status.textContent = `event ${p.at + 1} of ${p.steps.length}${when} · ${stats.arrows} ${stats.arrows === 1 ? 'message' : 'messages'} in flight`;
+  status.textContent = `event ${p.at + 1} of ${p.steps.length}${when} · ${stats.inFlight} ${stats.inFlight === 1 ? 'message' : 'messages'} in flight`;
   $('lesson').dataset.step = String(p.at);
   $('lesson').dataset.steps = String(p.steps.length);
   root.dataset.state = p.at === p.steps.length - 1 ? 'end' : 'ready';
@@ -98,7 +100,8 @@ function go(i: number): void {
   last?.classList.add('now');
   // Lines come and go at the end: keep the end in view, inside the list only (the page stays put).
   narration.scrollTop = narration.scrollHeight;
-  const stop = p.at >= 0 ? p.lesson.steps.findIndex((s) => matches(p.steps[p.at], s)) : -1;
+  // A stop's words describe the step it stops at, not every later one of its kind.
+  const stop = p.at >= 0 ? p.stopSteps.indexOf(p.at) : -1;
   look.hidden = stop < 0;
   look.textContent = stop >= 0 ? `Look: ${p.lesson.steps[stop].look}` : '';
   if (stop >= 0 && p.playing && !p.stopped.has(stop)) {
@@ -236,9 +239,15 @@ function showQuestions(lesson: Lesson): void {
 }
 
 // ---- the experiment ---------------------------------------------------------------------------
+/** How the lesson's answers say up and down. */
+const upDown = (lesson: Lesson): [string, string] => lesson.experiment.words ?? ['more', 'fewer'];
+
 function showExperiment(lesson: Lesson): void {
   const { change, predict } = lesson.experiment;
   $('predict-question').textContent = predict;
+  const [up, down] = upDown(lesson);
+  $('word-more').textContent = up;
+  $('word-fewer').textContent = down;
   const label = $('change-label');
   label.querySelector('span')!.textContent = change.label;
   let input: HTMLInputElement | HTMLSelectElement;
@@ -255,6 +264,8 @@ function showExperiment(lesson: Lesson): void {
   label.querySelector('#change-value')!.replaceWith(input);
   $('comparison').hidden = true;
   $('experiment-status').textContent = '';
+  // A prediction is the student's own, for this lesson.
+  document.querySelectorAll<HTMLInputElement>('input[name="prediction"]').forEach((radio) => (radio.checked = false));
 }
 
 $('experiment').addEventListener('submit', (event) => {
@@ -285,12 +296,15 @@ async function runExperiment(p: Playing): Promise<void> {
   const before = JSON.parse(p.record.report);
   const after = JSON.parse(reply.report);
   const table = $<HTMLTableElement>('comparison');
-  const head = table.createTHead();
+  const head = document.createElement('thead');
   table.replaceChildren(head);
   const hr = head.insertRow();
   for (const h of ['', 'the lesson', `${change.label} = ${raw}`, 'change']) hr.append(Object.assign(document.createElement('th'), { textContent: h }));
   const body = table.createTBody();
-  const fmt = (x: number) => (Number.isFinite(x) ? (Math.abs(x) >= 100 ? x.toFixed(0) : x.toFixed(2)) : '-');
+  // Counts read as counts; shares and means with two decimals.
+  const fmt = (x: number) => (Number.isFinite(x) ? (Number.isInteger(x) || Math.abs(x) >= 100 ? x.toFixed(0) : x.toFixed(2)) : '-');
+  const [up, down] = upDown(p.lesson);
+  const say = (d: 'more' | 'fewer' | 'same') => (d === 'same' ? 'about the same' : d === 'more' ? up : down);
   let first: 'more' | 'fewer' | 'same' = 'same';
   compare.forEach((m, i) => {
     const [a, b] = [measure(before, m), measure(after, m)];
@@ -298,11 +312,11 @@ async function runExperiment(p: Playing): Promise<void> {
     if (i === 0) first = d;
     const row = body.insertRow();
     row.dataset.measure = m.label;
-    for (const c of [m.label, fmt(a), fmt(b), d === 'same' ? 'about the same' : d]) row.insertCell().textContent = c;
+    for (const c of [m.label, fmt(a), fmt(b), say(d)]) row.insertCell().textContent = c;
   });
   table.hidden = false;
-  const said = picked ? `You predicted ${picked === 'same' ? 'about the same' : picked}; ` : '';
-  out.textContent = `${said}${compare[0].label}: ${first === 'same' ? 'about the same' : first} with the change.${picked ? (picked === first ? ' Your prediction held.' : ' Not what you predicted: step through the lesson again to see why.') : ''}`;
+  const said = picked ? `You predicted ${say(picked as 'more' | 'fewer' | 'same')}; ` : '';
+  out.textContent = `${said}${compare[0].label}: ${say(first)} with the change.${picked ? (picked === first ? ' Your prediction held.' : ' Not what you predicted: step through the lesson again to see why.') : ''}`;
 }
 
 // ---- a Strokkur lesson's decoder, peeling ------------------------------------------------------
@@ -360,7 +374,7 @@ async function open(id: string): Promise<void> {
   }
   const record = reply.record;
   const steps = readSteps(record);
-  current = { lesson, record, steps, lines: steps.map(narrate), holds: holdTimes(steps, record.nodes, lesson.tx), label: labeller(record), at: -1, playing: false, stopped: new Set() };
+  current = { lesson, record, steps, lines: steps.map(narrate), holds: holdTimes(steps, record.nodes, lesson.tx), label: labeller(record), at: -1, playing: false, stopped: new Set(), stopSteps: stopSteps(steps, lesson.steps) };
   root.dataset.lesson = id;
   showLegend(record);
   showPeelPicker(record);

@@ -39,4 +39,16 @@ describe('narration', () => {
     expect(line.text).toBe("12.3 ms: node 4's heartbeat timer fired. It sent GRAFT to nodes 1 and 5 and counted gossipsub.graft_sent +2.");
     expect(line).toMatchObject({ kind: 'heartbeat', from: -1, to: 4 });
   });
+  it('says when a coded piece gave no new tx, and not when it gave one', () => {
+    const codeword = { name: 'codeword', label: 'CODEWORD', cls: MessageClass.Payload, tx: -1, knew: -1 };
+    expect(narrate(step(codeword)).text).toBe('12.3 ms: node 4 got CODEWORD from node 7. It sent nothing. No new tx came of it yet.');
+    const deliver: Action = { act: ActionKind.Deliver, peer: -1, name: '', label: '', cls: -1, tx: 3, value: 0 };
+    expect(narrate(step({ ...codeword, actions: [deliver] })).text).toBe('12.3 ms: node 4 got CODEWORD from node 7. It accepted tx 3.');
+  });
+  it('puts "an" before a timer named with a vowel, "a" before the others', () => {
+    const timer = (name: string): Action => ({ act: ActionKind.Timer, peer: -1, name, label: name, cls: -1, tx: 2, value: 400_000 });
+    const line = narrate(step({ actions: [send(7, 'INEED', 2), timer('INEED timeout'), timer('heartbeat')] }));
+    expect(line.text).toContain('set an INEED timeout timer for tx 2 to fire at 400.0 ms');
+    expect(line.text).toContain('set a heartbeat timer for tx 2');
+  });
 });

@@ -50,7 +50,7 @@ function deeds(actions: Action[]): string[] {
   if (accepted.length) out.push(`accepted ${txs(accepted)}`);
   for (const [label, { to, txs: about }] of sends) out.push(`sent ${label}${about.size ? ` (${txs([...about])})` : ''} to ${nodes(to)}`);
   for (const a of actions) {
-    if (a.act === ActionKind.Timer) out.push(`set a ${a.name} timer${a.tx >= 0 ? ` for tx ${a.tx}` : ''} to fire at ${(a.value / 1000).toFixed(1)} ms`);
+    if (a.act === ActionKind.Timer) out.push(`set ${article(a.name)} ${a.name} timer${a.tx >= 0 ? ` for tx ${a.tx}` : ''} to fire at ${(a.value / 1000).toFixed(1)} ms`);
     if (a.act === ActionKind.Disconnect) out.push(`disconnected node ${a.peer}`);
   }
   // Counters by name, summed (a heartbeat counts a GRAFT per peer grafted).
@@ -59,6 +59,9 @@ function deeds(actions: Action[]): string[] {
   if (counted.size) out.push(`counted ${[...counted].map(([name, n]) => `${name} +${n}`).join(', ')}`);
   return out;
 }
+
+/** "a" or "an" before a timer's name, by its first letter (the names are words or acronyms read as words). */
+const article = (name: string) => (/^[aeiou]/i.test(name) ? 'an' : 'a');
 
 function list(parts: string[]): string {
   if (parts.length <= 1) return parts.join('');
@@ -78,9 +81,12 @@ export function narrate(step: Step): Line {
   switch (step.input) {
     case StepInputKind.Message: {
       const about = step.tx >= 0 ? ` about tx ${step.tx}` : '';
-      const duplicate = step.cls === MessageClass.Payload && step.knew === Knew.Have ? ' This copy was a duplicate.' : '';
+      const payload = step.cls === MessageClass.Payload;
+      const duplicate = payload && step.knew === Knew.Have ? ' This copy was a duplicate.' : '';
+      // A coded piece that gave no tx (yet): it waits to be peeled, or named only txs it had.
+      const gaveNothing = payload && step.knew !== Knew.Have && !step.actions.some((a) => a.act === ActionKind.Deliver) ? ' No new tx came of it yet.' : '';
       return {
-        text: `${at}: node ${step.node} got ${step.label}${about} from node ${step.peer}. ${because}${duplicate}`,
+        text: `${at}: node ${step.node} got ${step.label}${about} from node ${step.peer}. ${because}${duplicate}${gaveNothing}`,
         kind: step.label,
         from: step.peer,
         to: step.node,

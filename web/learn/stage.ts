@@ -33,11 +33,13 @@ export interface StageInput {
 /** What was drawn, for the page's status and the tests. */
 export interface StageStats {
   arrows: number;
+  /** Arrows of messages still on their way (not the one the step handled). */
+  inFlight: number;
 }
 
 export function drawStage(canvas: HTMLCanvasElement, input: StageInput): StageStats {
   const g = canvas.getContext('2d');
-  if (!g) return { arrows: 0 };
+  if (!g) return { arrows: 0, inFlight: 0 };
   const { width, height } = fitCanvas(canvas, g);
   g.fillStyle = BACKGROUND;
   g.fillRect(0, 0, width, height);
@@ -60,7 +62,7 @@ export function drawStage(canvas: HTMLCanvasElement, input: StageInput): StageSt
   // Messages in flight at this step's time, and the one it handled (arriving now). With many in
   // flight only the step's own are labelled: the labels would hide each other and the nodes.
   const { sends } = record;
-  const flying: { o: number; own: boolean }[] = [];
+  const flying: { o: number; handled: boolean; own: boolean }[] = [];
   for (let o = 0; step && o + SendField.Stride <= sends.length; o += SendField.Stride) {
     const sent = sends[o + SendField.Time];
     const arrive = sends[o + SendField.Arrive];
@@ -69,7 +71,7 @@ export function drawStage(canvas: HTMLCanvasElement, input: StageInput): StageSt
     if (sent > t) continue;
     const handled = arrive === t && to === step.node && from === step.peer;
     if ((arrive <= t || sends[o + SendField.Lost] !== 0) && !handled) continue;
-    flying.push({ o, own: handled || (sent === t && from === step.node) });
+    flying.push({ o, handled, own: handled || (sent === t && from === step.node) });
   }
   const labelAll = flying.length <= MAX_LABELLED;
   // Kept so that hovering an arrow (or `[` and `]`) can name its message.
@@ -160,7 +162,7 @@ export function drawStage(canvas: HTMLCanvasElement, input: StageInput): StageSt
     g.fillStyle = holds ? '#0b0f14' : '#d8dee6';
     g.fillText(String(i), x(i), y(i) + 0.5);
   }
-  return { arrows };
+  return { arrows, inFlight: flying.filter((f) => !f.handled).length };
 }
 
 /** When each node first held `tx` (us): from the steps' deliveries. */

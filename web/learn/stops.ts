@@ -17,3 +17,16 @@ export function stopAt(steps: Step[], stop: Stop, from: number): number {
   for (let i = Math.max(0, from); i < steps.length; i += 1) if (matches(steps[i], stop)) return i;
   return -1;
 }
+
+/**
+ * The step each stop is at, -1 where it never comes: the first matching one after the previous
+ * stop's (a lesson's stops are told in order, and two may name the same kind).
+ */
+export function stopSteps(steps: Step[], stops: Stop[]): number[] {
+  let from = 0;
+  return stops.map((stop) => {
+    const at = stopAt(steps, stop, from);
+    if (at >= 0) from = at + 1;
+    return at;
+  });
+}
