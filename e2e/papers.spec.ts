@@ -2,6 +2,7 @@
 // link that opens a study's scenario in the visualizer.
 import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
+import { smallTargets } from './page';
 
 interface StudyJson {
   id: string;
@@ -24,6 +25,8 @@ test('every study is shown with its table, figure and checks', async ({ page }) 
   const held = results.studies.flatMap((s) => s.checks).filter((c) => c.holds).length;
   const total = results.studies.flatMap((s) => s.checks).length;
   await expect(page.locator('#tally')).toHaveText(`${held} of ${total} hold`);
+  // docs/results.md counts the same checks as the page.
+  expect(readFileSync('docs/results.md', 'utf8')).toContain(`Directions checked: **${held} of ${total} hold**`);
   await expect(page.locator('#run-info')).toContainText(`${results.mode} mode`);
   await expect(page.locator('nav.toc li')).toHaveCount(results.studies.length);
   await expect(page.locator('section.study')).toHaveCount(results.studies.length);
@@ -49,6 +52,15 @@ test('every study is shown with its table, figure and checks', async ({ page }) 
     await expect(section.locator('.live li')).toHaveCount(study.scenarios.length);
   }
   expect(failures).toEqual([]);
+});
+
+test.describe('on a touch phone', () => {
+  test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  test('every link and button is big enough to tap', async ({ page }) => {
+    await page.goto('/papers/');
+    await expect(page.locator('#papers')).toHaveAttribute('data-state', 'ready');
+    expect(await smallTargets(page)).toEqual([]);
+  });
 });
 
 test('the contents link to each study, by keyboard too', async ({ page }) => {

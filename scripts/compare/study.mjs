@@ -64,13 +64,21 @@ export function appendStudy(outDir, results, mode) {
   md += '\n';
   for (const c of checks) md += `- ${c.claim}: ${c.holds ? 'holds' : '**does not hold**'}\n`;
   md += `\nWhere we differ: ${DIFFERENCES}\n`;
-  fs.writeFileSync(mdPath, md);
   const jsonPath = path.join(outDir, 'results.json');
   if (fs.existsSync(jsonPath)) {
     const index = JSON.parse(fs.readFileSync(jsonPath, 'utf8'));
     index.studies = index.studies.filter((s) => s.id !== STUDY_ID);
     index.studies.push({ id: STUDY_ID, title: TITLE, source: 'npm run compare-real', scenarios: files, changes: mode === 'quick' ? ['40 nodes, 3 s of load'] : [], head, rows, figure: null, checks: checks.map(({ claim, holds }) => ({ claim, holds })), differences: DIFFERENCES });
     fs.writeFileSync(jsonPath, JSON.stringify(index, null, 2));
+    md = withTally(md, index.studies);
   }
+  fs.writeFileSync(mdPath, md);
   return checks.every((c) => c.holds);
+}
+
+/** The page's count of directions that hold, over every study it lists (as the papers page counts). */
+function withTally(md, studies) {
+  const checks = studies.flatMap((s) => s.checks ?? []);
+  const held = checks.filter((c) => c.holds).length;
+  return md.replace(/Directions checked: \*\*\d+ of \d+ hold\*\*/, `Directions checked: **${held} of ${checks.length} hold**`);
 }

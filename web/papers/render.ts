@@ -73,7 +73,7 @@ function figure(doc: Doc, s: StudyView): HTMLElement | null {
       'figure',
       { class: 'plot' },
       h(doc, 'a', { href: s.figure, target: '_blank', rel: 'noopener', 'aria-label': `${s.title}: the figure, full size` }, img),
-      h(doc, 'figcaption', {}, 'Our numbers with the seed\'s where it gives them (see the legend in the plot). Click to open full size.'),
+      h(doc, 'figcaption', {}, 'Our numbers, and the seed\'s where the plot\'s legend names them. Click to open full size.'),
     );
   }
   if (s.figureMissing) return h(doc, 'p', { class: 'note' }, 'The figure named in results.json is not in this build: run npm run reproduce again.');

@@ -116,10 +116,9 @@ pub fn write_outputs(
             studies = merge(before.studies, fresh);
         }
     }
-    let ours = |id: &str| STUDIES.iter().any(|s| s.id == id);
+    // Every study on the page counts, another tool's too (the papers page counts the same).
     let checks = studies
         .iter()
-        .filter(|(id, ..)| ours(id))
         .flat_map(|(_, entry, _)| entry["checks"].as_array().cloned().unwrap_or_default());
     let (passed, total) = checks.fold((0, 0), |(p, t), c| {
         (p + usize::from(c["holds"] == true), t + 1)
