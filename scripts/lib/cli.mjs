@@ -19,7 +19,7 @@ export async function commandLine(name, usage, options = {}, { check = () => {},
     values = positionals ? { ...parsed.values, positionals: parsed.positionals } : parsed.values;
     if (!values.help) check(values);
   } catch (error) {
-    console.error(`${name}: ${error.message.split('\n')[0]}\n\n${usage}`);
+    console.error(`${name}: ${error.message.replace(/\s*\n\s*/g, ' ')}\n\n${usage}`);
     process.exit(2);
   }
   if (values.help) {

@@ -260,6 +260,31 @@ export const ATTACKS = [
     },
   },
   {
+    name: 'half-frames',
+    about: 'starts frames of 1 MiB on every stream it may open (four of each protocol, from three peer ids), sends all but their last byte and holds them open',
+    cutOff: false,
+    counted: (s) => ({ slowFrames: (s.cat?.slowFrames ?? 0) + (s.strokkur?.slowFrames ?? 0) + (s.gossipsub?.slowFrames ?? 0) }),
+    async run({ attacker, target, n, fresh }) {
+      // A 1 MiB frame's length (a varint), then one byte short of its bytes.
+      const head = Uint8Array.of(0x80, 0x80, 0x40);
+      const body = new Uint8Array(MIB - 1);
+      const peers = [attacker, await fresh(), await fresh()];
+      const held = [];
+      for (let sent = 0; sent < n; sent++) {
+        const opened = await open(peers[sent % 3], target, ['cat', 'strokkur', 'gossipsub'][Math.floor(sent / 3) % 3]).catch(() => null);
+        if (!opened) break;
+        held.push(opened.stream);
+        void (async () => {
+          for (const part of [head, body]) if (!opened.stream.send(part)) await opened.stream.onDrain();
+        })().catch(() => undefined);
+      }
+      // Held until the target ends them (a target that never does is not waited on past 30 s).
+      const ended = held.map((stream) => new Promise((resolve) => (stream.status === 'open' ? stream.addEventListener('close', resolve, { once: true }) : resolve())));
+      await Promise.race([Promise.all(ended), new Promise((resolve) => setTimeout(resolve, 30_000))]);
+      return held.length;
+    },
+  },
+  {
     name: 'stop-reading',
     about: 'takes the streams the target opens to it and never reads them, while the target has much to send',
     cutOff: false,

@@ -79,7 +79,8 @@ async function command(line) {
       for (let i = 0; i < n; i++) await out.write(MALFORMED[i % MALFORMED.length]);
     } else if (name === 'oversized') {
       const { lp } = await attacker.stream(target.peerId, [CAT]);
-      await lp.write(new Uint8Array((1 << 20) + 1));
+      // The target ends the stream once it has read the length: the write may not finish.
+      await lp.write(new Uint8Array((1 << 20) + 1)).catch(() => undefined);
     } else {
       return console.log(`error: unknown command ${name}`);
     }

@@ -9,9 +9,12 @@ export class ConnectionLimits {
   maxPerIp: number;
   refusedTotal: number;
   refusedPerIp: number;
+  refusedRate: number;
+  /** The clock (ms) the per-second rate is counted on. */
+  now: () => number;
   node: { getConnections(): { remoteAddr: Multiaddr }[] } | null;
   connectionManager(): { maxConnections: number; inboundConnectionThreshold: number; maxIncomingPendingConnections: number };
   gater(): { denyInboundConnection(maConn: { remoteAddr: Multiaddr }): boolean };
   refuse(remoteAddr: Multiaddr): boolean;
-  stats(): { connections: number; maxConnections: number; maxPerIp: number; refusedTotal: number; refusedPerIp: number };
+  stats(): { connections: number; maxConnections: number; maxPerIp: number; refusedTotal: number; refusedPerIp: number; refusedRate: number };
 }

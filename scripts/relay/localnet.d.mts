@@ -1,5 +1,5 @@
 // Types for localnet.mjs, for the TypeScript tests.
-import type { Libp2p } from 'libp2p';
+import type { Libp2p, Libp2pOptions } from 'libp2p';
 import type { Delivery, Gossip, GossipVersion, Router } from '../../web/p2p/index.mjs';
 
 export type Wasm = typeof import('../../web/wasm/txcast_wasm.js');
@@ -20,7 +20,8 @@ export interface LocalPeer {
 export function loadWasm(): Promise<Wasm>;
 /** A WebAssembly instance of the core for one engine alone. */
 export function freshEngine(): Promise<Wasm>;
-export function loopbackOptions(): Record<string, unknown>;
+/** libp2p options for a node on 127.0.0.1 (TCP, noise, txcast's muxer). */
+export function loopbackOptions(): Libp2pOptions & { transports: NonNullable<Libp2pOptions['transports']> };
 export function localPeer(
   options?: { router?: Router; version?: GossipVersion; dAnnounce?: number; onDeliver?: (d: LocalDelivery) => void; log?: (line: string) => void },
 ): Promise<LocalPeer>;

@@ -107,13 +107,17 @@ export async function startPeer({ libp2pOptions, services = {}, router = 'txcast
     live.trapForTest(prefix);
   }
 
-  /** MiB: resident now and at most so far, the JS heap, and the engines' WebAssembly memories. */
+  /**
+   * MiB: resident now and at most so far, the JS heap, the buffers outside it (frames being read
+   * and written), and the engines' WebAssembly memories.
+   */
   function memory() {
     const engines = [...framed.map((f) => f.live), ...(gossip.live ? [gossip.live] : [])];
     return {
       rss: mb(process.memoryUsage.rss()),
       maxRss: mb(process.resourceUsage().maxRSS * 1024),
       heap: mb(process.memoryUsage().heapUsed),
+      buffers: mb(process.memoryUsage().arrayBuffers),
       wasm: mb(engines.reduce((sum, live) => sum + live.memoryBytes(), 0)),
     };
   }
@@ -138,7 +142,6 @@ export async function startPeer({ libp2pOptions, services = {}, router = 'txcast
 export async function startRelay({ host, wsPort, tcpPort, announce = [], loadTps = 0, txBytes = 250, router = 'txcast', version = 'v2.0', dAnnounce = 4, maxConnections = 1024, maxPerIp = 64, log = () => {} }) {
   const family = host.includes(':') ? 'ip6' : 'ip4';
   const limits = new ConnectionLimits({ maxTotal: maxConnections, maxPerIp });
-  const reservations = { count: 0 };
   const peer = await startPeer({
     router,
     version,
@@ -159,7 +162,13 @@ export async function startRelay({ host, wsPort, tcpPort, announce = [], loadTps
   });
   const { node } = peer;
   limits.node = node;
-  node.services.relay.addEventListener('relay:reservation', () => (reservations.count += 1));
+  // A reservation lasts while its peer is connected. The server keeps one for its TTL (2 h) after
+  // the peer has gone, so peers that reserve and leave filled its 1,024 and shut the pages out.
+  const reservations = node.services.relay.reservations;
+  node.addEventListener('peer:disconnect', (event) => {
+    reservations.get(event.detail)?.signal.clear();
+    reservations.delete(event.detail);
+  });
 
   let load = null;
   if (loadTps > 0) {
@@ -178,7 +187,7 @@ export async function startRelay({ host, wsPort, tcpPort, announce = [], loadTps
     peerId: node.peerId.toString(),
     node,
     multiaddrs: () => node.getMultiaddrs().map((ma) => ma.toString()),
-    stats: () => ({ ...peer.stats(), reservations: reservations.count, limits: limits.stats() }),
+    stats: () => ({ ...peer.stats(), reservations: reservations.size, limits: limits.stats() }),
     publishTx: (bytes = txBytes) => peer.publishTx(bytes),
     async stop() {
       if (load) clearTimeout(load);

@@ -96,7 +96,8 @@ function options(argv) {
       strict: true,
     }).values;
   } catch (error) {
-    throw new UsageError(error.message.split('\n')[0]);
+    // Node's message in one line (an option value that starts with '-' is told how to give it).
+    throw new UsageError(error.message.replace(/\s*\n\s*/g, ' '));
   }
   if (args.help) return null;
   if (!net.isIP(args.host)) throw new UsageError(`--host must be an IP address of this machine (0.0.0.0 for all), got ${JSON.stringify(args.host)}`);

@@ -2,6 +2,8 @@
 // it with one line and exit code 2; its limits per IP and in total refuse connections and count
 // them in the stats line; SIGTERM closes its connections, prints a last stats line and exits 0.
 import { createLibp2p, type Libp2p } from 'libp2p';
+import { circuitRelayTransport } from '@libp2p/circuit-relay-v2';
+import { identify } from '@libp2p/identify';
 import { multiaddr } from '@multiformats/multiaddr';
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import path from 'node:path';
@@ -115,9 +117,25 @@ describe('relay command line', { timeout: 60_000 }, () => {
     // --stats-ms 0 prints no periodic line: this one is the last, printed at exit.
     expect(relayed.stats()).toHaveLength(1);
     const last = relayed.stats()[0];
-    expect(last.limits).toEqual({ connections: 0, maxConnections: 1024, maxPerIp: 2, refusedTotal: 0, refusedPerIp: 1 });
+    expect(last.limits).toEqual({ connections: 0, maxConnections: 1024, maxPerIp: 2, refusedTotal: 0, refusedPerIp: 1, refusedRate: 0 });
     // The dialers saw their connections closed.
     await waitFor(() => a.getConnections().length === 0 && b.getConnections().length === 0, { what: 'the relay to close its connections' });
+  });
+
+  it('keeps a reservation while its peer is connected, not after: peers that reserve and leave cannot fill it', async () => {
+    const relayed = await started(['--stats-ms', '100']);
+    const reserved = () => relayed.stats().at(-1)?.reservations;
+    for (let round = 0; round < 3; round += 1) {
+      // A peer that listens through relays (as a page does) reserves a slot once connected.
+      const base = loopbackOptions();
+      const client = await createLibp2p({ ...base, addresses: { listen: ['/p2p-circuit'] }, transports: [...base.transports, circuitRelayTransport()], services: { identify: identify() } });
+      dialers.push(client);
+      await client.dial(multiaddr(relayed.tcp));
+      await waitFor(() => reserved() === 1, { what: 'the relay to count the reservation' });
+      await client.stop();
+      await waitFor(() => reserved() === 0, { what: 'the reservation to go with its peer' });
+    }
+    relayed.child.kill('SIGKILL');
   });
 
   it('refuses connections over its total limit and counts them in the periodic stats line', async () => {
@@ -127,7 +145,7 @@ describe('relay command line', { timeout: 60_000 }, () => {
     await b.dial(multiaddr(relayed.tcp));
     await expect(c.dial(multiaddr(relayed.tcp), { signal: AbortSignal.timeout(10_000) })).rejects.toThrow();
     const counted = await waitFor(() => relayed.stats().find((s) => s.limits.refusedTotal === 1), { what: 'a stats line counting the refusal' });
-    expect(counted.limits).toEqual({ connections: 2, maxConnections: 2, maxPerIp: 64, refusedTotal: 1, refusedPerIp: 0 });
+    expect(counted.limits).toEqual({ connections: 2, maxConnections: 2, maxPerIp: 64, refusedTotal: 1, refusedPerIp: 0, refusedRate: 0 });
     relayed.child.kill('SIGKILL');
   });
 });
@@ -148,11 +166,25 @@ describe('connection limits', () => {
     expect([arrive('10.0.0.1'), arrive('10.0.0.1'), arrive('10.0.0.1')]).toEqual([false, false, true]);
     expect(arrive('10.0.0.2')).toBe(false);
     expect(arrive('10.0.0.3')).toBe(true); // three open: the total
-    expect(limits.stats()).toEqual({ connections: 3, maxConnections: 3, maxPerIp: 2, refusedTotal: 1, refusedPerIp: 1 });
+    expect(limits.stats()).toEqual({ connections: 3, maxConnections: 3, maxPerIp: 2, refusedTotal: 1, refusedPerIp: 1, refusedRate: 0 });
     // A closed connection frees its place.
     open.shift();
     expect(arrive('10.0.0.1')).toBe(false);
-    // libp2p's own total stays above ours, so that ours is the one that refuses (and counts).
+    // libp2p's own total and rate stay above ours, so that ours is the one that refuses (and counts).
     expect(limits.connectionManager().maxConnections).toBe(4);
+    expect(limits.connectionManager().inboundConnectionThreshold).toBeGreaterThan(5);
+  });
+
+  it('refuses more than maxPerIp (at least 5) new connections from one address a second, and counts them', () => {
+    const limits = new ConnectionLimits({ maxTotal: 100, maxPerIp: 2 });
+    limits.node = { getConnections: () => [] };
+    let now = 10_000;
+    limits.now = () => now;
+    const arrive = (ip: string) => limits.gater().denyInboundConnection({ remoteAddr: addr(ip, 4000) });
+    expect(Array.from({ length: 6 }, () => arrive('10.0.0.1'))).toEqual([false, false, false, false, false, true]);
+    expect(arrive('10.0.0.2')).toBe(false);
+    now += 1000;
+    expect(arrive('10.0.0.1')).toBe(false);
+    expect(limits.stats().refusedRate).toBe(1);
   });
 });

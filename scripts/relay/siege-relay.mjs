@@ -8,14 +8,23 @@
 //   clock-back MS      -> "clock"                (its clock is set back MS)
 //   read PEER,PEER..   -> "read N"               (frames read from those peers, every protocol)
 // It prints "ready {id, addr}" once it listens. It lets a peer that reads nothing go after
-// --stall-ms (default 3000) and queues at most --queue-bytes per peer (default 1 MiB).
+// --stall-ms (default 3000), queues at most --queue-bytes per peer (default 1 MiB), lets long
+// frames hold --reading-bytes in all (default 8 MiB) and ends a stream whose long frame is not
+// in full --frame-ms after its bytes were let in (default 3000).
 import readline from 'node:readline';
 import { parseArgs } from 'node:util';
 import { generatedTx, wallMs } from '../../web/p2p/index.mjs';
 import { loopbackOptions } from './localnet.mjs';
 import { startPeer } from './node.mjs';
 
-const { values } = parseArgs({ options: { 'stall-ms': { type: 'string', default: '3000' }, 'queue-bytes': { type: 'string', default: String(1 << 20) } } });
+const { values } = parseArgs({
+  options: {
+    'stall-ms': { type: 'string', default: '3000' },
+    'queue-bytes': { type: 'string', default: String(1 << 20) },
+    'reading-bytes': { type: 'string', default: String(8 << 20) },
+    'frame-ms': { type: 'string', default: '3000' },
+  },
+});
 /** The clock this relay runs on: performance.now, set back by `clock-back`. */
 let setBack = 0;
 const now = () => performance.now() - setBack;
@@ -23,7 +32,12 @@ const loopback = loopbackOptions();
 const peer = await startPeer({
   // As many connections as the relay (`npm run relay`) takes.
   libp2pOptions: { ...loopback, connectionManager: { ...loopback.connectionManager, maxConnections: 1024 } },
-  limits: { stallMs: Number(values['stall-ms']), maxQueuedBytes: Number(values['queue-bytes']) },
+  limits: {
+    stallMs: Number(values['stall-ms']),
+    maxQueuedBytes: Number(values['queue-bytes']),
+    maxReadingBytes: Number(values['reading-bytes']),
+    frameMs: Number(values['frame-ms']),
+  },
   now,
 });
 const cat = peer.framed.find((f) => f.name === 'cat');

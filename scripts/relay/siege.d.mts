@@ -17,8 +17,8 @@ export interface AttackReport {
   honestJoined: number;
   /** Times an honest peer's connection to the relay was lost during the attack (it dials again). */
   honestDropped: number;
-  /** The relay process's peak memory in MiB: resident, at most so far, JS heap, its engines' WebAssembly. */
-  relayMemoryMb: { rss: number; maxRss: number; heap: number; wasm: number };
+  /** The relay process's peak memory in MiB: resident, at most so far, JS heap, buffers outside it, its engines' WebAssembly. */
+  relayMemoryMb: { rss: number; maxRss: number; heap: number; buffers: number; wasm: number };
 }
 export interface Siege {
   attack(name: string, options: { frames: number; honestTxs?: number; settleMs?: number }): Promise<AttackReport>;

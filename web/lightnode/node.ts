@@ -27,6 +27,8 @@ import { ANNOUNCE_TOPIC, generatedTx, sentAtOf, TX_TOPIC, wallMs } from '../p2p/
 const ANNOUNCE_MS = 1500;
 /** Bytes of received txs kept for download (the newest first; older ones keep hash and size). */
 const KEPT_BYTES = 16 << 20;
+/** How far another machine's clock may run behind ours for a tx's submit time to be read as one. */
+const CLOCK_SKEW_MS = 5_000;
 /** WebRTC dials to announced peers under way at once. */
 const MAX_DIALING = 4;
 /**
@@ -127,6 +129,8 @@ export class LightNode {
   private dialing = new Set<string>();
   private announceTimer: ReturnType<typeof setInterval> | null = null;
   private keptBytes = 0;
+  /** When this node started (wall clock, as txs carry it): a tx submitted before has no latency here, only an age. */
+  private startedMs = Infinity;
 
   constructor(private readonly options: LightNodeOptions) {
     this.router = options.router ?? 'txcast';
@@ -142,6 +146,7 @@ export class LightNode {
   }
 
   async start(relayAddr: string): Promise<void> {
+    this.startedMs = wallMs();
     this.relayAddr = relayAddr.trim();
     const { node, privateKey } = await makeNode(this.bans, this.router, this.options.iceServers ?? [], (topic, hash) => (this.gossip as { copy?: (t: string, h: string) => void } | null)?.copy?.(topic, hash));
     this.node = node;
@@ -224,7 +229,11 @@ export class LightNode {
   /** Keeps the bytes of a tx for download (the oldest kept bytes go first past KEPT_BYTES). */
   private keep(protocol: ProtocolName, hash: string, data: Uint8Array): void {
     const tx = this.txs.get(`${protocol}:${hash}`);
-    const sentAt = sentAtOf(data);
+    // A tx that waited in peers' pools since before we started (CAT sends its pool to a new peer)
+    // would show its age as its latency. The stamp is the sender's clock: a few seconds of skew
+    // are allowed for.
+    const stamped = sentAtOf(data);
+    const sentAt = stamped !== null && stamped >= this.startedMs - CLOCK_SKEW_MS ? stamped : null;
     if (!tx) {
       // Deliveries come before the arrival is recorded: remember what to fill in.
       this.txs.set(`${protocol}:${hash}`, { protocol, id: hash, own: false, bytes: data.length, firstMs: wallMs(), from: '', copies: 0, data, sentAtMs: sentAt ?? undefined });
@@ -282,8 +291,14 @@ export class LightNode {
     return (this.node?.getMultiaddrs() ?? []).map((ma) => ma.toString()).filter((a) => a.includes('/p2p-circuit/webrtc'));
   }
 
+  /** The relays we hold a reservation on (each gives us an address per listen address it has). */
   reservations(): string[] {
-    return (this.node?.getMultiaddrs() ?? []).map((ma) => ma.toString()).filter((a) => a.includes('/p2p-circuit'));
+    const relays = new Set<string>();
+    for (const ma of this.node?.getMultiaddrs() ?? []) {
+      const relay = /\/p2p\/([^/]+)\/p2p-circuit/.exec(ma.toString())?.[1];
+      if (relay) relays.add(relay);
+    }
+    return [...relays];
   }
 
   connections(): Map<string, ConnectionView[]> {

@@ -5,14 +5,23 @@
 // txs keep arriving.
 import type { TxRecord } from './node';
 
-/** Rows shown: the newest txs. */
+/** Rows shown: the newest txs, and the newest of our own however many came after them. */
 export const MAX_ROWS = 100;
+export const MAX_OWN_ROWS = 20;
 
 export function abbreviate(hash: string): string {
   return hash.length > 16 ? `${hash.slice(0, 8)}…${hash.slice(-6)}` : hash;
 }
 
 export const txKey = (tx: Pick<TxRecord, 'protocol' | 'id'>) => `${tx.protocol}:${tx.id}`;
+
+/** The txs the list shows, newest first: the newest MAX_ROWS, and our newest MAX_OWN_ROWS among them. */
+export function shownTxs(txs: Iterable<TxRecord>): TxRecord[] {
+  const byNewest = [...txs].sort((a, b) => b.firstMs - a.firstMs || (txKey(a) < txKey(b) ? -1 : 1));
+  const own = byNewest.filter((tx) => tx.own).slice(0, MAX_OWN_ROWS);
+  const shown = new Set([...byNewest.slice(0, MAX_ROWS), ...own]);
+  return byNewest.filter((tx) => shown.has(tx));
+}
 
 /** What a row shows, as text per cell (the cells after the hash), and whether bytes are kept. */
 export function rowText(tx: TxRecord, short: (peer: string) => string): { cells: string[]; kept: boolean } {
@@ -40,9 +49,9 @@ export class TxTable {
     private readonly short: (peer: string) => string,
   ) {}
 
-  /** Shows the newest MAX_ROWS of `txs`, newest first. */
+  /** Shows `shownTxs(txs)`: a tx the user sent stays listed while a busy network's scroll past. */
   update(txs: Iterable<TxRecord>): void {
-    const newest = [...txs].sort((a, b) => b.firstMs - a.firstMs || (txKey(a) < txKey(b) ? -1 : 1)).slice(0, MAX_ROWS);
+    const newest = shownTxs(txs);
     const wanted = new Set(newest.map(txKey));
     for (const [key, tr] of this.rows) {
       if (!wanted.has(key)) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BadFrameLength, FrameReader, FrameTooLong } from './frame-reader.mjs';
+import { BadFrameLength, FrameCutShort, FrameReader, FrameTooLong, FrameTooSlow, ReadBudget, SMALL_FRAME_BYTES } from './frame-reader.mjs';
 
 /** A stand-in for a libp2p stream: data comes as 'message' events; it records pauses. */
 class FakeStream extends EventTarget {
@@ -83,5 +83,82 @@ describe('FrameReader', () => {
     for (let i = 0; i < 3; i++) await r.read();
     // Resumed (31 bytes left), handed 310 more, and paused again after the grant.
     expect([s.resumes, s.granting, r.buffered]).toEqual([1, false, 341]);
+  });
+
+  it('ends with a frame cut short when the stream ends inside it, and with FrameTooLong or BadFrameLength for a bad length', async () => {
+    const s = new FakeStream();
+    const r = new FrameReader(s, { maxFrameBytes: 100 });
+    s.send([10, 1, 2, 3]);
+    s.end();
+    await expect(r.read()).rejects.toBeInstanceOf(FrameCutShort);
+    const t = new FakeStream();
+    const q = new FrameReader(t, { maxFrameBytes: 1 << 20 });
+    t.send([0x80]);
+    t.end();
+    await expect(q.read()).rejects.toBeInstanceOf(FrameCutShort);
+  });
+});
+
+describe('FrameReader with a budget', () => {
+  /** A frame's length as a varint, then `n` bytes. */
+  const long = (n: number) => {
+    const head: number[] = [];
+    for (let v = n; ; v = Math.floor(v / 128)) {
+      head.push(v >= 128 ? (v % 128) | 0x80 : v);
+      if (v < 128) break;
+    }
+    return { head, body: new Array(n).fill(3) };
+  };
+  const KIB = 1024;
+
+  it('lets a long frame in only with bytes set aside; another waits, paused, until they are given back', async () => {
+    const budget = new ReadBudget(150 * KIB);
+    const [a, b] = [new FakeStream(), new FakeStream()];
+    const [ra, rb] = [new FrameReader(a, { maxFrameBytes: 1 << 20, budget }), new FrameReader(b, { maxFrameBytes: 1 << 20, budget })];
+    const fa = long(100 * KIB);
+    const fb = long(100 * KIB);
+    a.send(fa.head, fa.body.slice(0, 70 * KIB));
+    b.send(fb.head, fb.body.slice(0, 70 * KIB));
+    // Past the small allowance both pause at once.
+    expect([a.pauses, b.pauses]).toEqual([1, 1]);
+    const first = ra.read();
+    const second = rb.read();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    // The first is let in (resumed); the second waits for the budget, still paused.
+    expect([a.resumes, b.resumes, budget.used]).toEqual([1, 0, 100 * KIB + 3]);
+    a.send(fa.body.slice(70 * KIB));
+    expect((await first)!.length).toBe(100 * KIB);
+    // Given back: the second is let in now.
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect([b.resumes, budget.used]).toEqual([1, 100 * KIB + 3]);
+    b.send(fb.body.slice(70 * KIB));
+    expect((await second)!.length).toBe(100 * KIB);
+    expect(budget.used).toBe(0);
+    // Short frames never ask.
+    a.send(frame(30));
+    expect((await ra.read())!.length).toBe(30);
+    expect(budget.used).toBe(0);
+  });
+
+  it('ends a long frame that does not come in full in time, and gives its bytes back', async () => {
+    const budget = new ReadBudget(1 << 20);
+    const s = new FakeStream();
+    const r = new FrameReader(s, { maxFrameBytes: 1 << 20, budget, frameMs: 30 });
+    const f = long(SMALL_FRAME_BYTES * 2);
+    s.send(f.head, f.body.slice(0, 100));
+    await expect(r.read()).rejects.toBeInstanceOf(FrameTooSlow);
+    expect(budget.used).toBe(0);
+  });
+
+  it('gives the bytes back when the stream ends inside the frame', async () => {
+    const budget = new ReadBudget(1 << 20);
+    const s = new FakeStream();
+    const r = new FrameReader(s, { maxFrameBytes: 1 << 20, budget, frameMs: 10_000 });
+    const f = long(SMALL_FRAME_BYTES * 2);
+    s.send(f.head, f.body.slice(0, 100));
+    const reading = r.read();
+    s.end();
+    await expect(reading).rejects.toBeInstanceOf(FrameCutShort);
+    expect(budget.used).toBe(0);
   });
 });

@@ -12,6 +12,8 @@ export interface Limits {
   maxQueuedBytes: number;
   maxQueuedTotal: number;
   stallMs: number;
+  maxReadingBytes: number;
+  frameMs: number;
 }
 export const DEFAULT_LIMITS: Limits;
 export const LIVE_CONFIGS: Record<'cat' | 'strokkur', object>;
@@ -26,6 +28,10 @@ export interface FramedStats {
   bytesOut: number;
   malformed: number;
   oversized: number;
+  /** Streams that ended inside a frame (a peer that went mid-frame; no strike). */
+  cutShort: number;
+  /** Streams ended because a long frame let in did not come in full within frameMs (a strike). */
+  slowFrames: number;
   /** Frames read later than they came: their peer was over its rate (backpressure, no penalty). */
   throttled: number;
   /** Frames not queued for a peer: its queue, or all queues together, were full. */
@@ -66,7 +72,7 @@ export class FramedProtocol {
     onChange?: () => void;
     onArrival?: (arrival: Arrival & { protocol: ProtocolName; id: string }) => void;
     onDeliver?: (delivery: Delivery & { from: string }) => void;
-    onValidate?: ((asked: Validation[]) => void) | null;
+    onValidate?: ((asked: Validation[], from: string) => void) | null;
     isTx?: (delivery: Delivery) => boolean;
     onWire?: ((direction: 'in' | 'out', peer: string, bytes: number, info: FrameInfo) => void) | null;
     bans?: BanList | null;

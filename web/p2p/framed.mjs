@@ -19,7 +19,7 @@
 // (live-node.mjs); the peer whose frame did it is cut off and the others reconnect to the new one.
 import { lpStream } from '@libp2p/utils';
 import { monotonic } from './clock.mjs';
-import { BadFrameLength, FrameReader, FrameTooLong } from './frame-reader.mjs';
+import { BadFrameLength, FrameCutShort, FrameReader, FrameTooLong, FrameTooSlow, ReadBudget } from './frame-reader.mjs';
 import { wallMs } from './txwire.mjs';
 import { MessageClass } from '../wasm/txcast_wasm.js';
 
@@ -41,6 +41,10 @@ export const DEFAULT_LIMITS = {
   maxQueuedTotal: 64 << 20,
   /** A peer we have frames for that takes none of them this long is let go. */
   stallMs: 30_000,
+  /** Bytes the long frames being read from all peers may hold together (beyond 64 KiB a stream). */
+  maxReadingBytes: 16 << 20,
+  /** A long frame's bytes, once let in, must all come within this (else its stream ends: a strike). */
+  frameMs: 60_000,
 };
 
 /**
@@ -176,6 +180,8 @@ export class FramedProtocol {
       bytesOut: 0,
       malformed: 0,
       oversized: 0,
+      cutShort: 0,
+      slowFrames: 0,
       throttled: 0,
       dropped: 0,
       stalled: 0,
@@ -190,6 +196,8 @@ export class FramedProtocol {
     };
     /** Bytes queued for all peers. */
     this.queued = 0;
+    /** What the long frames being read from all peers may hold (FrameReader). */
+    this.reading = new ReadBudget(this.limits.maxReadingBytes);
     /** Frames read per peer id, over all its connections (the latest READ_FROM_PEERS peers). */
     this.readFrom = new Map();
     live.onTrap = (trap) => this.onTrap(trap);
@@ -433,7 +441,7 @@ export class FramedProtocol {
     }
     peer.inbound.add(stream);
     // Read with flow control: what waits unread is bounded, and beyond it the peer's writes wait.
-    const reader = new FrameReader(stream, { maxFrameBytes: this.limits.maxFrameBytes });
+    const reader = new FrameReader(stream, { maxFrameBytes: this.limits.maxFrameBytes, budget: this.reading, frameMs: this.limits.frameMs });
     try {
       if (!(await peer.ready)) return;
       while (this.owns(peer)) {
@@ -441,9 +449,14 @@ export class FramedProtocol {
         try {
           frame = await reader.read();
         } catch (error) {
-          if (error instanceof FrameTooLong || error instanceof BadFrameLength) {
-            // The rest of this stream cannot be framed any more: end it, keep the connection.
-            this.stats.oversized += 1;
+          if (error instanceof FrameCutShort) {
+            // The stream ended mid-frame (a peer that went, or a tab closed): no misdeed.
+            this.stats.cutShort += 1;
+          } else if (error instanceof FrameTooLong || error instanceof BadFrameLength || error instanceof FrameTooSlow) {
+            // The rest of this stream cannot be framed any more, or it holds bytes it does not
+            // finish: end it, keep the connection.
+            if (error instanceof FrameTooSlow) this.stats.slowFrames += 1;
+            else this.stats.oversized += 1;
             this.strike(peer, 5);
             stream.abort(error);
             this.onChange();
@@ -571,7 +584,8 @@ export class FramedProtocol {
     }
     if (this.onValidate) {
       const asked = this.live.takeValidations();
-      if (asked.length) this.onValidate(asked);
+      // The messages of `from`'s frame: what validation releases was sent by it.
+      if (asked.length) this.onValidate(asked, from);
     }
     for (const idx of this.live.takeDisconnects()) {
       const peer = this.byIdx.get(idx);

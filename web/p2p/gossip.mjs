@@ -167,7 +167,7 @@ export class TxcastGossip {
       bans,
       log,
       isTx: (d) => d.topic === TX_TOPIC,
-      onValidate: (asked) => void this.validate(asked),
+      onValidate: (asked, from) => void this.validate(asked, from),
     });
   }
 
@@ -206,8 +206,8 @@ export class TxcastGossip {
     return hash;
   }
 
-  /** Checks each message's signature and the topic's rules, and tells the router. */
-  async validate(asked) {
+  /** Checks each message's signature and the topic's rules, and tells the router; `from` sent them. */
+  async validate(asked, from) {
     for (const v of asked) {
       let verdict = 'reject';
       try {
@@ -220,8 +220,9 @@ export class TxcastGossip {
       }
       if (verdict === 'reject') this.rejected += 1;
       this.live.validated(v.handle, verdict, this.now());
+      // What it releases (a delivery, frames to forward) goes out now, as `from`'s.
+      this.framed.pump(from);
     }
-    this.framed.pump('');
   }
 
   /** Peers subscribed to a topic and in our mesh for it. */

@@ -9,13 +9,19 @@ import { ATTACKS } from '../../scripts/relay/attacks.mjs';
 import { startSiege, type Siege } from '../../scripts/relay/siege.mjs';
 
 /** Hostile frames per attack here (some attacks are cut off sooner, by the rules). */
-const FRAMES: Record<string, number> = { 'reconnect-loop': 1_000, oversized: 15, 'stop-reading': 600, 'clock-back': 10 };
+const FRAMES: Record<string, number> = { 'reconnect-loop': 1_000, oversized: 15, 'half-frames': 36, 'stop-reading': 600, 'clock-back': 10 };
 /**
  * The relay's bound (MiB): its three engines' WebAssembly memories together (the budgets of
  * LIVE_CONFIGS and the 32 MiB tx stores hold each within about 64 MiB), and its JS heap.
  */
 const WASM_MB = 192;
 const HEAP_MB = 256;
+/**
+ * Its buffers outside the heap (frames being read and written): the long frames being read hold
+ * at most 8 MiB per protocol here (siege-relay.mjs --reading-bytes), what is queued for peers
+ * 1 MiB each (--queue-bytes).
+ */
+const BUFFERS_MB = 48;
 
 let siege: Siege;
 
@@ -40,6 +46,7 @@ describe('a relay under attack', () => {
       expect(Math.max(...Object.values(r.attacker)), `the attacker is counted: ${what}`).toBeGreaterThan(0);
       expect(r.relayMemoryMb.wasm, what).toBeLessThanOrEqual(WASM_MB);
       expect(r.relayMemoryMb.heap, what).toBeLessThanOrEqual(HEAP_MB);
+      expect(r.relayMemoryMb.buffers, what).toBeLessThanOrEqual(BUFFERS_MB);
     }, 60_000);
   }
 });

@@ -25,6 +25,7 @@ import {
   seededRandom,
   stopAll,
   waitFor,
+  type LocalDelivery,
   type LocalPeer,
   type Wasm,
 } from '../../scripts/relay/localnet.mjs';
@@ -37,7 +38,7 @@ const MESHSUB = { v10: '/meshsub/1.0.0', v11: '/meshsub/1.1.0', v12: '/meshsub/1
 const MIB = 1 << 20;
 
 /** A node of the test and every message it accepted for the first time, by hash. */
-type Node = LocalPeer & { inbox: Map<string, Uint8Array> };
+type Node = LocalPeer & { inbox: Map<string, Uint8Array>; froms: Map<string, string> };
 
 let wasm: Wasm;
 const nodes: Node[] = [];
@@ -55,8 +56,11 @@ afterAll(async () => {
 
 async function node(router: Router, { version = 'v2.0', dAnnounce = 4 }: { version?: GossipVersion; dAnnounce?: number } = {}): Promise<Node> {
   const inbox = new Map<string, Uint8Array>();
-  const peer = await localPeer({ router, version, dAnnounce, onDeliver: (d) => void (d.topic === TX_TOPIC && inbox.set(d.hash, d.data)) });
-  const out = Object.assign(peer, { inbox });
+  /** Who each tx came from (the peer whose RPC carried it). */
+  const froms = new Map<string, string>();
+  const onDeliver = (d: LocalDelivery) => void (d.topic === TX_TOPIC && inbox.set(d.hash, d.data) && froms.set(d.hash, d.from));
+  const peer = await localPeer({ router, version, dAnnounce, onDeliver });
+  const out = Object.assign(peer, { inbox, froms });
   nodes.push(out);
   return out;
 }
@@ -167,6 +171,9 @@ describe('txcast nodes speak v2.0 to each other', () => {
     // Full copies only on request: none twice.
     expect([received(b, 'publish'), received(c, 'publish')]).toEqual([n, n]);
     expect(b.gossip.stats.duplicates + c.gossip.stats.duplicates).toBe(0);
+    // Each delivery names the peer that sent it (released by validation, it had none once).
+    expect([...b.froms.values()]).toEqual(Array(n).fill(a.id));
+    expect([...c.froms.values()]).toEqual(Array(n).fill(b.id));
   }, 20_000);
 });
 
