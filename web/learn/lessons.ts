@@ -42,7 +42,7 @@ export interface Experiment {
   /** The answers' words for up and down where "more" and "fewer" do not fit the question ("higher", "lower"). */
   words?: [string, string];
   /** Which way the suggested change moves the first measure: what the lesson teaches (the tests run both). */
-  shows: 'more' | 'fewer' | 'same';
+  shows: Direction;
   compare: Measure[];
 }
 
@@ -124,8 +124,11 @@ export function measure(report: unknown, m: Measure): number {
   return typeof value === 'number' && typeof extra === 'number' ? value + extra : typeof value === 'number' ? value : Number.NaN;
 }
 
+/** Which way a number moved. */
+export type Direction = 'more' | 'fewer' | 'same';
+
 /** Whether `after` is more, fewer or about the same as `before` (within 5%). */
-export function direction(before: number, after: number): 'more' | 'fewer' | 'same' {
+export function direction(before: number, after: number): Direction {
   if (!Number.isFinite(before) || !Number.isFinite(after)) return 'same';
   const scale = Math.max(Math.abs(before), Math.abs(after), 1e-9);
   if (Math.abs(after - before) / scale <= 0.05) return 'same';

@@ -2,7 +2,7 @@
 // the network with its messages in flight, the narration, the lesson's stops, its questions and
 // its experiment. Lessons are the files under ./lessons/; the engine runs in a worker.
 import type { LessonReply, LessonRecord, LessonRequest } from '../../workers/lesson';
-import { allLessons, changed, direction, measure, type Lesson } from './lessons';
+import { allLessons, changed, direction, measure, type Direction, type Lesson } from './lessons';
 import { narrate, type Line } from './narrate';
 import { drawStage, holdTimes, CLASS_COLOURS } from './stage';
 import { labeller, readSteps, type Step } from './steps';
@@ -304,8 +304,8 @@ async function runExperiment(p: Playing): Promise<void> {
   // Counts read as counts; shares and means with two decimals.
   const fmt = (x: number) => (Number.isFinite(x) ? (Number.isInteger(x) || Math.abs(x) >= 100 ? x.toFixed(0) : x.toFixed(2)) : '-');
   const [up, down] = upDown(p.lesson);
-  const say = (d: 'more' | 'fewer' | 'same') => (d === 'same' ? 'about the same' : d === 'more' ? up : down);
-  let first: 'more' | 'fewer' | 'same' = 'same';
+  const say = (d: Direction) => (d === 'same' ? 'about the same' : d === 'more' ? up : down);
+  let first: Direction = 'same';
   compare.forEach((m, i) => {
     const [a, b] = [measure(before, m), measure(after, m)];
     const d = direction(a, b);
@@ -315,7 +315,7 @@ async function runExperiment(p: Playing): Promise<void> {
     for (const c of [m.label, fmt(a), fmt(b), say(d)]) row.insertCell().textContent = c;
   });
   table.hidden = false;
-  const said = picked ? `You predicted ${say(picked as 'more' | 'fewer' | 'same')}; ` : '';
+  const said = picked ? `You predicted ${say(picked as Direction)}; ` : '';
   out.textContent = `${said}${compare[0].label}: ${say(first)} with the change.${picked ? (picked === first ? ' Your prediction held.' : ' Not what you predicted: step through the lesson again to see why.') : ''}`;
 }
 
