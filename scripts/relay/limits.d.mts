@@ -7,6 +7,7 @@ export class ConnectionLimits {
   constructor(limits: { maxTotal: number; maxPerIp: number });
   maxTotal: number;
   maxPerIp: number;
+  perIpPerSecond: number;
   refusedTotal: number;
   refusedPerIp: number;
   refusedRate: number;

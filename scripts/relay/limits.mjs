@@ -1,8 +1,9 @@
 // The relay's connection limits: at most `maxPerIp` open connections from one IP address and
-// `maxTotal` in all, and at most `maxPerIp` new ones from one address a second. Each inbound
-// connection is checked as it arrives (libp2p's connection gater, before the handshake), against
-// the connections open at that moment; every refusal is counted for the stats line. Connections still in their handshake are not yet open: libp2p lets at most
-// 64 of them run at once (see connectionManager), which bounds how far a burst can overshoot.
+// `maxTotal` in all, and at most `maxPerIp` (at least 5) new ones from one address a second.
+// Each inbound connection is checked as it arrives (libp2p's connection gater, before the
+// handshake), against the connections open at that moment; every refusal is counted for the
+// stats line. Connections still in their handshake are not yet open: libp2p lets at most 64 of
+// them run at once (see connectionManager), which bounds how far a burst can overshoot.
 // The per-IP limit is generous on purpose: a classroom behind one NAT shares one address.
 
 /** The IP address a multiaddr starts with (/ip4/... or /ip6/...), or null. */
@@ -16,6 +17,8 @@ export class ConnectionLimits {
   constructor({ maxTotal, maxPerIp }) {
     this.maxTotal = maxTotal;
     this.maxPerIp = maxPerIp;
+    /** New connections one address may open a second. */
+    this.perIpPerSecond = Math.max(5, maxPerIp);
     this.refusedTotal = 0;
     this.refusedPerIp = 0;
     this.refusedRate = 0;
@@ -33,7 +36,7 @@ export class ConnectionLimits {
    * once.
    */
   connectionManager() {
-    return { maxConnections: this.maxTotal + 1, inboundConnectionThreshold: 2 * Math.max(5, this.maxPerIp), maxIncomingPendingConnections: 64 };
+    return { maxConnections: this.maxTotal + 1, inboundConnectionThreshold: 2 * this.perIpPerSecond, maxIncomingPendingConnections: 64 };
   }
 
   /** The gater's hooks, given the node once it exists (no connection arrives before that). */
@@ -61,7 +64,7 @@ export class ConnectionLimits {
     return false;
   }
 
-  /** Whether `ip` already opened `maxPerIp` connections (at least 5) this second; counts this one if not. */
+  /** Whether `ip` already opened `perIpPerSecond` connections this second; counts this one if not. */
   tooFast(ip) {
     const second = Math.floor(this.now() / 1000);
     const seen = this.arrivals.get(ip);
@@ -71,7 +74,7 @@ export class ConnectionLimits {
       this.arrivals.set(ip, { second, count: 1 });
       return false;
     }
-    if (seen.count >= Math.max(5, this.maxPerIp)) return true;
+    if (seen.count >= this.perIpPerSecond) return true;
     seen.count += 1;
     return false;
   }
