@@ -47,7 +47,11 @@ const hex = (text) => Uint8Array.from(text.match(/../g) ?? [], (h) => parseInt(h
 
 async function command(line) {
   const [name, a, b, c] = line.trim().split(/\s+/);
-  if (name === 'stats') return say(`stats ${JSON.stringify({ ...peer.stats(), bannedPeers: peer.bans.list().map((b) => b.peer) })}`);
+  if (name === 'stats') {
+    // What the relay holds, not what V8 has yet to collect (run with --expose-gc).
+    globalThis.gc?.();
+    return say(`stats ${JSON.stringify({ ...peer.stats(), bannedPeers: peer.bans.list().map((b) => b.peer) })}`);
+  }
   if (name === 'publish') {
     for (let i = 0; i < Number(a); i++) {
       cat.submit(generatedTx({ sentAtMs: wallMs(), bytes: Number(b) }));

@@ -4,7 +4,8 @@
 // at a time, the attacks of attacks.mjs, while the first honest peer keeps sending txs on CAT,
 // Strokkur and GossipSub. Each attack is reported as one object: frames sent, the share of honest
 // txs the second honest peer got, the attacker's counters at the relay (deltas), whether the
-// attacker was banned and whether any honest peer was, and the relay's peak memory.
+// attacker was banned and whether any honest peer was, and the relay's peak memory (sampled
+// after a garbage collection: what it holds).
 //
 // Run: node scripts/relay/siege.mjs [--frames 100000] [--only NAME,NAME] [--honest 10]
 // (prints one JSON object; the hostile-peer suite, web/p2p/hostile.test.ts, uses startSiege).
@@ -34,7 +35,7 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The relay process, driven one command at a time (siege-relay.mjs). */
 async function startRelay() {
-  const child = spawn(process.execPath, [path.join(HERE, 'siege-relay.mjs'), '--stall-ms', String(STALL_MS)], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--expose-gc', path.join(HERE, 'siege-relay.mjs'), '--stall-ms', String(STALL_MS)], { stdio: ['pipe', 'pipe', 'inherit'] });
   const lines = readline.createInterface({ input: child.stdout });
   const waiting = [];
   lines.on('line', (line) => waiting.shift()?.(line));
@@ -235,8 +236,29 @@ export async function startSiege() {
 
 // As a script: every attack (or --only), --frames each, one JSON object.
 if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
-  const { values } = parseArgs({ options: { frames: { type: 'string', default: '100000' }, only: { type: 'string', default: '' }, honest: { type: 'string', default: '10' } } });
+  const usage = `usage: node scripts/relay/siege.mjs [--frames 100000] [--only NAME,NAME] [--honest 10]
+  --frames N   hostile frames per attack (some attacks are cut off sooner, by the rules)
+  --only LIST  these attacks only, comma-separated (default: all)
+  --honest N   honest txs sent at least, 10 a second, per attack
+attacks: ${ATTACKS.map((a) => a.name).join(', ')}`;
+  const fail = (message) => {
+    process.stderr.write(`${message}\n${usage}\n`);
+    process.exit(2);
+  };
+  let values;
+  try {
+    ({ values } = parseArgs({ options: { frames: { type: 'string', default: '100000' }, only: { type: 'string', default: '' }, honest: { type: 'string', default: '10' }, help: { type: 'boolean', short: 'h' } } }));
+  } catch (error) {
+    fail(error.message);
+  }
+  if (values.help) {
+    console.log(usage);
+    process.exit(0);
+  }
+  for (const flag of ['frames', 'honest']) if (!/^[1-9][0-9]*$/.test(values[flag])) fail(`--${flag} takes a whole number above 0, not '${values[flag]}'`);
   const names = values.only ? values.only.split(',') : ATTACKS.map((a) => a.name);
+  const unknown = names.filter((name) => !ATTACKS.some((a) => a.name === name));
+  if (unknown.length > 0) fail(`no attack named ${unknown.join(', ')}`);
   const siege = await startSiege();
   const reports = [];
   for (const name of names) {

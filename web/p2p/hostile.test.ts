@@ -17,9 +17,10 @@ const FRAMES: Record<string, number> = { 'reconnect-loop': 1_000, oversized: 15,
 const WASM_MB = 192;
 const HEAP_MB = 256;
 /**
- * Its buffers outside the heap (frames being read and written): the long frames being read hold
- * at most 8 MiB per protocol here (siege-relay.mjs --reading-bytes), what is queued for peers
- * 1 MiB each (--queue-bytes).
+ * Its buffers outside the heap (frames being read and written), as held (the relay collects its
+ * garbage before each sample; what V8 has yet to collect came to 52 MiB once, in CI): the long
+ * frames being read hold at most 8 MiB per protocol here (siege-relay.mjs --reading-bytes), each
+ * stream what its muxer window let in, what is queued for peers 1 MiB each (--queue-bytes).
  */
 const BUFFERS_MB = 48;
 
