@@ -1,5 +1,6 @@
 //! Small self-contained SVG charts for the results page: lines over a numeric x axis, and
-//! grouped bars. Okabe-Ito colours (safe for colour-blind readers), dashed for seed values.
+//! grouped bars. Okabe-Ito colours (safe for colour-blind readers), dashed for seed values,
+//! dotted for a second measure of ours on the same plot.
 
 use std::fmt::Write;
 
@@ -13,11 +14,34 @@ const COLOURS: [&str; 8] = [
     "#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442", "#000000",
 ];
 
+/// How a line is drawn.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Stroke {
+    /// What was measured here.
+    Solid,
+    /// A second measure of ours on the same plot (latency and overhead, say).
+    Dotted,
+    /// Numbers read from a paper rather than measured here.
+    Dashed,
+}
+
+impl Stroke {
+    /// The dash attributes of a line of palette colour `colour`. Dotted lines of neighbouring
+    /// colours are dotted in turn, so where two lie on each other both show.
+    fn dasharray(self, colour: usize) -> &'static str {
+        match (self, colour % 2) {
+            (Stroke::Solid, _) => "",
+            (Stroke::Dotted, 0) => r#" stroke-dasharray="2 3""#,
+            (Stroke::Dotted, _) => r#" stroke-dasharray="2 3" stroke-dashoffset="2.5""#,
+            (Stroke::Dashed, _) => r#" stroke-dasharray="5 3""#,
+        }
+    }
+}
+
 pub struct Line {
     pub name: String,
     pub points: Vec<(f64, f64)>,
-    /// Drawn dashed: numbers read from a paper rather than measured here.
-    pub seed: bool,
+    pub stroke: Stroke,
     /// Index into the palette, so ours and the seed's of one protocol share a colour.
     pub colour: usize,
 }
@@ -28,8 +52,16 @@ impl Line {
         Line {
             name: name.into(),
             points,
-            seed: false,
+            stroke: Stroke::Solid,
             colour,
+        }
+    }
+
+    /// Drawn dotted: a second measure of ours beside a solid one of the same colour.
+    pub fn dotted(self) -> Line {
+        Line {
+            stroke: Stroke::Dotted,
+            ..self
         }
     }
 
@@ -38,7 +70,7 @@ impl Line {
         Line {
             name: name.into(),
             points,
-            seed: true,
+            stroke: Stroke::Dashed,
             colour,
         }
     }
@@ -178,15 +210,11 @@ fn y_axis(svg: &mut String, y: &Axis) {
     }
 }
 
-fn legend(svg: &mut String, entries: &[(String, usize, bool)]) {
-    for (i, (name, colour, seed)) in entries.iter().enumerate() {
+fn legend(svg: &mut String, entries: &[(String, usize, Stroke)]) {
+    for (i, (name, colour, stroke)) in entries.iter().enumerate() {
         let y = TOP + 8.0 + i as f64 * 18.0;
         let x = W - RIGHT + 12.0;
-        let dash = if *seed {
-            r#" stroke-dasharray="5 3""#
-        } else {
-            ""
-        };
+        let dash = stroke.dasharray(*colour);
         let _ = write!(
             svg,
             r##"<line x1="{x}" x2="{}" y1="{y}" y2="{y}" stroke="{}" stroke-width="2.5"{dash}/><text x="{}" y="{}">{}</text>"##,
@@ -232,11 +260,7 @@ pub fn render(plot: &Plot) -> String {
             }
             for line in lines {
                 let colour = COLOURS[line.colour % COLOURS.len()];
-                let dash = if line.seed {
-                    r#" stroke-dasharray="5 3""#
-                } else {
-                    ""
-                };
+                let dash = line.stroke.dasharray(line.colour);
                 let path: Vec<String> = line
                     .points
                     .iter()
@@ -261,7 +285,7 @@ pub fn render(plot: &Plot) -> String {
             }
             let entries: Vec<_> = lines
                 .iter()
-                .map(|l| (l.name.clone(), l.colour, l.seed))
+                .map(|l| (l.name.clone(), l.colour, l.stroke))
                 .collect();
             legend(&mut svg, &entries);
         }
@@ -294,7 +318,8 @@ pub fn render(plot: &Plot) -> String {
                     let colour = COLOURS[b % COLOURS.len()];
                     let fill = if *seed {
                         format!(
-                            r#"fill="none" stroke="{colour}" stroke-width="2" stroke-dasharray="5 3""#
+                            r#"fill="none" stroke="{colour}" stroke-width="2"{}"#,
+                            Stroke::Dashed.dasharray(b)
                         )
                     } else {
                         format!(r#"fill="{colour}""#)
@@ -310,7 +335,10 @@ pub fn render(plot: &Plot) -> String {
             let entries: Vec<_> = bars
                 .iter()
                 .enumerate()
-                .map(|(i, b)| (b.0.clone(), i, b.2))
+                .map(|(i, b)| {
+                    let stroke = if b.2 { Stroke::Dashed } else { Stroke::Solid };
+                    (b.0.clone(), i, stroke)
+                })
                 .collect();
             legend(&mut svg, &entries);
         }
@@ -344,6 +372,30 @@ mod tests {
             let x: f64 = c.split('"').next().unwrap().parse().unwrap();
             assert!((LEFT..=W - RIGHT).contains(&x), "{x}");
         }
+    }
+
+    #[test]
+    fn a_second_measure_is_dotted_and_only_the_seeds_are_dashed() {
+        let line = || vec![(1.0, 1.0), (2.0, 2.0)];
+        let plot = Plot::Lines {
+            title: "t".into(),
+            x_label: "x".into(),
+            y_label: "y".into(),
+            log_x: false,
+            log_y: false,
+            lines: vec![
+                Line::ours("latency", line(), 0),
+                Line::ours("overhead", line(), 1).dotted(),
+                Line::seed("paper", line(), 0),
+            ],
+        };
+        let svg = render(&plot);
+        // Each style once on the plot and once in the legend.
+        assert_eq!(svg.matches("stroke-dasharray=\"2 3\"").count(), 2);
+        assert_eq!(svg.matches("stroke-dasharray=\"5 3\"").count(), 2);
+        assert_eq!(svg.matches("stroke-dasharray").count(), 4);
+        // The second colour's dots fall in the first's gaps.
+        assert_eq!(svg.matches("stroke-dashoffset=\"2.5\"").count(), 2);
     }
 
     #[test]

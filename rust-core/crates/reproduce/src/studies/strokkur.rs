@@ -836,11 +836,14 @@ fn analyse_fig10(outs: &[Outcome]) -> Analysis {
             pts.iter().map(|p| (p.0, p.1)).collect(),
             d,
         ));
-        lines.push(Line::seed(
-            format!("{name}: overhead"),
-            pts.iter().map(|p| (p.0, p.2)).collect(),
-            d,
-        ));
+        lines.push(
+            Line::ours(
+                format!("{name}: overhead"),
+                pts.iter().map(|p| (p.0, p.2)).collect(),
+                d,
+            )
+            .dotted(),
+        );
     }
     let all: Vec<&(f64, f64, f64, f64)> = by_degree.iter().flatten().collect();
     let delivery_min = all.iter().map(|p| p.3).fold(f64::INFINITY, f64::min);
