@@ -137,8 +137,10 @@ export class FrameReader {
           return false;
         }
         if (by !== Infinity && timer === null) timer = setTimeout(() => this.onLate(), by);
-        // The frame needs more than is here: let the peer send it.
+        // The frame needs more than is here: let the peer send it. Resuming may hand over what
+        // waited in the stream at once (all of it, and nothing come after): look again first.
         this.hold(false);
+        if (this.buffered >= n || this.ended) continue;
         await new Promise((resolve) => (this.wake = resolve));
         this.wake = null;
         if (this.late) throw new FrameTooSlow(`a frame of ${n} bytes not in full within ${by} ms`);

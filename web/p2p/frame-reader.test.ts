@@ -140,6 +140,25 @@ describe('FrameReader with a budget', () => {
     expect(budget.used).toBe(0);
   });
 
+  it('reads long frames sent back to back when resuming hands over the rest of them at once', async () => {
+    // As libp2p does: resume() first hands over what waited (here, all that was sent).
+    class Held extends FakeStream {
+      waiting: number[][] = [];
+      resume() {
+        super.resume();
+        this.send(...this.waiting.splice(0));
+      }
+    }
+    const s = new Held();
+    const r = new FrameReader(s, { maxFrameBytes: 1 << 20, budget: new ReadBudget(1 << 20), frameMs: 300 });
+    const [f1, f2] = [long(140 * KIB), long(140 * KIB)];
+    s.send(f1.head, f1.body.slice(0, SMALL_FRAME_BYTES));
+    s.waiting.push(f1.body.slice(SMALL_FRAME_BYTES), f2.head, f2.body);
+    // The whole of both came with the resume: neither waits for more (nor ends as too slow).
+    expect((await r.read())!.length).toBe(140 * KIB);
+    expect((await r.read())!.length).toBe(140 * KIB);
+  });
+
   it('ends a long frame that does not come in full in time, and gives its bytes back', async () => {
     const budget = new ReadBudget(1 << 20);
     const s = new FakeStream();
