@@ -113,11 +113,17 @@ export async function startPeer({ libp2pOptions, services = {}, router = 'txcast
    */
   function memory() {
     const engines = [...framed.map((f) => f.live), ...(gossip.live ? [gossip.live] : [])];
+    // Node reads RSS from /proc: with every file descriptor taken (EMFILE) it cannot, and the
+    // stats line goes on without the figures that come with it.
+    let usage = null;
+    try {
+      usage = process.memoryUsage();
+    } catch {}
     return {
-      rss: mb(process.memoryUsage.rss()),
+      rss: usage && mb(usage.rss),
       maxRss: mb(process.resourceUsage().maxRSS * 1024),
-      heap: mb(process.memoryUsage().heapUsed),
-      buffers: mb(process.memoryUsage().arrayBuffers),
+      heap: usage && mb(usage.heapUsed),
+      buffers: usage && mb(usage.arrayBuffers),
       wasm: mb(engines.reduce((sum, live) => sum + live.memoryBytes(), 0)),
     };
   }
@@ -162,6 +168,11 @@ export async function startRelay({ host, wsPort, tcpPort, announce = [], loadTps
   });
   const { node } = peer;
   limits.node = node;
+  // The WebSocket listener's own servers (@libp2p/websockets keeps them as fields): no option
+  // of its limits a socket before its upgrade.
+  const webSocketListeners = node.components.transportManager.getListeners().filter((l) => l.server && l.http);
+  if (webSocketListeners.length === 0) throw new Error('no WebSocket listener to guard (has @libp2p/websockets changed?)');
+  for (const listener of webSocketListeners) limits.guardWebSockets(listener.server, listener.http);
   // A reservation lasts while its peer is connected. The server keeps one for its TTL (2 h) after
   // the peer has gone, so peers that reserve and leave filled its 1,024 and shut the pages out.
   const reservations = node.services.relay.reservations;

@@ -172,7 +172,14 @@ console.log('listening on:');
 for (const addr of relay.multiaddrs()) console.log(addr);
 console.log('ready');
 
-const printStats = () => console.log(`stats ${JSON.stringify(relay.stats())}`);
+const printStats = () => {
+  // A stats line that cannot be made (every file descriptor taken, say) must not end the relay.
+  try {
+    console.log(`stats ${JSON.stringify(relay.stats())}`);
+  } catch (error) {
+    console.error(`relay: no stats line: ${error?.message ?? error}`);
+  }
+};
 if (opts.statsMs > 0) setInterval(printStats, opts.statsMs).unref();
 
 /** Exits once stdout and stderr have taken everything written so far. */

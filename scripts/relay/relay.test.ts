@@ -4,12 +4,15 @@
 import { createLibp2p, type Libp2p } from 'libp2p';
 import { circuitRelayTransport } from '@libp2p/circuit-relay-v2';
 import { identify } from '@libp2p/identify';
+import { webSockets } from '@libp2p/websockets';
 import { multiaddr } from '@multiformats/multiaddr';
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import http from 'node:http';
+import net from 'node:net';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { waitForLine } from '../lib/netns.mjs';
-import { ConnectionLimits } from './limits.mjs';
+import { ConnectionLimits, HANDSHAKES_IN_ALL, HANDSHAKES_PER_HOST, hostKey, hostOf } from './limits.mjs';
 import { loopbackOptions, waitFor } from './localnet.mjs';
 
 const RELAY = path.join(import.meta.dirname, 'relay.mjs');
@@ -117,7 +120,7 @@ describe('relay command line', { timeout: 60_000 }, () => {
     // --stats-ms 0 prints no periodic line: this one is the last, printed at exit.
     expect(relayed.stats()).toHaveLength(1);
     const last = relayed.stats()[0];
-    expect(last.limits).toEqual({ connections: 0, maxConnections: 1024, maxPerIp: 2, refusedTotal: 0, refusedPerIp: 1, refusedRate: 0 });
+    expect(last.limits).toEqual({ connections: 0, maxConnections: 1024, maxPerIp: 2, refusedTotal: 0, refusedPerIp: 1, refusedRate: 0, refusedHandshakes: 0, slowHandshakes: 0, handshaking: 0 });
     // The dialers saw their connections closed.
     await waitFor(() => a.getConnections().length === 0 && b.getConnections().length === 0, { what: 'the relay to close its connections' });
   });
@@ -145,7 +148,31 @@ describe('relay command line', { timeout: 60_000 }, () => {
     await b.dial(multiaddr(relayed.tcp));
     await expect(c.dial(multiaddr(relayed.tcp), { signal: AbortSignal.timeout(10_000) })).rejects.toThrow();
     const counted = await waitFor(() => relayed.stats().find((s) => s.limits.refusedTotal === 1), { what: 'a stats line counting the refusal' });
-    expect(counted.limits).toEqual({ connections: 2, maxConnections: 2, maxPerIp: 64, refusedTotal: 1, refusedPerIp: 0, refusedRate: 0 });
+    expect(counted.limits).toEqual({ connections: 2, maxConnections: 2, maxPerIp: 64, refusedTotal: 1, refusedPerIp: 0, refusedRate: 0, refusedHandshakes: 0, slowHandshakes: 0, handshaking: 0 });
+    relayed.child.kill('SIGKILL');
+  });
+
+  it('sockets that never speak, from one host on both ports, hold 16 handshakes at most: a peer of another host still joins', async () => {
+    const relayed = await started(['--stats-ms', '100']);
+    const port = (address: string) => Number(/\/tcp\/(\d+)/.exec(address)![1]);
+    const silent: net.Socket[] = [];
+    for (const target of [port(relayed.ws), port(relayed.tcp)]) {
+      for (let i = 0; i < 40; i += 1) {
+        const socket = net.connect({ host: '127.0.0.1', port: target, localAddress: '127.0.0.2' });
+        socket.on('error', () => undefined);
+        silent.push(socket);
+      }
+    }
+    const counted = await waitFor(() => relayed.stats().find((s) => s.limits.refusedHandshakes === 64), { what: 'the relay to refuse all but 16 of the 80 silent sockets' });
+    expect(counted.limits.handshaking).toBe(16);
+    // Before, 64 such sockets took every place libp2p keeps for handshakes, and no peer could join.
+    const base = loopbackOptions();
+    const honest = await createLibp2p({ ...base, addresses: { listen: [] }, transports: [...base.transports, webSockets()] });
+    dialers.push(honest);
+    await honest.dial(multiaddr(relayed.ws), { signal: AbortSignal.timeout(10_000) });
+    await honest.dial(multiaddr(relayed.tcp), { signal: AbortSignal.timeout(10_000) });
+    for (const socket of silent) socket.destroy();
+    await waitFor(() => relayed.stats().at(-1)?.limits.handshaking === 0, { what: 'the silent sockets to give their places back' });
     relayed.child.kill('SIGKILL');
   });
 });
@@ -153,20 +180,27 @@ describe('relay command line', { timeout: 60_000 }, () => {
 describe('connection limits', () => {
   const addr = (ip: string, port: number) => multiaddr(`/ip4/${ip}/tcp/${port}`);
 
+  /** A connection arriving, as the gater sees it: its address, and its close (`close()`). */
+  const arriving = (remoteAddr: ReturnType<typeof addr>) => {
+    const events = new EventTarget();
+    return { remoteAddr, addEventListener: events.addEventListener.bind(events), close: () => events.dispatchEvent(new Event('close')) };
+  };
+
   it('refuses past the total, then past the per-IP count, and counts each', () => {
     const limits = new ConnectionLimits({ maxTotal: 3, maxPerIp: 2 });
     const open: { remoteAddr: ReturnType<typeof addr> }[] = [];
     limits.node = { getConnections: () => open };
+    const gater = limits.gater();
     const arrive = (ip: string) => {
       const remoteAddr = addr(ip, 4000 + open.length);
-      const refused = limits.gater().denyInboundConnection({ remoteAddr });
+      const refused = gater.denyInboundConnection(arriving(remoteAddr));
       if (!refused) open.push({ remoteAddr });
       return refused;
     };
     expect([arrive('10.0.0.1'), arrive('10.0.0.1'), arrive('10.0.0.1')]).toEqual([false, false, true]);
     expect(arrive('10.0.0.2')).toBe(false);
     expect(arrive('10.0.0.3')).toBe(true); // three open: the total
-    expect(limits.stats()).toEqual({ connections: 3, maxConnections: 3, maxPerIp: 2, refusedTotal: 1, refusedPerIp: 1, refusedRate: 0 });
+    expect(limits.stats()).toEqual({ connections: 3, maxConnections: 3, maxPerIp: 2, refusedTotal: 1, refusedPerIp: 1, refusedRate: 0, refusedHandshakes: 0, slowHandshakes: 0, handshaking: 3 });
     // A closed connection frees its place.
     open.shift();
     expect(arrive('10.0.0.1')).toBe(false);
@@ -180,11 +214,78 @@ describe('connection limits', () => {
     limits.node = { getConnections: () => [] };
     let now = 10_000;
     limits.now = () => now;
-    const arrive = (ip: string) => limits.gater().denyInboundConnection({ remoteAddr: addr(ip, 4000) });
+    const gater = limits.gater();
+    const arrive = (ip: string) => gater.denyInboundConnection(arriving(addr(ip, 4000)));
     expect(Array.from({ length: 6 }, () => arrive('10.0.0.1'))).toEqual([false, false, false, false, false, true]);
     expect(arrive('10.0.0.2')).toBe(false);
     now += 1000;
     expect(arrive('10.0.0.1')).toBe(false);
     expect(limits.stats().refusedRate).toBe(1);
+  });
+
+  it('counts an IPv4 address, also mapped into IPv6, or an IPv6 /64 as one host', () => {
+    expect(hostKey('10.0.0.1')).toBe('10.0.0.1');
+    expect(hostKey('::ffff:10.0.0.1')).toBe('10.0.0.1');
+    expect(hostKey('2001:db8:1:2:3:4:5:6')).toBe('2001:db8:1:2::/64');
+    expect(hostKey('2001:db8:1:2::9')).toBe('2001:db8:1:2::/64');
+    expect(hostKey('2001:db8::1')).toBe('2001:db8:0:0::/64');
+    expect(hostKey('fe80::1%eth0')).toBe('fe80:0:0:0::/64');
+    expect(hostOf(multiaddr('/ip6/2001:db8:1:2::7/tcp/1'))).toBe('2001:db8:1:2::/64');
+  });
+
+  it('lets a host have 16 handshakes under way, all hosts 256; one ends once, when upgraded or closed', () => {
+    const limits = new ConnectionLimits({ maxTotal: 1024, maxPerIp: 1024 });
+    limits.node = { getConnections: () => [] };
+    limits.perIpPerSecond = Infinity;
+    const gater = limits.gater();
+    const first = Array.from({ length: HANDSHAKES_PER_HOST }, (_, i) => arriving(addr('10.0.0.1', 5000 + i)));
+    expect(first.map((c) => gater.denyInboundConnection(c))).toEqual(first.map(() => false));
+    expect(gater.denyInboundConnection(arriving(addr('10.0.0.1', 6000)))).toBe(true);
+    // Another host is not held back.
+    expect(gater.denyInboundConnection(arriving(addr('10.0.0.2', 6000)))).toBe(false);
+    expect(limits.refusedHandshakes).toBe(1);
+    // Closed, or upgraded and then closed: each gives its place back once.
+    first[0].close();
+    first[0].close();
+    gater.denyInboundUpgradedConnection(null, first[1]);
+    first[1].close();
+    expect(limits.handshaking).toBe(HANDSHAKES_PER_HOST - 1);
+    expect(gater.denyInboundConnection(arriving(addr('10.0.0.1', 6001)))).toBe(false);
+    expect(gater.denyInboundConnection(arriving(addr('10.0.0.1', 6002)))).toBe(false);
+    expect(gater.denyInboundConnection(arriving(addr('10.0.0.1', 6003)))).toBe(true);
+    // All hosts together.
+    for (let i = 0; limits.handshaking < HANDSHAKES_IN_ALL; i += 1) gater.denyInboundConnection(arriving(addr(`10.1.${i >> 8}.${i & 255}`, 1)));
+    expect(gater.denyInboundConnection(arriving(addr('10.9.9.9', 1)))).toBe(true);
+    expect(limits.refusedHandshakes).toBe(3);
+    // libp2p's own limit of handshakes stays above ours, so that ours refuses (and counts).
+    expect(limits.connectionManager().maxIncomingPendingConnections).toBeGreaterThan(HANDSHAKES_IN_ALL);
+  });
+
+  it('closes a socket on the WebSocket port that does not finish its HTTP upgrade in time, and counts it', async () => {
+    const limits = new ConnectionLimits({ maxTotal: 8, maxPerIp: 8, handshakeMs: 300 });
+    const server = net.createServer();
+    const httpServer = http.createServer();
+    // As @libp2p/websockets does: every socket is handed to the HTTP server.
+    server.on('connection', (socket) => httpServer.emit('connection', socket));
+    httpServer.on('upgrade', (_request, socket) => socket.write('HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n'));
+    limits.guardWebSockets(server, httpServer);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as net.AddressInfo;
+    try {
+      const closed = (socket: net.Socket) => new Promise<void>((resolve) => socket.on('close', () => resolve()));
+      const silent = net.connect({ host: '127.0.0.1', port });
+      const upgraded = net.connect({ host: '127.0.0.1', port });
+      upgraded.write('GET / HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\r\n');
+      await closed(silent);
+      expect(limits.slowHandshakes).toBe(1);
+      // The upgraded one is libp2p's from here: left open, its place given back.
+      await waitFor(() => limits.handshaking === 0, { what: 'the upgraded socket to give its place back' });
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      expect(upgraded.destroyed).toBe(false);
+      expect(limits.slowHandshakes).toBe(1);
+      upgraded.destroy();
+    } finally {
+      server.close();
+    }
   });
 });
