@@ -33,6 +33,10 @@ describe('narration', () => {
     const dup = narrate(step({ name: 'tx', label: 'TX', cls: MessageClass.Payload, knew: Knew.Have }));
     expect(dup.text).toContain('It already had tx 2, so it sent nothing. This copy was a duplicate.');
   });
+  it('does not give what it knew of the first tx an IHAVE names as why it asked for another', () => {
+    const line = narrate(step({ knew: Knew.Have, actions: [send(7, 'IWANT', 3)] }));
+    expect(line.text).toBe('12.3 ms: node 4 got IHAVE about tx 2 from node 7. It already had tx 2 (the first tx it names); it sent IWANT (tx 3) to node 7.');
+  });
   it('groups a broadcast and sums counters', () => {
     const count = (name: string, value: number): Action => ({ act: ActionKind.Count, peer: -1, name, label: name, cls: -1, tx: -1, value });
     const line = narrate(step({ input: StepInputKind.Timer, peer: -1, name: 'heartbeat', label: 'heartbeat', cls: -1, tx: -1, knew: -1, actions: [send(1, 'GRAFT', -1), send(5, 'GRAFT', -1), count('gossipsub.graft_sent', 1), count('gossipsub.graft_sent', 1)] }));

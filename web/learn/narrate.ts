@@ -77,7 +77,11 @@ export function narrate(step: Step): Line {
   // What changed inside the node without a message (a mesh joined, a request noted) is not
   // an action: nothing sent is all these words claim.
   const then = did.length ? list(did) : 'sent nothing';
-  const because = known ? `${sentence(known)}, so it ${then}.` : `It ${then}.`;
+  // A message naming several txs (an IHAVE of a few ids) is recorded with what the node knew of
+  // the first: when what it sent is about other txs only, that knowledge is not why.
+  const sentAbout = step.actions.filter((a) => a.act === ActionKind.Send && a.tx >= 0).map((a) => a.tx);
+  const otherTxs = sentAbout.length > 0 && !sentAbout.includes(step.tx);
+  const because = !known ? `It ${then}.` : otherTxs ? `${sentence(known)} (the first tx it names); it ${then}.` : `${sentence(known)}, so it ${then}.`;
   switch (step.input) {
     case StepInputKind.Message: {
       const about = step.tx >= 0 ? ` about tx ${step.tx}` : '';
