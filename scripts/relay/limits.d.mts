@@ -33,12 +33,6 @@ export class ConnectionLimits {
   maxPerIp: number;
   handshakeMs: number;
   perIpPerSecond: number;
-  refusedTotal: number;
-  refusedPerIp: number;
-  refusedRate: number;
-  refusedHandshakes: number;
-  slowHandshakes: number;
-  handshaking: number;
   /** The clock (ms) the per-second rate is counted on. */
   now: () => number;
   node: { getConnections(): { remoteAddr: Multiaddr }[] } | null;

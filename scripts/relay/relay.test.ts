@@ -243,20 +243,20 @@ describe('connection limits', () => {
     expect(gater.denyInboundConnection(arriving(addr('10.0.0.1', 6000)))).toBe(true);
     // Another host is not held back.
     expect(gater.denyInboundConnection(arriving(addr('10.0.0.2', 6000)))).toBe(false);
-    expect(limits.refusedHandshakes).toBe(1);
+    expect(limits.stats().refusedHandshakes).toBe(1);
     // Closed, or upgraded and then closed: each gives its place back once.
     first[0].close();
     first[0].close();
     gater.denyInboundUpgradedConnection(null, first[1]);
     first[1].close();
-    expect(limits.handshaking).toBe(HANDSHAKES_PER_HOST - 1);
+    expect(limits.stats().handshaking).toBe(HANDSHAKES_PER_HOST - 1);
     expect(gater.denyInboundConnection(arriving(addr('10.0.0.1', 6001)))).toBe(false);
     expect(gater.denyInboundConnection(arriving(addr('10.0.0.1', 6002)))).toBe(false);
     expect(gater.denyInboundConnection(arriving(addr('10.0.0.1', 6003)))).toBe(true);
     // All hosts together.
-    for (let i = 0; limits.handshaking < HANDSHAKES_IN_ALL; i += 1) gater.denyInboundConnection(arriving(addr(`10.1.${i >> 8}.${i & 255}`, 1)));
+    for (let i = 0; limits.stats().handshaking < HANDSHAKES_IN_ALL; i += 1) gater.denyInboundConnection(arriving(addr(`10.1.${i >> 8}.${i & 255}`, 1)));
     expect(gater.denyInboundConnection(arriving(addr('10.9.9.9', 1)))).toBe(true);
-    expect(limits.refusedHandshakes).toBe(3);
+    expect(limits.stats().refusedHandshakes).toBe(3);
     // libp2p's own limit of handshakes stays above ours, so that ours refuses (and counts).
     expect(limits.connectionManager().maxIncomingPendingConnections).toBeGreaterThan(HANDSHAKES_IN_ALL);
   });
@@ -277,12 +277,12 @@ describe('connection limits', () => {
       const upgraded = net.connect({ host: '127.0.0.1', port });
       upgraded.write('GET / HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\r\n');
       await closed(silent);
-      expect(limits.slowHandshakes).toBe(1);
+      expect(limits.stats().slowHandshakes).toBe(1);
       // The upgraded one is libp2p's from here: left open, its place given back.
-      await waitFor(() => limits.handshaking === 0, { what: 'the upgraded socket to give its place back' });
+      await waitFor(() => limits.stats().handshaking === 0, { what: 'the upgraded socket to give its place back' });
       await new Promise((resolve) => setTimeout(resolve, 400));
       expect(upgraded.destroyed).toBe(false);
-      expect(limits.slowHandshakes).toBe(1);
+      expect(limits.stats().slowHandshakes).toBe(1);
       upgraded.destroy();
     } finally {
       server.close();
