@@ -45,7 +45,7 @@ export class ConnectionLimits {
     this.maxTotal = maxTotal;
     this.maxPerIp = maxPerIp;
     this.handshakeMs = handshakeMs;
-    /** New connections one address may open a second. */
+    /** New connections one host may open a second. */
     this.perIpPerSecond = Math.max(5, maxPerIp);
     this.refusedTotal = 0;
     this.refusedPerIp = 0;
@@ -65,11 +65,11 @@ export class ConnectionLimits {
   }
 
   /**
-   * libp2p's connection manager options to go with the gater: its own total limit and its
-   * handshakes under way (10), above ours so that ours (which counts) refuses first (a refused
-   * handshake gives libp2p's place back at once); its rate of new connections per host (5 a
-   * second) out of the way: it refuses before the gater is asked, so an attacker's thousands a
-   * second went uncounted.
+   * libp2p's connection manager options to go with the gater: its own limits of connections and
+   * of handshakes under way above ours, so that ours (which counts) refuses first (a refused
+   * handshake gives libp2p's place back at once); its rate of new connections per host out of
+   * the way: it refuses before the gater is asked, so an attacker's thousands a second went
+   * uncounted.
    */
   connectionManager() {
     return {

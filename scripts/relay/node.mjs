@@ -168,8 +168,8 @@ export async function startRelay({ host, wsPort, tcpPort, announce = [], loadTps
   });
   const { node } = peer;
   limits.node = node;
-  // The WebSocket listener's own servers (@libp2p/websockets keeps them as fields): no option
-  // of its limits a socket before its upgrade.
+  // The WebSocket listener's own servers (@libp2p/websockets keeps them as fields): none of its
+  // options limits a socket before its upgrade.
   const webSocketListeners = node.components.transportManager.getListeners().filter((l) => l.server && l.http);
   if (webSocketListeners.length === 0) throw new Error('no WebSocket listener to guard (has @libp2p/websockets changed?)');
   for (const listener of webSocketListeners) limits.guardWebSockets(listener.server, listener.http);
