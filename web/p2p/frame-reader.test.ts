@@ -20,6 +20,24 @@ class FakeStream extends EventTarget {
   }
 }
 
+/**
+ * As libp2p's streams do: resume() first hands over what waited (`waiting`), then grants the peer
+ * window (`granting`, false from a pause until then).
+ */
+class Held extends FakeStream {
+  waiting: number[][] = [];
+  granting = true;
+  pause() {
+    super.pause();
+    this.granting = false;
+  }
+  resume() {
+    super.resume();
+    this.send(...this.waiting.splice(0));
+    this.granting = true;
+  }
+}
+
 const frame = (n: number, fill = 7) => [n, ...new Array(n).fill(fill)];
 
 describe('FrameReader', () => {
@@ -61,20 +79,6 @@ describe('FrameReader', () => {
   });
 
   it('stays paused when resuming hands it more than its high-water mark at once', async () => {
-    // As libp2p does: resume() first hands over what waited, then grants the peer window.
-    class Held extends FakeStream {
-      waiting: number[][] = [];
-      granting = true;
-      pause() {
-        super.pause();
-        this.granting = false;
-      }
-      resume() {
-        super.resume();
-        this.send(...this.waiting.splice(0));
-        this.granting = true;
-      }
-    }
     const s = new Held();
     const r = new FrameReader(s, { maxFrameBytes: 1 << 20, highWater: 100 });
     for (let i = 0; i < 4; i++) s.send(frame(30));
@@ -141,14 +145,7 @@ describe('FrameReader with a budget', () => {
   });
 
   it('reads long frames sent back to back when resuming hands over the rest of them at once', async () => {
-    // As libp2p does: resume() first hands over what waited (here, all that was sent).
-    class Held extends FakeStream {
-      waiting: number[][] = [];
-      resume() {
-        super.resume();
-        this.send(...this.waiting.splice(0));
-      }
-    }
+    // Here the resume hands over all that was sent.
     const s = new Held();
     const r = new FrameReader(s, { maxFrameBytes: 1 << 20, budget: new ReadBudget(1 << 20), frameMs: 300 });
     const [f1, f2] = [long(140 * KIB), long(140 * KIB)];
